@@ -1,0 +1,21 @@
+# bloomset -- PGXS build.  `make && make install`, then `make installcheck`
+# against a running server; scripts/test.sh runs every suite on a throwaway
+# cluster.
+
+EXTENSION = bloomset
+MODULE_big = bloomset
+OBJS = src/bloomset.o src/bloom_core.o src/bloom_hash.o src/bloom_io.o \
+	src/bloom_ops.o src/bloom_agg.o
+DATA = bloomset--1.0.sql
+
+REGRESS = type_io add_contains hashing aggregates union estimates errors \
+	parallel copy_binary security
+REGRESS_OPTS = --load-extension=bloomset
+
+# -O3 for the hot loops; the CPU-specific kernels are chosen at run time,
+# so no -march flag is needed (or wanted: the library must run anywhere).
+PG_CFLAGS += -O3
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)

@@ -1,0 +1,328 @@
+/* bloomset--1.0.sql: the bloom type, its functions, operators and aggregates */
+
+-- complain if script is sourced in psql, rather than via CREATE EXTENSION
+\echo Use "CREATE EXTENSION bloomset" to load this file. \quit
+
+-- Every object is created in, and every reference qualified with,
+-- @extschema@, so the script is safe whatever the search_path.
+
+---------------------------------------------------------------------------
+-- The type
+---------------------------------------------------------------------------
+
+CREATE TYPE @extschema@.bloom;
+
+CREATE FUNCTION @extschema@.bloom_in(cstring) RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_out(@extschema@.bloom) RETURNS cstring
+AS 'MODULE_PATHNAME', 'bloom_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_recv(internal) RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_send(@extschema@.bloom) RETURNS bytea
+AS 'MODULE_PATHNAME', 'bloom_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE @extschema@.bloom (
+	INPUT = @extschema@.bloom_in,
+	OUTPUT = @extschema@.bloom_out,
+	RECEIVE = @extschema@.bloom_recv,
+	SEND = @extschema@.bloom_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = extended
+);
+
+COMMENT ON TYPE @extschema@.bloom IS
+'Bloom filter: a versioned header (layout, hashes, seed, size, element family, items) and a bit array';
+
+---------------------------------------------------------------------------
+-- Constructors and sizing
+---------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.bloom_empty(capacity bigint, fpr float8 DEFAULT 0.01)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_empty' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_empty(bigint, float8) IS
+'empty filter sized for capacity items at false-positive rate fpr';
+
+CREATE FUNCTION @extschema@.bloom_empty(size_bytes integer, hashes integer, seed bigint)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_empty_explicit' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_empty(integer, integer, bigint) IS
+'empty classic filter with explicit parameters, as ClickHouse''s BloomFilterParameters(filter_size, filter_hashes, seed)';
+
+CREATE FUNCTION @extschema@.bloom_params(capacity bigint, fpr float8 DEFAULT 0.01,
+	layout text DEFAULT NULL,
+	OUT layout text, OUT bits bigint, OUT bytes bigint, OUT hashes integer,
+	OUT expected_fpr float8, OUT bits_per_item float8)
+RETURNS record
+AS 'MODULE_PATHNAME', 'bloom_params' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_params(bigint, float8, text) IS
+'the sizing bloomset chooses for capacity items at rate fpr (layout NULL = automatic choice)';
+
+---------------------------------------------------------------------------
+-- Adding and probing
+---------------------------------------------------------------------------
+
+-- Not STRICT: adding NULL returns the filter unchanged.
+CREATE FUNCTION @extschema@.bloom_add(@extschema@.bloom, anycompatible)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.bloom, anycompatible) IS
+'a copy of the filter with the value added (NULL values are ignored)';
+
+CREATE FUNCTION @extschema@.bloom_contains(@extschema@.bloom, anycompatible)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains(@extschema@.bloom, anycompatible) IS
+'false if the value is certainly not in the set; true if it may be';
+
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.bloom,
+	RIGHTARG = anycompatible,
+	FUNCTION = @extschema@.bloom_add
+);
+
+-- bloom || text would be ambiguous with the built-in anynonarray || text;
+-- an exact (bloom, text) operator settles it.  Same C function.
+CREATE FUNCTION @extschema@.bloom_add(@extschema@.bloom, text)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.bloom, text) IS
+'a copy of the filter with the text value added';
+
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.bloom,
+	RIGHTARG = text,
+	FUNCTION = @extschema@.bloom_add
+);
+
+CREATE OPERATOR @extschema@.@> (
+	LEFTARG = @extschema@.bloom,
+	RIGHTARG = anycompatible,
+	FUNCTION = @extschema@.bloom_contains,
+	RESTRICT = contsel,
+	JOIN = contjoinsel
+);
+
+CREATE FUNCTION @extschema@.bloom_hash(value anycompatible, seed bigint DEFAULT 0)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_hash(anycompatible, bigint) IS
+'the 64-bit element hash a filter with this seed uses for the value';
+
+---------------------------------------------------------------------------
+-- Set operations, equality, resizing
+---------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.bloom_union(@extschema@.bloom, @extschema@.bloom)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_union' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_union(@extschema@.bloom, @extschema@.bloom) IS
+'filter of the union of both sets (sizes may differ by a whole factor)';
+
+CREATE FUNCTION @extschema@.bloom_intersect(@extschema@.bloom, @extschema@.bloom)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_intersect' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_intersect(@extschema@.bloom, @extschema@.bloom) IS
+'filter that answers true for every member of both sets (bitwise AND)';
+
+CREATE OPERATOR @extschema@.| (
+	LEFTARG = @extschema@.bloom,
+	RIGHTARG = @extschema@.bloom,
+	FUNCTION = @extschema@.bloom_union,
+	COMMUTATOR = OPERATOR(@extschema@.|)
+);
+
+CREATE OPERATOR @extschema@.& (
+	LEFTARG = @extschema@.bloom,
+	RIGHTARG = @extschema@.bloom,
+	FUNCTION = @extschema@.bloom_intersect,
+	COMMUTATOR = OPERATOR(@extschema@.&)
+);
+
+CREATE FUNCTION @extschema@.bloom_eq(@extschema@.bloom, @extschema@.bloom)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_eq(@extschema@.bloom, @extschema@.bloom) IS
+'same parameters and same bits (the item counter is not compared)';
+
+CREATE FUNCTION @extschema@.bloom_ne(@extschema@.bloom, @extschema@.bloom)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_ne(@extschema@.bloom, @extschema@.bloom) IS
+'not bloom_eq';
+
+CREATE OPERATOR @extschema@.= (
+	LEFTARG = @extschema@.bloom,
+	RIGHTARG = @extschema@.bloom,
+	FUNCTION = @extschema@.bloom_eq,
+	COMMUTATOR = OPERATOR(@extschema@.=),
+	NEGATOR = OPERATOR(@extschema@.<>),
+	RESTRICT = eqsel,
+	JOIN = eqjoinsel
+);
+
+CREATE OPERATOR @extschema@.<> (
+	LEFTARG = @extschema@.bloom,
+	RIGHTARG = @extschema@.bloom,
+	FUNCTION = @extschema@.bloom_ne,
+	COMMUTATOR = OPERATOR(@extschema@.<>),
+	NEGATOR = OPERATOR(@extschema@.=),
+	RESTRICT = neqsel,
+	JOIN = neqjoinsel
+);
+
+CREATE FUNCTION @extschema@.bloom_fold(@extschema@.bloom, factor integer)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_fold' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_fold(@extschema@.bloom, integer) IS
+'the filter folded to 1/factor of its size (never a false negative; higher rate)';
+
+---------------------------------------------------------------------------
+-- Estimates and introspection
+---------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.bloom_estimate_card(@extschema@.bloom)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'bloom_estimate_card' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_estimate_card(@extschema@.bloom) IS
+'estimated number of distinct items, from the fraction of bits set';
+
+CREATE FUNCTION @extschema@.bloom_info(@extschema@.bloom,
+	OUT layout text, OUT bits bigint, OUT bytes bigint, OUT hashes integer,
+	OUT seed bigint, OUT items bigint, OUT bits_set bigint,
+	OUT fill_ratio float8, OUT estimated_card float8,
+	OUT estimated_fpr float8, OUT element_family text,
+	OUT format_version integer)
+RETURNS record
+AS 'MODULE_PATHNAME', 'bloom_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_info(@extschema@.bloom) IS
+'parameters and state of a filter, with its estimated cardinality and current false-positive rate';
+
+---------------------------------------------------------------------------
+-- Aggregates
+---------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.bloom_agg_trans(internal, anyelement)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_agg_trans_sized(internal, anyelement, bigint, float8)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_agg_trans_sized' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_agg_trans_explicit(internal, anyelement, integer, integer, bigint)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_agg_trans_explicit' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_agg_final(internal)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_agg_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_agg_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_agg_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_agg_serial(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'bloom_agg_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_agg_deserial(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_agg_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.bloom_agg(anyelement) (
+	SFUNC = @extschema@.bloom_agg_trans,
+	STYPE = internal,
+	SSPACE = 1024,
+	FINALFUNC = @extschema@.bloom_agg_final,
+	COMBINEFUNC = @extschema@.bloom_agg_combine,
+	SERIALFUNC = @extschema@.bloom_agg_serial,
+	DESERIALFUNC = @extschema@.bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(anyelement) IS
+'filter of the non-null values, sized automatically for at most 1 % false positives';
+
+CREATE AGGREGATE @extschema@.bloom_agg(anyelement, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_agg_trans_sized,
+	STYPE = internal,
+	FINALFUNC = @extschema@.bloom_agg_final,
+	COMBINEFUNC = @extschema@.bloom_agg_combine,
+	SERIALFUNC = @extschema@.bloom_agg_serial,
+	DESERIALFUNC = @extschema@.bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(anyelement, bigint, float8) IS
+'filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.bloom_agg(anyelement, size_bytes integer, hashes integer, seed bigint) (
+	SFUNC = @extschema@.bloom_agg_trans_explicit,
+	STYPE = internal,
+	FINALFUNC = @extschema@.bloom_agg_final,
+	COMBINEFUNC = @extschema@.bloom_agg_combine,
+	SERIALFUNC = @extschema@.bloom_agg_serial,
+	DESERIALFUNC = @extschema@.bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(anyelement, integer, integer, bigint) IS
+'filter of the non-null values with explicit parameters (size in bytes, hashes, seed)';
+
+CREATE FUNCTION @extschema@.bloom_union_trans(internal, @extschema@.bloom)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_union_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_intersect_trans(internal, @extschema@.bloom)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_intersect_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_union_final(internal)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_union_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_intersect_final(internal)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_intersect_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_union_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_union_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_intersect_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_intersect_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_setop_serial(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'bloom_setop_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_setop_deserial(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_setop_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.bloom_union_agg(@extschema@.bloom) (
+	SFUNC = @extschema@.bloom_union_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.bloom_union_final,
+	COMBINEFUNC = @extschema@.bloom_union_combine,
+	SERIALFUNC = @extschema@.bloom_setop_serial,
+	DESERIALFUNC = @extschema@.bloom_setop_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_union_agg(@extschema@.bloom) IS
+'union of the non-null filters (an empty filter over no rows)';
+
+CREATE AGGREGATE @extschema@.bloom_intersect_agg(@extschema@.bloom) (
+	SFUNC = @extschema@.bloom_intersect_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.bloom_intersect_final,
+	COMBINEFUNC = @extschema@.bloom_intersect_combine,
+	SERIALFUNC = @extschema@.bloom_setop_serial,
+	DESERIALFUNC = @extschema@.bloom_setop_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_intersect_agg(@extschema@.bloom) IS
+'intersection (bitwise AND) of the non-null filters (NULL over no rows)';

@@ -1,0 +1,86 @@
+# scripts/lib.sh -- shared by demo.sh, test.sh and bench/run.sh (sourced).
+#
+# ensure_packages PKG...   install missing Debian packages (root or sudo)
+# build_install            build the extension and install it into PG 15
+# pg_start [conf...]       start a throwaway cluster as the postgres OS user
+#                          in a temp dir, on a Unix socket in that dir and a
+#                          free port; exports PGHOST/PGPORT/PGUSER and stops
+#                          it on exit.  Extra args are postgresql.conf lines.
+# psql_q                   psql against it, quiet, stop on error
+
+set -euo pipefail
+
+PG_MAJOR=${PG_MAJOR:-15}
+PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
+REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+as_root() {
+	if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+ensure_packages() {
+	local missing=()
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	echo "== installing: ${missing[*]}"
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+ensure_base_packages() {
+	ensure_packages build-essential postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR
+}
+
+build_install() {
+	echo "== building and installing bloomset"
+	make -C "$REPO_ROOT" -s PG_CONFIG=$PG_BIN/pg_config "$@" >/dev/null
+	as_root make -C "$REPO_ROOT" -s PG_CONFIG=$PG_BIN/pg_config install "$@" >/dev/null
+}
+
+free_port() {
+	local p
+	for p in $(seq 54320 54420); do
+		if ! (echo > /dev/tcp/127.0.0.1/$p) 2>/dev/null && [ ! -e "/tmp/.s.PGSQL.$p" ]; then
+			echo $p; return 0
+		fi
+	done
+	echo 54399
+}
+
+# run a command as the postgres OS user (PostgreSQL refuses to run as root)
+as_pg() {
+	if [ "$(id -un)" = postgres ]; then "$@"
+	elif [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"
+	else sudo -u postgres "$@"; fi
+}
+
+pg_stop() {
+	if [ -n "${PGTMP:-}" ] && [ -d "$PGTMP/data" ]; then
+		as_pg $PG_BIN/pg_ctl -D "$PGTMP/data" -m immediate -w stop >/dev/null 2>&1 || true
+	fi
+	[ -n "${PGTMP:-}" ] && as_root rm -rf "$PGTMP"
+	PGTMP=
+}
+
+pg_start() {
+	PGTMP=$(mktemp -d /tmp/bloomset-pg.XXXXXX)
+	chmod 755 "$PGTMP"
+	as_root chown postgres "$PGTMP"
+	trap pg_stop EXIT
+	export PGPORT=$(free_port) PGHOST=$PGTMP PGUSER=postgres PGDATABASE=postgres
+	as_pg $PG_BIN/initdb -D "$PGTMP/data" -A trust -U postgres --no-sync >/dev/null
+	{
+		echo "listen_addresses = ''"
+		echo "unix_socket_directories = '$PGTMP'"
+		echo "port = $PGPORT"
+		echo "fsync = off"
+		for line in "$@"; do echo "$line"; done
+	} | as_pg tee -a "$PGTMP/data/postgresql.conf" >/dev/null
+	as_pg $PG_BIN/pg_ctl -D "$PGTMP/data" -l "$PGTMP/server.log" -w start >/dev/null
+}
+
+psql_q() {
+	$PG_BIN/psql -X -q -v ON_ERROR_STOP=1 "$@"
+}

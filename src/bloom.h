@@ -1,0 +1,92 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom.h
+ *	  PostgreSQL-side declarations shared by the bloomset C files: fetching
+ *	  and validating filter datums, the value-to-hash layer and the
+ *	  per-call-site caches.  The stored format itself is in bloom_format.h.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BLOOMSET_BLOOM_H
+#define BLOOMSET_BLOOM_H
+
+#include "postgres.h"
+#include "fmgr.h"
+#include "lib/stringinfo.h"
+
+#include "bloom_format.h"
+
+StaticAssertDecl(BLOOM_HEADER_SIZE == 72, "bloom header must be 72 bytes");
+
+/*
+ * Value-to-hash information for one element type and collation, computed
+ * once per call site (fn_extra) or per aggregate state.
+ */
+typedef enum BloomHashKind
+{
+	BLOOM_HASH_GENERIC,			/* call the type's extended hash function */
+	BLOOM_HASH_INT2,			/* inlined equivalents, bit-identical */
+	BLOOM_HASH_INT4,
+	BLOOM_HASH_INT8,
+	BLOOM_HASH_BYTES,			/* text/varchar (deterministic), bytea */
+	BLOOM_HASH_ENUM				/* hash the label, not the OID */
+} BloomHashKind;
+
+typedef struct BloomTypeInfo
+{
+	Oid			typid;			/* the argument type as given */
+	Oid			collation;		/* input collation */
+	BloomHashKind kind;
+	uint32		collfp;			/* nondeterministic collation fingerprint */
+	char		family[BLOOM_FAMILY_LEN];
+	FmgrInfo	hashfn;			/* extended hash (GENERIC kind) */
+} BloomTypeInfo;
+
+/*
+ * Per-call-site cache kept in fn_extra: the value type's hash information
+ * and a detoasted copy of a filter stored out of line, keyed by its TOAST
+ * pointer, so a filter read from a table is not detoasted once per row.
+ */
+typedef struct BloomCallCache
+{
+	BloomTypeInfo ti;
+	bool		ti_valid;
+	Oid			toastrelid;		/* key of the cached filter, or InvalidOid */
+	Oid			valueid;
+	BloomFilter *filter;		/* in fn_mcxt */
+} BloomCallCache;
+
+/* bloom_hash.c */
+extern BloomCallCache *bloom_call_cache(FunctionCallInfo fcinfo);
+extern void bloom_typeinfo_init(BloomTypeInfo *ti, Oid typid, Oid collation,
+								MemoryContext mcxt);
+extern uint64 bloom_hash_datum(const BloomTypeInfo *ti, Datum value,
+							   uint64 seed);
+extern void bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti,
+								bool adopt);
+extern BloomTypeInfo *bloom_call_typeinfo(FunctionCallInfo fcinfo, int argno);
+extern bool bloom_fast_hash_enabled;
+
+/* bloom_io.c */
+extern BloomFilter *bloom_alloc(int layout, int nhashes, uint64 nbits,
+								uint64 seed);
+extern BloomFilter *bloom_from_datum(Datum d);
+extern BloomFilter *bloom_from_datum_cached(FunctionCallInfo fcinfo, Datum d);
+extern void bloom_validate(const BloomFilter *f, size_t size, int sqlerrcode);
+extern BloomFilter *bloom_copy(const BloomFilter *f);
+extern void bloom_wire_append(StringInfo buf, const BloomFilter *f);
+extern BloomFilter *bloom_wire_read(const uint8 *p, size_t len,
+									MemoryContext cxt, const char *errmsg_text);
+
+/* bloom_ops.c */
+extern BloomFilter *bloom_combine(const BloomFilter *a, const BloomFilter *b,
+								  bool is_union);
+extern void bloom_add_items(BloomFilter *f, uint64 n);
+extern BloomFilter *bloom_new_sized(int64 capacity, double fpr, bool pow2);
+extern BloomFilter *bloom_new_explicit(int32 size_bytes, int32 nhashes,
+									   int64 seed);
+
+#define PG_GETARG_BLOOM_P(n)	bloom_from_datum(PG_GETARG_DATUM(n))
+#define PG_RETURN_BLOOM_P(x)	PG_RETURN_POINTER(x)
+
+#endif							/* BLOOMSET_BLOOM_H */

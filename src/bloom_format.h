@@ -1,0 +1,170 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_format.h
+ *	  The stored format of a bloomset filter and the PostgreSQL-free core
+ *	  that operates on it (sizing, bit positions, set algebra, folding,
+ *	  estimates, validation and the text/binary codecs).
+ *
+ * This header must not include any PostgreSQL header: the core is also
+ * compiled into the C unit test, the microbenchmark and the fuzz targets.
+ *
+ * Stored format, version 1 (a varlena; header integers in host byte order on
+ * disk and in network byte order in the binary send/recv form).  The bit
+ * array is a byte string in every form: bit b is bit (b % 8) of byte b / 8,
+ * so it never depends on the host's byte order (on little-endian hosts this
+ * is the same as 64-bit words, which the code uses for speed):
+ *
+ *	 offset size field
+ *	 0		4	 varlena length word
+ *	 4		1	 version		 BLOOM_FORMAT_VERSION (1)
+ *	 5		1	 layout		 BLOOM_LAYOUT_CLASSIC / BLOOM_LAYOUT_BLOCKED
+ *	 6		1	 scheme		 hashing scheme, BLOOM_SCHEME_PGEXT
+ *	 7		1	 nhashes		 k: probes per item (8 for blocked)
+ *	 8		8	 seed		 seed given to the element hash
+ *	 16		8	 nbits		 m: bits in the array
+ *	 24		8	 nitems		 items added (saturating upper bound)
+ *	 32		4	 flags		 BLOOM_FLAG_*
+ *	 36		4	 collfp		 fingerprint of a nondeterministic collation, or 0
+ *	 40		32	 family		 element type family, NUL padded ("" = none yet)
+ *	 72		nbits/8 the bit array, in 64-bit words
+ *
+ * Layouts reserved for later variants keep this header and give the bit
+ * array their own meaning; a reader rejects any layout it does not know.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BLOOM_FORMAT_H
+#define BLOOM_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BLOOM_FORMAT_VERSION	1
+
+/* layouts: how hashes map to bits */
+#define BLOOM_LAYOUT_CLASSIC	0	/* k positions anywhere in m bits */
+#define BLOOM_LAYOUT_BLOCKED	1	/* split block: 8 bits in one 256-bit block */
+#define BLOOM_LAYOUT_COUNTING	2	/* reserved: 4-bit counters */
+#define BLOOM_LAYOUT_SCALABLE	3	/* reserved: chain of sub-filters */
+
+/* hashing schemes: how a value becomes a 64-bit hash */
+#define BLOOM_SCHEME_PGEXT		1	/* type's extended hash (seeded), fmix64 */
+#define BLOOM_SCHEME_PARQUET	2	/* reserved: XXH64 of Parquet PLAIN */
+
+/* flags */
+#define BLOOM_FLAG_AUTOSIZED	0x0001	/* sized by bloom_agg(x) (power of two) */
+#define BLOOM_FLAG_FOLDED		0x0002	/* folded/unfolded by union or fold */
+#define BLOOM_FLAGS_KNOWN		0x0003
+
+#define BLOOM_FAMILY_LEN		32	/* bytes, including the terminating NUL */
+
+/*
+ * Limits.  The bit array is capped at 256 MiB (2^31 bits): large enough for
+ * about 200 million items at 1 %, small enough that a filter, its text form
+ * (hex, twice the size) and an aggregate's serialized state stay well under
+ * PostgreSQL's 1 GB varlena limit.
+ */
+#define BLOOM_MAX_BITS			(UINT64_C(1) << 31)
+#define BLOOM_MIN_BITS			256		/* one block / four words */
+#define BLOOM_MAX_HASHES		32		/* classic layout */
+#define BLOOM_BLOCK_BITS		256
+#define BLOOM_BLOCK_WORDS32		8
+#define BLOOM_BLOCKED_HASHES	8
+#define BLOOM_MAX_FPR			0.5
+#define BLOOM_MAX_CAPACITY		(INT64_C(1) << 40)
+
+/* below this rate the blocked layout pays > 40 % space; classic is chosen */
+#define BLOOM_BLOCKED_MIN_FPR	1e-4
+
+typedef struct BloomFilter
+{
+	int32_t		vl_len_;		/* varlena header (do not touch directly) */
+	uint8_t		version;
+	uint8_t		layout;
+	uint8_t		scheme;
+	uint8_t		nhashes;
+	uint64_t	seed;
+	uint64_t	nbits;
+	uint64_t	nitems;
+	uint32_t	flags;
+	uint32_t	collfp;
+	char		family[BLOOM_FAMILY_LEN];
+	uint64_t	words[];		/* nbits / 64 words */
+} BloomFilter;
+
+#define BLOOM_HEADER_SIZE		offsetof(BloomFilter, words)
+#define BLOOM_NWORDS(f)			((f)->nbits / 64)
+#define BLOOM_DATA_BYTES(f)		((size_t) ((f)->nbits / 8))
+#define BLOOM_TOTAL_SIZE(nbits) (BLOOM_HEADER_SIZE + (size_t) ((nbits) / 8))
+
+/* size of the binary (send/recv) header: fields in network order */
+#define BLOOM_WIRE_HEADER_SIZE	(4 + 8 + 8 + 8 + 4 + 4 + BLOOM_FAMILY_LEN)
+
+/* sizing -------------------------------------------------------------- */
+
+typedef struct BloomSizing
+{
+	int			layout;
+	int			nhashes;
+	uint64_t	nbits;
+	double		expected_fpr;	/* model rate at the requested capacity */
+} BloomSizing;
+
+extern const char *bloom_check_sizing_args(int64_t capacity, double fpr);
+extern BloomSizing bloom_size_for(int64_t capacity, double fpr, int layout,
+								  bool pow2);
+extern double bloom_blocked_fpr(double items_per_block);
+extern double bloom_classic_fpr(double n, double m, int k);
+extern int	bloom_choose_layout(double fpr);
+
+/* header ---------------------------------------------------------------- */
+
+extern void bloom_init_header(BloomFilter *f, int layout, int nhashes,
+							  uint64_t nbits, uint64_t seed);
+extern const char *bloom_check_header(const BloomFilter *f);
+extern const char *bloom_check_bits(const BloomFilter *f);
+extern const char *bloom_layout_name(int layout);
+extern int	bloom_layout_from_name(const char *name);
+
+/* hashing core: 64-bit element hash -> bits --------------------------- */
+
+extern uint64_t bloom_mix64(uint64_t h);
+extern void bloom_insert_hash(BloomFilter *f, uint64_t h);
+extern bool bloom_test_hash(const BloomFilter *f, uint64_t h);
+extern void bloom_prefetch_hash(const BloomFilter *f, uint64_t h);
+
+/* set algebra and resizing -------------------------------------------- */
+
+extern bool bloom_check_compatible(const BloomFilter *a,
+								   const BloomFilter *b,
+								   char *detail, size_t detail_len);
+extern bool bloom_sizes_combinable(uint64_t a, uint64_t b, uint64_t unit);
+extern void bloom_or_words(uint64_t *dst, const uint64_t *src, size_t n);
+extern void bloom_and_words(uint64_t *dst, const uint64_t *src, size_t n);
+extern void bloom_resize_into(const BloomFilter *src, BloomFilter *dst);
+extern uint64_t bloom_unit_bits(const BloomFilter *f);
+
+/* estimates ------------------------------------------------------------- */
+
+extern uint64_t bloom_popcount(const BloomFilter *f);
+extern double bloom_estimate_items(const BloomFilter *f, uint64_t bits_set);
+extern double bloom_current_fpr(const BloomFilter *f);
+
+/* codecs ---------------------------------------------------------------- */
+
+extern size_t bloom_text_size(const BloomFilter *f);
+extern void bloom_text_encode(const BloomFilter *f, char *out);
+extern const char *bloom_text_decode_header(const char *s, BloomFilter *hdr,
+											const char **hex);
+extern const char *bloom_text_decode_bits(const char *hex, BloomFilter *f);
+extern void bloom_wire_encode_header(const BloomFilter *f, uint8_t *out);
+extern const char *bloom_wire_decode_header(const uint8_t *buf, size_t len,
+											BloomFilter *hdr);
+
+/* run-time CPU dispatch ------------------------------------------------- */
+
+extern void bloom_cpu_init(bool portable_only);
+extern const char *bloom_cpu_path(void);
+
+#endif							/* BLOOM_FORMAT_H */

@@ -1,0 +1,366 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_hash.c
+ *	  From an SQL value to the 64-bit hash that bloom_core.c turns into bits.
+ *
+ * Hashing scheme 1 ("pgext"): h = fmix64(extended_hash(value, seed)), where
+ * extended_hash is support function 2 of the type's default hash operator
+ * class.  Those functions are what hash partitioning stores on disk, so
+ * PostgreSQL keeps them stable across releases, platforms and pg_upgrade;
+ * they follow the type's equality (int2/int4/int8 hash alike, numeric 1.0
+ * and 1.00 hash alike) and the input collation (a nondeterministic
+ * collation hashes its sort key, so 'abc' and 'ABC' collide under a
+ * case-insensitive collation).  None of them reads raw in-memory bytes of a
+ * datum, so a filter does not depend on build options or the CPU.
+ *
+ * Exceptions and shortcuts:
+ *  - enum values are hashed by their label: the built-in enum hash uses the
+ *	  label's OID, which a dump/restore does not preserve.  Arrays, ranges
+ *	  and composites containing enums are rejected for the same reason.
+ *  - int2/int4/int8, text/varchar under a deterministic collation and bytea
+ *	  are hashed inline, avoiding the function-call overhead; the inline code
+ *	  computes the very same function (the test suite checks this against the
+ *	  generic path, see bloomset.fast_hash).
+ *
+ * Each filter records the element "family" it was built from (the name of
+ * the hash operator family, e.g. integer_ops, with array(...)/range(...)
+ * wrappers) and a fingerprint of a nondeterministic collation; adding or
+ * probing a value of another family or collation is an error, not a silent
+ * wrong answer.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloom.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_enum.h"
+#include "catalog/pg_opfamily.h"
+#include "catalog/pg_type.h"
+#include "common/hashfn.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/typcache.h"
+
+/* GUC bloomset.fast_hash: use the inlined hash functions (diagnostic). */
+bool		bloom_fast_hash_enabled = true;
+
+/* Name of a hash operator family, e.g. "integer_ops". */
+static void
+bloom_opfamily_name(Oid opf, StringInfo out)
+{
+	HeapTuple	tup = SearchSysCache1(OPFAMILYOID, ObjectIdGetDatum(opf));
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for operator family %u", opf);
+	appendStringInfoString(out, NameStr(((Form_pg_opfamily) GETSTRUCT(tup))->opfname));
+	ReleaseSysCache(tup);
+}
+
+/* Raise the error for a type without a usable extended hash function. */
+static void
+bloom_no_hash_error(Oid typid)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_UNDEFINED_FUNCTION),
+			 errmsg("could not identify an extended hash function for type %s",
+					format_type_be(typid)),
+			 errdetail("Bloom filters hash values with support function 2 of the type's default hash operator class."),
+			 errhint("Use a type with a hash operator class, or cast the value to one (for example text).")));
+}
+
+/*
+ * Append the family description of typid to out, rejecting enums nested in
+ * containers (their hash would depend on OIDs).  top is true for the value
+ * itself, where an enum is allowed (hashed by label).
+ */
+static void
+bloom_describe_family(Oid typid, StringInfo out, bool top, int depth)
+{
+	Oid			base = getBaseType(typid);
+	TypeCacheEntry *tc;
+
+	check_stack_depth();
+	if (type_is_enum(base))
+	{
+		if (!top)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("bloom filters do not support enum values inside arrays, ranges or composites"),
+					 errdetail("Their hash depends on OIDs that dump and restore do not preserve."),
+					 errhint("Cast the enum values to text.")));
+		appendStringInfo(out, "enum:%s", format_type_be(base));
+		return;
+	}
+	tc = lookup_type_cache(base, TYPECACHE_HASH_EXTENDED_PROC | TYPECACHE_HASH_OPFAMILY);
+	if (!OidIsValid(tc->hash_extended_proc) || !OidIsValid(tc->hash_opf))
+		bloom_no_hash_error(typid);
+	if (OidIsValid(get_element_type(base)))
+	{
+		appendStringInfoString(out, "array(");
+		bloom_describe_family(get_element_type(base), out, false, depth + 1);
+		appendStringInfoChar(out, ')');
+	}
+	else if (get_typtype(base) == TYPTYPE_RANGE)
+	{
+		appendStringInfoString(out, "range(");
+		bloom_describe_family(get_range_subtype(base), out, false, depth + 1);
+		appendStringInfoChar(out, ')');
+	}
+	else if (get_typtype(base) == TYPTYPE_COMPOSITE)
+	{
+		TupleDesc	td = lookup_rowtype_tupdesc(base, -1);
+
+		for (int i = 0; i < td->natts; i++)
+		{
+			StringInfoData ignored;
+
+			if (TupleDescAttr(td, i)->attisdropped)
+				continue;
+			initStringInfo(&ignored);
+			bloom_describe_family(TupleDescAttr(td, i)->atttypid, &ignored,
+								  false, depth + 1);
+		}
+		ReleaseTupleDesc(td);
+		appendStringInfoString(out, "record");
+	}
+	else
+		bloom_opfamily_name(tc->hash_opf, out);
+}
+
+/*
+ * Store the family description in the fixed-size field: characters outside
+ * the allowed set become '_', and a description longer than the field keeps
+ * its first 22 characters, '~' and a hash of the whole.
+ */
+static void
+bloom_set_family(char *field, const char *desc)
+{
+	size_t		len = strlen(desc);
+	char		buf[BLOOM_FAMILY_LEN];
+
+	memset(field, 0, BLOOM_FAMILY_LEN);
+	if (len < BLOOM_FAMILY_LEN)
+		strlcpy(buf, desc, sizeof(buf));
+	else
+		snprintf(buf, sizeof(buf), "%.22s~%08x", desc,
+				 hash_bytes((const unsigned char *) desc, (int) len));
+	for (int i = 0; buf[i]; i++)
+	{
+		char		c = buf[i];
+
+		field[i] = (isalnum((unsigned char) c) || strchr("_.(),~-:", c)) ? c : '_';
+	}
+}
+
+/*
+ * Fingerprint of a nondeterministic collation (0 for a deterministic one):
+ * a hash of its name and provider, which dump/restore preserve (its OID is
+ * not preserved).
+ */
+static uint32
+bloom_collation_fp(Oid typid, Oid collation)
+{
+	HeapTuple	tup;
+	Form_pg_collation coll;
+	uint32		fp;
+
+	if (!OidIsValid(collation) || !type_is_collatable(typid) ||
+		get_collation_isdeterministic(collation))
+		return 0;
+	tup = SearchSysCache1(COLLOID, ObjectIdGetDatum(collation));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for collation %u", collation);
+	coll = (Form_pg_collation) GETSTRUCT(tup);
+	fp = hash_bytes((const unsigned char *) NameStr(coll->collname),
+					(int) strlen(NameStr(coll->collname)));
+	fp ^= (uint32) coll->collprovider * 0x9e3779b9U;
+	ReleaseSysCache(tup);
+	return fp == 0 ? 1 : fp;
+}
+
+/* Which inlined hash, if any, computes exactly the type's extended hash. */
+static BloomHashKind
+bloom_hash_kind(Oid hashproc, Oid collation)
+{
+	switch (hashproc)
+	{
+		case F_HASHINT2EXTENDED:
+			return BLOOM_HASH_INT2;
+		case F_HASHINT4EXTENDED:
+			return BLOOM_HASH_INT4;
+		case F_HASHINT8EXTENDED:
+			return BLOOM_HASH_INT8;
+		case F_HASHVARLENAEXTENDED:
+			return BLOOM_HASH_BYTES;
+		case F_HASHTEXTEXTENDED:
+			if (OidIsValid(collation) && get_collation_isdeterministic(collation))
+				return BLOOM_HASH_BYTES;
+			break;
+	}
+	return BLOOM_HASH_GENERIC;
+}
+
+/* Compute the hash information for values of typid under collation. */
+void
+bloom_typeinfo_init(BloomTypeInfo *ti, Oid typid, Oid collation,
+					MemoryContext mcxt)
+{
+	Oid			base = getBaseType(typid);
+	StringInfoData desc;
+
+	memset(ti, 0, sizeof(*ti));
+	ti->typid = typid;
+	ti->collation = collation;
+	initStringInfo(&desc);
+	bloom_describe_family(typid, &desc, true, 0);
+	bloom_set_family(ti->family, desc.data);
+	pfree(desc.data);
+	ti->collfp = bloom_collation_fp(base, collation);
+	if (type_is_enum(base))
+	{
+		ti->kind = BLOOM_HASH_ENUM;
+		return;
+	}
+	{
+		TypeCacheEntry *tc = lookup_type_cache(base, TYPECACHE_HASH_EXTENDED_PROC);
+
+		fmgr_info_cxt(tc->hash_extended_proc, &ti->hashfn, mcxt);
+		ti->kind = bloom_fast_hash_enabled ?
+			bloom_hash_kind(tc->hash_extended_proc, collation) : BLOOM_HASH_GENERIC;
+	}
+}
+
+/* Hash of an enum value: its label, which survives dump/restore. */
+static uint64
+bloom_hash_enum(Datum value, uint64 seed)
+{
+	HeapTuple	tup = SearchSysCache1(ENUMOID, value);
+	uint64		h;
+	const char *label;
+
+	if (!HeapTupleIsValid(tup))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid internal value for enum: %u",
+						DatumGetObjectId(value))));
+	label = NameStr(((Form_pg_enum) GETSTRUCT(tup))->enumlabel);
+	h = hash_bytes_extended((const unsigned char *) label, (int) strlen(label), seed);
+	ReleaseSysCache(tup);
+	return h;
+}
+
+/* The element hash of a non-null value (hashing scheme 1). */
+uint64
+bloom_hash_datum(const BloomTypeInfo *ti, Datum value, uint64 seed)
+{
+	uint64		h;
+
+	switch (ti->kind)
+	{
+		case BLOOM_HASH_INT2:
+			h = hash_bytes_uint32_extended((uint32) (int32) DatumGetInt16(value), seed);
+			break;
+		case BLOOM_HASH_INT4:
+			h = hash_bytes_uint32_extended((uint32) DatumGetInt32(value), seed);
+			break;
+		case BLOOM_HASH_INT8:
+			{
+				/* as hashint8extended: fold the high half in, int4-compatible */
+				int64		v = DatumGetInt64(value);
+				uint32		lo = (uint32) v;
+				uint32		hi = (uint32) (v >> 32);
+
+				lo ^= (v >= 0) ? hi : ~hi;
+				h = hash_bytes_uint32_extended(lo, seed);
+				break;
+			}
+		case BLOOM_HASH_BYTES:
+			{
+				struct varlena *t = PG_DETOAST_DATUM_PACKED(value);
+
+				h = hash_bytes_extended((unsigned char *) VARDATA_ANY(t),
+										(int) VARSIZE_ANY_EXHDR(t), seed);
+				if ((Pointer) t != DatumGetPointer(value))
+					pfree(t);
+				break;
+			}
+		case BLOOM_HASH_ENUM:
+			h = bloom_hash_enum(value, seed);
+			break;
+		default:
+			h = DatumGetUInt64(FunctionCall2Coll((FmgrInfo *) &ti->hashfn,
+												 ti->collation, value,
+												 UInt64GetDatum(seed)));
+			break;
+	}
+	return bloom_mix64(h);
+}
+
+/*
+ * Check that values described by ti may be used with f.  A filter that has
+ * no family yet (nothing added) adopts ti's when adopt is true.
+ */
+void
+bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti, bool adopt)
+{
+	if (f->family[0] == '\0')
+	{
+		if (adopt)
+		{
+			memcpy(f->family, ti->family, BLOOM_FAMILY_LEN);
+			f->collfp = ti->collfp;
+		}
+		return;
+	}
+	if (strncmp(f->family, ti->family, BLOOM_FAMILY_LEN) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("a value of type %s cannot be used with a bloom filter of element family \"%s\"",
+						format_type_be(ti->typid), f->family),
+				 errdetail("Values of type %s belong to family \"%s\"; only types of the filter's hash operator family (for example int2, int4 and int8) hash compatibly.",
+						   format_type_be(ti->typid), ti->family),
+				 errhint("Cast the value to the type the filter was built from.")));
+	if (f->collfp != ti->collfp)
+		ereport(ERROR,
+				(errcode(ERRCODE_COLLATION_MISMATCH),
+				 errmsg("the value's collation does not match the collation the bloom filter was built with"),
+				 errdetail("Filter collation fingerprint %08x, value collation fingerprint %08x (0 means a deterministic collation).",
+						   f->collfp, ti->collfp),
+				 errhint("Add a COLLATE clause naming the collation the filter was built with.")));
+}
+
+/* The fn_extra cache of this call site, created on first use. */
+BloomCallCache *
+bloom_call_cache(FunctionCallInfo fcinfo)
+{
+	if (fcinfo->flinfo->fn_extra == NULL)
+		fcinfo->flinfo->fn_extra =
+			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BloomCallCache));
+	return (BloomCallCache *) fcinfo->flinfo->fn_extra;
+}
+
+/* Hash information for argument argno, cached per call site. */
+BloomTypeInfo *
+bloom_call_typeinfo(FunctionCallInfo fcinfo, int argno)
+{
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
+	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
+	Oid			collation = PG_GET_COLLATION();
+
+	if (!OidIsValid(typid))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("could not determine the data type of the value")));
+	if (!cache->ti_valid || cache->ti.typid != typid ||
+		cache->ti.collation != collation)
+	{
+		bloom_typeinfo_init(&cache->ti, typid, collation, fcinfo->flinfo->fn_mcxt);
+		cache->ti_valid = true;
+	}
+	return &cache->ti;
+}

@@ -1,0 +1,231 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_io.c
+ *	  Allocation, validation and the I/O functions of the bloom type: text
+ *	  in/out, binary send/recv, and fetching filter datums (with a per-call-
+ *	  site cache for filters stored out of line).
+ *
+ * Every path that turns outside bytes into a filter (bloom_in, bloom_recv,
+ * the aggregates' deserialization) validates every header field with
+ * bloom_check_header() and checks that the length matches the header
+ * before anything reads the bit array; stored datums are checked again
+ * cheaply (header and length) whenever they are fetched.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloom.h"
+
+#include "access/detoast.h"
+#include "libpq/pqformat.h"
+#include "utils/builtins.h"
+
+PG_FUNCTION_INFO_V1(bloom_in);
+PG_FUNCTION_INFO_V1(bloom_out);
+PG_FUNCTION_INFO_V1(bloom_recv);
+PG_FUNCTION_INFO_V1(bloom_send);
+
+/* A zeroed filter with the given parameters (validated by the caller). */
+BloomFilter *
+bloom_alloc(int layout, int nhashes, uint64 nbits, uint64 seed)
+{
+	BloomFilter *f;
+
+	Assert(nbits >= BLOOM_MIN_BITS && nbits <= BLOOM_MAX_BITS);
+	f = (BloomFilter *) palloc0(BLOOM_TOTAL_SIZE(nbits));
+	SET_VARSIZE(f, BLOOM_TOTAL_SIZE(nbits));
+	bloom_init_header(f, layout, nhashes, nbits, seed);
+	return f;
+}
+
+/* A palloc'd copy of f. */
+BloomFilter *
+bloom_copy(const BloomFilter *f)
+{
+	BloomFilter *c = (BloomFilter *) palloc(VARSIZE(f));
+
+	memcpy(c, f, VARSIZE(f));
+	return c;
+}
+
+/*
+ * Check a filter whose varlena size is size; raise sqlerrcode with the
+ * reason if its header is invalid or does not match its size.
+ */
+void
+bloom_validate(const BloomFilter *f, size_t size, int sqlerrcode)
+{
+	const char *why = NULL;
+
+	if (size < BLOOM_HEADER_SIZE)
+		why = "the value is shorter than a filter header";
+	else if ((why = bloom_check_header(f)) == NULL &&
+			 size != BLOOM_TOTAL_SIZE(f->nbits))
+		why = "the length of the bit array does not match the header";
+	if (why != NULL)
+		ereport(ERROR,
+				(errcode(sqlerrcode),
+				 errmsg("invalid bloom filter value"),
+				 errdetail("%s.", why)));
+}
+
+/* Detoast and check a bloom datum. */
+BloomFilter *
+bloom_from_datum(Datum d)
+{
+	BloomFilter *f = (BloomFilter *) PG_DETOAST_DATUM(d);
+
+	bloom_validate(f, VARSIZE(f), ERRCODE_DATA_CORRUPTED);
+	return f;
+}
+
+/*
+ * Like bloom_from_datum, but a filter stored out of line is detoasted once
+ * per call site and kept in fn_extra, keyed by its TOAST pointer (toast
+ * relation and value OID identify the stored value whichever row carries
+ * the pointer).  In-line values are not cached: they cost nothing to fetch.
+ */
+BloomFilter *
+bloom_from_datum_cached(FunctionCallInfo fcinfo, Datum d)
+{
+	struct varlena *attr = (struct varlena *) DatumGetPointer(d);
+	BloomCallCache *cache;
+	struct varatt_external ptr;
+	MemoryContext old;
+
+	if (!VARATT_IS_EXTERNAL_ONDISK(attr))
+		return bloom_from_datum(d);
+	VARATT_EXTERNAL_GET_POINTER(ptr, attr);
+	cache = bloom_call_cache(fcinfo);
+	if (cache->filter != NULL && cache->toastrelid == ptr.va_toastrelid &&
+		cache->valueid == ptr.va_valueid)
+		return cache->filter;
+	if (cache->filter != NULL)
+		pfree(cache->filter);
+	cache->filter = NULL;
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	cache->filter = bloom_from_datum(d);
+	MemoryContextSwitchTo(old);
+	cache->toastrelid = ptr.va_toastrelid;
+	cache->valueid = ptr.va_valueid;
+	return cache->filter;
+}
+
+/* Raise invalid_text_representation for input str, with a reason. */
+static void
+bloom_syntax_error(const char *str, const char *why)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			 errmsg("invalid input syntax for type bloom: \"%.60s%s\"",
+					str, strlen(str) > 60 ? "..." : ""),
+			 errdetail("%c%s.", pg_toupper((unsigned char) why[0]), why + 1),
+			 errhint("The text form is \"bloom:v1 layout=... k=... seed=... bits=... items=... flags=... coll=... family=... hex=...\", as bloom_out writes it.")));
+}
+
+/* bloom_in(cstring) -> bloom */
+Datum
+bloom_in(PG_FUNCTION_ARGS)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	BloomFilter hdr;
+	BloomFilter *f;
+	const char *hex;
+	const char *why;
+
+	if ((why = bloom_text_decode_header(str, &hdr, &hex)) != NULL)
+		bloom_syntax_error(str, why);
+	if (strlen(hex) != 2 * BLOOM_DATA_BYTES(&hdr))
+		bloom_syntax_error(str, "the bit array does not have the length the header gives");
+	f = bloom_alloc(hdr.layout, hdr.nhashes, hdr.nbits, hdr.seed);
+	memcpy(((char *) f) + VARHDRSZ, ((char *) &hdr) + VARHDRSZ,
+		   BLOOM_HEADER_SIZE - VARHDRSZ);
+	if ((why = bloom_text_decode_bits(hex, f)) != NULL ||
+		(why = bloom_check_bits(f)) != NULL)
+		bloom_syntax_error(str, why);
+	PG_RETURN_BLOOM_P(f);
+}
+
+/* bloom_out(bloom) -> cstring */
+Datum
+bloom_out(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f = PG_GETARG_BLOOM_P(0);
+	char	   *out = palloc(bloom_text_size(f));
+
+	bloom_text_encode(f, out);
+	PG_RETURN_CSTRING(out);
+}
+
+/* Raise the error for a filter whose bits contradict its header. */
+static void
+bloom_check_payload(const BloomFilter *f, const char *errmsg_text)
+{
+	const char *why = bloom_check_bits(f);
+
+	if (why != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("%s", errmsg_text),
+				 errdetail("%c%s.", pg_toupper((unsigned char) why[0]), why + 1)));
+}
+
+/* Append f in the binary form: wire header, then the bit array. */
+void
+bloom_wire_append(StringInfo buf, const BloomFilter *f)
+{
+	uint8		hdr[BLOOM_WIRE_HEADER_SIZE];
+
+	bloom_wire_encode_header(f, hdr);
+	appendBinaryStringInfo(buf, (const char *) hdr, BLOOM_WIRE_HEADER_SIZE);
+	appendBinaryStringInfo(buf, (const char *) f->words, (int) BLOOM_DATA_BYTES(f));
+}
+
+/*
+ * A filter in cxt from its binary form (exactly len bytes), validated;
+ * otherwise invalid_binary_representation with message errmsg_text.
+ */
+BloomFilter *
+bloom_wire_read(const uint8 *p, size_t len, MemoryContext cxt,
+				const char *errmsg_text)
+{
+	BloomFilter hdr;
+	BloomFilter *f;
+	const char *why;
+
+	if ((why = bloom_wire_decode_header(p, len, &hdr)) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("%s", errmsg_text),
+				 errdetail("%c%s.", pg_toupper((unsigned char) why[0]), why + 1)));
+	f = MemoryContextAlloc(cxt, BLOOM_TOTAL_SIZE(hdr.nbits));
+	memcpy(f, &hdr, BLOOM_HEADER_SIZE);
+	SET_VARSIZE(f, BLOOM_TOTAL_SIZE(hdr.nbits));
+	memcpy(f->words, p + BLOOM_WIRE_HEADER_SIZE, BLOOM_DATA_BYTES(f));
+	bloom_check_payload(f, errmsg_text);
+	return f;
+}
+
+/* bloom_recv(internal) -> bloom: every field validated like bloom_in. */
+Datum
+bloom_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	BloomFilter *f = bloom_wire_read((const uint8 *) buf->data + buf->cursor,
+									 (size_t) (buf->len - buf->cursor),
+									 CurrentMemoryContext,
+									 "invalid external bloom filter value");
+
+	buf->cursor = buf->len;
+	PG_RETURN_BLOOM_P(f);
+}
+
+/* bloom_send(bloom) -> bytea */
+Datum
+bloom_send(PG_FUNCTION_ARGS)
+{
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	bloom_wire_append(&buf, PG_GETARG_BLOOM_P(0));
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}

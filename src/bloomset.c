@@ -1,0 +1,44 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloomset.c
+ *	  Module entry point: settings and the choice of CPU-specific kernels.
+ *
+ * The word kernels (popcount, OR, AND over the bit array) are chosen at
+ * load time from what the CPU supports; setting the environment variable
+ * BLOOMSET_PORTABLE=1 for the server forces the plain C versions, which the
+ * test suite uses to check that both paths give identical results.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloom.h"
+
+#include "utils/guc.h"
+
+PG_MODULE_MAGIC;
+
+void		_PG_init(void);
+
+static char *bloom_simd_setting = NULL;
+
+/* Load-time setup: kernels and GUCs. */
+void
+_PG_init(void)
+{
+	const char *portable = getenv("BLOOMSET_PORTABLE");
+
+	bloom_cpu_init(portable != NULL && strcmp(portable, "1") == 0);
+	DefineCustomBoolVariable("bloomset.fast_hash",
+							 "Hash int2/int4/int8, text and bytea inline instead of calling the type's hash function.",
+							 "The results are identical either way; turning this off is for testing that.",
+							 &bloom_fast_hash_enabled, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	DefineCustomStringVariable("bloomset.simd",
+							   "The CPU kernels in use (portable, popcnt or avx2).",
+							   NULL, &bloom_simd_setting, bloom_cpu_path(),
+							   PGC_INTERNAL, 0, NULL, NULL, NULL);
+#if PG_VERSION_NUM >= 150000
+	MarkGUCPrefixReserved("bloomset");
+#else
+	EmitWarningsOnPlaceholders("bloomset");
+#endif
+}

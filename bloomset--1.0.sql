@@ -34,6 +34,23 @@ CREATE TYPE @extschema@.bloom (
 	STORAGE = extended
 );
 
+-- The binary (send/recv) form as bytea, for storage in other systems or
+-- bytea columns; the reverse cast validates like bloom_recv.
+CREATE FUNCTION @extschema@.bloom_to_bytea(@extschema@.bloom) RETURNS bytea
+AS 'MODULE_PATHNAME', 'bloom_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_to_bytea(@extschema@.bloom) IS
+'the filter in its binary (send) form';
+
+CREATE FUNCTION @extschema@.bloom_from_bytea(bytea) RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_from_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_from_bytea(bytea) IS
+'a filter from its binary form, validated like binary input';
+
+CREATE CAST (@extschema@.bloom AS bytea)
+	WITH FUNCTION @extschema@.bloom_to_bytea(@extschema@.bloom);
+CREATE CAST (bytea AS @extschema@.bloom)
+	WITH FUNCTION @extschema@.bloom_from_bytea(bytea);
+
 COMMENT ON TYPE @extschema@.bloom IS
 'Bloom filter: a versioned header (layout, hashes, seed, size, element family, items) and a bit array';
 

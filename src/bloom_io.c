@@ -23,6 +23,7 @@ PG_FUNCTION_INFO_V1(bloom_in);
 PG_FUNCTION_INFO_V1(bloom_out);
 PG_FUNCTION_INFO_V1(bloom_recv);
 PG_FUNCTION_INFO_V1(bloom_send);
+PG_FUNCTION_INFO_V1(bloom_from_bytea);
 
 /* A zeroed filter with the given parameters (validated by the caller). */
 BloomFilter *
@@ -228,4 +229,18 @@ bloom_send(PG_FUNCTION_ARGS)
 	pq_begintypsend(&buf);
 	bloom_wire_append(&buf, PG_GETARG_BLOOM_P(0));
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/*
+ * bloom_from_bytea(bytea) -> bloom: a filter from its binary (send) form,
+ * validated exactly like bloom_recv; the inverse is the bloom_send cast.
+ */
+Datum
+bloom_from_bytea(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+
+	PG_RETURN_BLOOM_P(bloom_wire_read((const uint8 *) VARDATA_ANY(b),
+									  VARSIZE_ANY_EXHDR(b), CurrentMemoryContext,
+									  "invalid external bloom filter value"));
 }

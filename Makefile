@@ -19,3 +19,6 @@ PG_CFLAGS += -O3
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# every object depends on the format and shared headers
+$(OBJS): src/bloom_format.h src/bloom.h

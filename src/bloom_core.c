@@ -160,6 +160,7 @@ bloom_size_for(int64_t capacity, double fpr, int layout, bool pow2)
 	}
 	if (bits < BLOOM_MIN_BITS)
 		bits = BLOOM_MIN_BITS;
+	s.needed_bits = bits;
 	if (bits > (double) BLOOM_MAX_BITS)
 	{
 		s.nbits = 0;

@@ -74,8 +74,9 @@
 #define BLOOM_MAX_FPR			0.5
 #define BLOOM_MAX_CAPACITY		(INT64_C(1) << 40)
 
-/* below this rate the blocked layout pays > 40 % space; classic is chosen */
-#define BLOOM_BLOCKED_MIN_FPR	1e-4
+/* below this rate the blocked layout pays > 20 % more space than classic
+ * (1.18x at 0.1 %, 1.37x at 0.01 %), so classic is chosen */
+#define BLOOM_BLOCKED_MIN_FPR	5e-4
 
 typedef struct BloomFilter
 {
@@ -107,7 +108,8 @@ typedef struct BloomSizing
 {
 	int			layout;
 	int			nhashes;
-	uint64_t	nbits;
+	uint64_t	nbits;			/* 0 if more than BLOOM_MAX_BITS needed */
+	double		needed_bits;	/* before the limit and rounding */
 	double		expected_fpr;	/* model rate at the requested capacity */
 } BloomSizing;
 

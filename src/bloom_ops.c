@@ -13,8 +13,6 @@
  */
 #include "bloom.h"
 
-#include <math.h>
-
 #include "access/htup_details.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
@@ -57,10 +55,8 @@ bloom_check_sizing(int64 capacity, double fpr)
 
 /* Raise the error for a filter beyond BLOOM_MAX_BITS (before allocating). */
 static void
-bloom_too_large_error(int64 capacity, double fpr)
+bloom_too_large_error(double bits)
 {
-	double		bits = -(double) capacity * log(fpr) / (M_LN2 * M_LN2);
-
 	ereport(ERROR,
 			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 			 errmsg("bloom filter would need %.0f bytes, more than the limit of %llu bytes",
@@ -82,7 +78,7 @@ bloom_new_sized(int64 capacity, double fpr, bool pow2)
 	bloom_check_sizing(capacity, fpr);
 	s = bloom_size_for(capacity, fpr, bloom_choose_layout(fpr), pow2);
 	if (s.nbits == 0)
-		bloom_too_large_error(capacity, fpr);
+		bloom_too_large_error(s.needed_bits);
 	f = bloom_alloc(s.layout, s.nhashes, s.nbits, 0);
 	if (pow2)
 		f->flags |= BLOOM_FLAG_AUTOSIZED;
@@ -338,7 +334,7 @@ bloom_params(PG_FUNCTION_ARGS)
 	}
 	s = bloom_size_for(capacity, fpr, layout, false);
 	if (s.nbits == 0)
-		bloom_too_large_error(capacity, fpr);
+		bloom_too_large_error(s.needed_bits);
 	v[0] = CStringGetTextDatum(bloom_layout_name(s.layout));
 	v[1] = Int64GetDatum((int64) s.nbits);
 	v[2] = Int64GetDatum((int64) BLOOM_TOTAL_SIZE(s.nbits));

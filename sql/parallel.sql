@@ -1,0 +1,41 @@
+-- Parallel aggregation: a forced parallel plan (Partial Aggregate with
+-- combine/serialize/deserialize) gives the same filters as the serial plan.
+
+CREATE TABLE par AS SELECT x, md5(x::text) AS s FROM generate_series(1, 300000) x;
+ANALYZE par;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+
+EXPLAIN (COSTS OFF) SELECT bloom_agg(s) FROM par;
+CREATE TEMP TABLE par_parallel AS SELECT
+  bloom_agg(s) AS auto_f, bloom_agg(s, 300000, 0.01) AS sized_f,
+  bloom_agg(x, 65536, 6, 3) AS explicit_f FROM par;
+CREATE TABLE par_unions AS
+  SELECT x % 7 AS g, bloom_agg(x, 300000, 0.01) AS f FROM par GROUP BY 1;
+EXPLAIN (COSTS OFF) SELECT bloom_union_agg(f), bloom_intersect_agg(f) FROM par_unions;
+SELECT bloom_union_agg(f) AS u, bloom_intersect_agg(f) AS i INTO TEMP par_setops FROM par_unions;
+
+-- automatic sizing past the exact phase (1,100,000 distinct), in parallel
+CREATE TABLE par_big AS SELECT x FROM generate_series(1, 1100000) x;
+ANALYZE par_big;
+EXPLAIN (COSTS OFF) SELECT bloom_agg(x) FROM par_big;
+CREATE TEMP TABLE par_big_f AS SELECT bloom_agg(x) AS f FROM par_big;
+
+SET max_parallel_workers_per_gather = 0;
+EXPLAIN (COSTS OFF) SELECT bloom_agg(s) FROM par;
+SELECT p.auto_f = s.auto_f AS auto_same, p.sized_f = s.sized_f AS sized_same,
+       p.explicit_f = s.explicit_f AS explicit_same,
+       (bloom_info(p.auto_f)).items = 300000 AS items_counted
+FROM par_parallel p, (SELECT bloom_agg(s) AS auto_f, bloom_agg(s, 300000, 0.01) AS sized_f,
+                             bloom_agg(x, 65536, 6, 3) AS explicit_f FROM par) s;
+SELECT u = (SELECT bloom_union_agg(f) FROM par_unions) AS union_same,
+       i = (SELECT bloom_intersect_agg(f) FROM par_unions) AS intersect_same
+FROM par_setops;
+SELECT f = (SELECT bloom_agg(x) FROM par_big) AS big_auto_same,
+       (SELECT count(*) FROM par_big WHERE NOT bloom_contains(f, x)) AS false_negatives
+FROM par_big_f;
+SELECT count(*) AS parallel_false_negatives FROM par, par_parallel WHERE NOT bloom_contains(auto_f, s);
+DROP TABLE par, par_big, par_unions;

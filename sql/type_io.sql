@@ -1,0 +1,57 @@
+-- Text and binary forms of the bloom type: exact round trips, readable
+-- header, and validation of every field on input.
+\set VERBOSITY default
+
+-- the text form: a readable header, then the bit array in hex
+SELECT bloom_empty(10);
+SELECT bloom_empty(64, 3, 42) || 7;
+
+-- text round trip is exact (bits, header, item counter)
+SELECT count(*) AS text_roundtrip_mismatches
+FROM (SELECT bloom_agg(x, 1000, 0.01) AS f FROM generate_series(1, 500) x
+      UNION ALL SELECT bloom_agg(x::text) FROM generate_series(1, 5000) x
+      UNION ALL SELECT bloom_agg(x, 4096, 5, 99) FROM generate_series(1, 700) x) s
+WHERE f::text::bloom::text <> f::text OR NOT (f::text::bloom = f);
+
+-- binary form (the send/recv representation) round trips too
+SELECT count(*) AS binary_roundtrip_mismatches
+FROM (SELECT bloom_agg(x, 1000, 0.01) AS f FROM generate_series(1, 500) x
+      UNION ALL SELECT bloom_agg(x, 4096, 5, 99) FROM generate_series(1, 700) x) s
+WHERE bloom_to_bytea(f)::bloom::text <> f::text;
+SELECT length(bloom_to_bytea(bloom_empty(10))) AS send_bytes_min_filter;
+
+-- malformed text input: invalid_text_representation with a reason
+SELECT ''::bloom;
+SELECT 'bloom:v2 layout=blocked k=8 seed=0 bits=256 items=0 flags=0 coll=0 family= hex='::bloom;
+SELECT 'bloom:v1 layout=fancy k=8 seed=0 bits=256 items=0 flags=0 coll=0 family= hex='::bloom;
+SELECT 'bloom:v1 layout=blocked k=7 seed=0 bits=256 items=0 flags=0 coll=0 family= hex=00'::bloom;
+SELECT 'bloom:v1 layout=classic k=0 seed=0 bits=256 items=0 flags=0 coll=0 family= hex=00'::bloom;
+SELECT 'bloom:v1 layout=classic k=3 seed=0 bits=100 items=0 flags=0 coll=0 family= hex=00'::bloom;
+SELECT 'bloom:v1 layout=classic k=3 seed=0 bits=99999999999999999999 items=0 flags=0 coll=0 family= hex=00'::bloom;
+SELECT 'bloom:v1 layout=classic k=3 seed=0 bits=17179869184 items=0 flags=0 coll=0 family= hex=00'::bloom;
+SELECT 'bloom:v1 layout=classic k=3 seed=0 bits=256 items=0 flags=80 coll=0 family= hex=00'::bloom;
+-- truncated, overlong and non-hex bit arrays
+SELECT 'bloom:v1 layout=classic k=3 seed=0 bits=256 items=1 flags=0 coll=0 family=integer_ops hex=00ff'::bloom;
+SELECT ('bloom:v1 layout=classic k=3 seed=0 bits=256 items=1 flags=0 coll=0 family=integer_ops hex=' || repeat('0', 66))::bloom;
+SELECT ('bloom:v1 layout=classic k=3 seed=0 bits=256 items=1 flags=0 coll=0 family=integer_ops hex=' || repeat('g', 64))::bloom;
+-- bits set in a filter that claims nothing was ever added
+SELECT ('bloom:v1 layout=classic k=3 seed=0 bits=256 items=0 flags=0 coll=0 family= hex=' || repeat('f', 64))::bloom;
+
+-- binary input: invalid_binary_representation
+SELECT '\x00'::bytea::bloom;
+SELECT (bloom_to_bytea(bloom_empty(10)) || '\x00'::bytea)::bloom;
+SELECT substr(bloom_to_bytea(bloom_empty(10)), 1, 80)::bloom;
+SELECT overlay(bloom_to_bytea(bloom_empty(10)) placing '\x02'::bytea from 1)::bloom;
+SELECT overlay(bloom_to_bytea(bloom_empty(10)) placing '\x00000000ffffffff'::bytea from 13)::bloom;
+
+-- SQLSTATEs of the cases above, for the record
+CREATE FUNCTION sqlstate_of(q text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE q;
+	RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+	RETURN SQLSTATE;
+END $$;
+SELECT sqlstate_of($$SELECT 'garbage'::bloom$$) AS text_input,
+       sqlstate_of($$SELECT '\x0001'::bytea::bloom$$) AS binary_input;
+DROP FUNCTION sqlstate_of(text);

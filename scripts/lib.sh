@@ -2,7 +2,8 @@
 #
 # ensure_packages PKG...   install missing Debian packages (root or sudo)
 # build_install            build the extension and install it into PG 15
-# pg_start [conf...]       start a throwaway cluster as the postgres OS user
+# pg_start [conf...]       start a throwaway cluster (env PG_SERVER_ENV is
+#                          passed to the server) as the postgres OS user
 #                          in a temp dir, on a Unix socket in that dir and a
 #                          free port; exports PGHOST/PGPORT/PGUSER and stops
 #                          it on exit.  Extra args are postgresql.conf lines.
@@ -78,7 +79,8 @@ pg_start() {
 		echo "fsync = off"
 		for line in "$@"; do echo "$line"; done
 	} | as_pg tee -a "$PGTMP/data/postgresql.conf" >/dev/null
-	as_pg $PG_BIN/pg_ctl -D "$PGTMP/data" -l "$PGTMP/server.log" -w start >/dev/null
+	# PG_SERVER_ENV: extra environment for the server, e.g. BLOOMSET_PORTABLE=1
+	as_pg env ${PG_SERVER_ENV:-} $PG_BIN/pg_ctl -D "$PGTMP/data" -l "$PGTMP/server.log" -w start >/dev/null
 }
 
 psql_q() {

@@ -252,12 +252,12 @@ bloom_check_family(const char *fam)
 }
 
 /*
- * Validate every header field; NULL if the header describes a filter this
- * build can read safely, else the reason.  Every input path (text, binary,
- * aggregate deserialization, stored datums) goes through here.
+ * Validate the fields that memory safety depends on (version, layout,
+ * scheme, flags, size, hashes); NULL if fine, else the reason.  Cheap
+ * enough to run on every stored datum fetched.
  */
 const char *
-bloom_check_header(const BloomFilter *f)
+bloom_check_shape(const BloomFilter *f)
 {
 	if (f->version != BLOOM_FORMAT_VERSION)
 		return "unsupported format version";
@@ -280,7 +280,20 @@ bloom_check_header(const BloomFilter *f)
 	}
 	else if (f->nhashes < 1 || f->nhashes > BLOOM_MAX_HASHES)
 		return "number of hashes is out of range (1 .. 32)";
-	return bloom_check_family(f->family);
+	return NULL;
+}
+
+/*
+ * Validate every header field; NULL if the header describes a filter this
+ * build can read safely, else the reason.  Every input path (text, binary,
+ * aggregate deserialization) goes through here.
+ */
+const char *
+bloom_check_header(const BloomFilter *f)
+{
+	const char *why = bloom_check_shape(f);
+
+	return why ? why : bloom_check_family(f->family);
 }
 
 /*
@@ -494,7 +507,7 @@ bloom_check_compatible(const BloomFilter *a, const BloomFilter *b,
 		snprintf(detail, detail_len, "The seeds differ (%llu and %llu).",
 				 (unsigned long long) a->seed, (unsigned long long) b->seed);
 	else if (a->family[0] && b->family[0] &&
-			 strncmp(a->family, b->family, BLOOM_FAMILY_LEN) != 0)
+			 memcmp(a->family, b->family, BLOOM_FAMILY_LEN) != 0)
 		snprintf(detail, detail_len, "The element type families differ (%s and %s).",
 				 a->family, b->family);
 	else if (a->family[0] && b->family[0] && a->collfp != b->collfp)

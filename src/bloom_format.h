@@ -124,6 +124,7 @@ extern int	bloom_choose_layout(double fpr);
 
 extern void bloom_init_header(BloomFilter *f, int layout, int nhashes,
 							  uint64_t nbits, uint64_t seed);
+extern const char *bloom_check_shape(const BloomFilter *f);
 extern const char *bloom_check_header(const BloomFilter *f);
 extern const char *bloom_check_bits(const BloomFilter *f);
 extern const char *bloom_layout_name(int layout);

@@ -317,7 +317,7 @@ bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti, bool adopt)
 		}
 		return;
 	}
-	if (strncmp(f->family, ti->family, BLOOM_FAMILY_LEN) != 0)
+	if (memcmp(f->family, ti->family, BLOOM_FAMILY_LEN) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("a value of type %s cannot be used with a bloom filter of element family \"%s\"",
@@ -349,9 +349,13 @@ BloomTypeInfo *
 bloom_call_typeinfo(FunctionCallInfo fcinfo, int argno)
 {
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
-	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
 	Oid			collation = PG_GET_COLLATION();
+	Oid			typid;
 
+	/* a call site's argument type never changes: skip the expression walk */
+	if (cache->ti_valid && cache->ti.collation == collation)
+		return &cache->ti;
+	typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
 	if (!OidIsValid(typid))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -49,8 +49,9 @@ bloom_copy(const BloomFilter *f)
 }
 
 /*
- * Check a filter whose varlena size is size; raise sqlerrcode with the
- * reason if its header is invalid or does not match its size.
+ * Check a stored filter whose varlena size is size: the fields memory
+ * safety depends on, and the length (input paths check every field with
+ * bloom_check_header before a value is ever stored).
  */
 void
 bloom_validate(const BloomFilter *f, size_t size, int sqlerrcode)
@@ -59,7 +60,7 @@ bloom_validate(const BloomFilter *f, size_t size, int sqlerrcode)
 
 	if (size < BLOOM_HEADER_SIZE)
 		why = "the value is shorter than a filter header";
-	else if ((why = bloom_check_header(f)) == NULL &&
+	else if ((why = bloom_check_shape(f)) == NULL &&
 			 size != BLOOM_TOTAL_SIZE(f->nbits))
 		why = "the length of the bit array does not match the header";
 	if (why != NULL)

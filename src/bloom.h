@@ -53,7 +53,9 @@ typedef struct BloomCallCache
 	bool		ti_valid;
 	Oid			toastrelid;		/* key of the cached filter, or InvalidOid */
 	Oid			valueid;
+	bool		const_filter;	/* filter is a copy of a constant argument */
 	BloomFilter *filter;		/* in fn_mcxt */
+	void	   *raw;			/* the chunk holding filter, to pfree */
 } BloomCallCache;
 
 /* bloom_hash.c */
@@ -74,6 +76,9 @@ extern BloomFilter *bloom_from_datum(Datum d);
 extern BloomFilter *bloom_from_datum_cached(FunctionCallInfo fcinfo, Datum d);
 extern void bloom_validate(const BloomFilter *f, size_t size, int sqlerrcode);
 extern BloomFilter *bloom_copy(const BloomFilter *f);
+extern BloomFilter *bloom_alloc_large(MemoryContext cxt, uint64 nbits, void **raw);
+extern BloomFilter *bloom_copy_large(MemoryContext cxt, const BloomFilter *f,
+									 void **raw);
 extern void bloom_wire_append(StringInfo buf, const BloomFilter *f);
 extern BloomFilter *bloom_wire_read(const uint8 *p, size_t len,
 									MemoryContext cxt, const char *errmsg_text);

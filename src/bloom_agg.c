@@ -179,9 +179,10 @@ static void
 bloom_state_to_filter(BloomAggState *st)
 {
 	MemoryContext cxt = GetMemoryChunkContext(st->slots);
-	BloomFilter *f = MemoryContextAllocExtended(cxt, BLOOM_TOTAL_SIZE(BLOOM_AUTO_MAX_BITS),
-												MCXT_ALLOC_ZERO);
+	void	   *raw;
+	BloomFilter *f = bloom_alloc_large(cxt, BLOOM_AUTO_MAX_BITS, &raw);
 
+	memset(f, 0, BLOOM_TOTAL_SIZE(BLOOM_AUTO_MAX_BITS));
 	SET_VARSIZE(f, BLOOM_TOTAL_SIZE(BLOOM_AUTO_MAX_BITS));
 	bloom_init_header(f, BLOOM_LAYOUT_BLOCKED, BLOOM_BLOCKED_HASHES,
 					  BLOOM_AUTO_MAX_BITS, 0);
@@ -276,10 +277,11 @@ static BloomAggState *
 bloom_state_for(FunctionCallInfo fcinfo, BloomFilter *(*make) (FunctionCallInfo))
 {
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	MemoryContext old = MemoryContextSwitchTo(aggcxt);
-	BloomAggState *st = bloom_state_new(aggcxt, make(fcinfo));
+	BloomFilter *f = make(fcinfo);
+	void	   *raw;
+	BloomAggState *st = bloom_state_new(aggcxt, bloom_copy_large(aggcxt, f, &raw));
 
-	MemoryContextSwitchTo(old);
+	pfree(f);
 	return st;
 }
 
@@ -459,8 +461,9 @@ bloom_state_copy(MemoryContext aggcxt, const BloomAggState *src)
 	memcpy(st, src, sizeof(BloomAggState));
 	if (src->filter)
 	{
-		st->filter = MemoryContextAllocExtended(aggcxt, VARSIZE(src->filter), 0);
-		memcpy(st->filter, src->filter, VARSIZE(src->filter));
+		void	   *raw;
+
+		st->filter = bloom_copy_large(aggcxt, src->filter, &raw);
 	}
 	if (src->hdr)
 	{

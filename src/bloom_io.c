@@ -15,6 +15,8 @@
  */
 #include "bloom.h"
 
+#include <sys/mman.h>
+
 #include "access/detoast.h"
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
@@ -36,6 +38,50 @@ bloom_alloc(int layout, int nhashes, uint64 nbits, uint64 seed)
 	SET_VARSIZE(f, BLOOM_TOTAL_SIZE(nbits));
 	bloom_init_header(f, layout, nhashes, nbits, seed);
 	return f;
+}
+
+/*
+ * Filters from 4 MiB up get their bit array aligned to 2 MiB and advised
+ * to use transparent huge pages: a probe of a large filter then costs one
+ * cache miss instead of a cache miss plus a TLB miss.
+ */
+#define BLOOM_HUGEPAGE_SIZE		(2 * 1024 * 1024)
+#define BLOOM_HUGEPAGE_MIN		(4 * 1024 * 1024)
+
+/*
+ * Uninitialised room for a filter of nbits in cxt (see above); *raw gets
+ * the chunk to pfree, which differs from the result for large filters.
+ */
+BloomFilter *
+bloom_alloc_large(MemoryContext cxt, uint64 nbits, void **raw)
+{
+	size_t		total = BLOOM_TOTAL_SIZE(nbits);
+	char	   *p;
+	uintptr_t	words;
+
+	if (total < BLOOM_HUGEPAGE_MIN)
+	{
+		*raw = MemoryContextAlloc(cxt, total);
+		return (BloomFilter *) *raw;
+	}
+	p = MemoryContextAlloc(cxt, total + BLOOM_HUGEPAGE_SIZE);
+	*raw = p;
+	words = TYPEALIGN(BLOOM_HUGEPAGE_SIZE, (uintptr_t) p + BLOOM_HEADER_SIZE);
+#ifdef MADV_HUGEPAGE
+	(void) madvise((void *) words, TYPEALIGN_DOWN(BLOOM_HUGEPAGE_SIZE, nbits / 8),
+				   MADV_HUGEPAGE);
+#endif
+	return (BloomFilter *) (words - BLOOM_HEADER_SIZE);
+}
+
+/* A copy of f in cxt, laid out by bloom_alloc_large. */
+BloomFilter *
+bloom_copy_large(MemoryContext cxt, const BloomFilter *f, void **raw)
+{
+	BloomFilter *c = bloom_alloc_large(cxt, f->nbits, raw);
+
+	memcpy(c, f, VARSIZE(f));
+	return c;
 }
 
 /* A palloc'd copy of f. */
@@ -80,36 +126,58 @@ bloom_from_datum(Datum d)
 	return f;
 }
 
+/* Replace the call site's cached filter with a large-page copy of d's. */
+static BloomFilter *
+bloom_cache_filter(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d)
+{
+	BloomFilter *f = bloom_from_datum(d);
+
+	if (cache->raw != NULL)
+		pfree(cache->raw);
+	cache->raw = NULL;
+	cache->filter = bloom_copy_large(fcinfo->flinfo->fn_mcxt, f, &cache->raw);
+	if ((Pointer) f != DatumGetPointer(d))
+		pfree(f);
+	return cache->filter;
+}
+
 /*
- * Like bloom_from_datum, but a filter stored out of line is detoasted once
- * per call site and kept in fn_extra, keyed by its TOAST pointer (toast
- * relation and value OID identify the stored value whichever row carries
- * the pointer).  In-line values are not cached: they cost nothing to fetch.
+ * Like bloom_from_datum, for the filter argument of a probe, without
+ * fetching or copying the filter once per row:
+ *  - a filter stored out of line is detoasted once per call site and kept
+ *	  in fn_extra, keyed by its TOAST pointer (toast relation and value OID
+ *	  identify the stored value whichever row carries the pointer: a scalar
+ *	  subquery passes the same pointer on every row, a join a new one);
+ *  - a large constant (Const or external Param, which cannot change within
+ *	  the query) is copied once, for its large-page layout;
+ *  - anything else is used in place: in-line values cost nothing to fetch.
  */
 BloomFilter *
 bloom_from_datum_cached(FunctionCallInfo fcinfo, Datum d)
 {
 	struct varlena *attr = (struct varlena *) DatumGetPointer(d);
-	BloomCallCache *cache;
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
 	struct varatt_external ptr;
-	MemoryContext old;
 
-	if (!VARATT_IS_EXTERNAL_ONDISK(attr))
-		return bloom_from_datum(d);
-	VARATT_EXTERNAL_GET_POINTER(ptr, attr);
-	cache = bloom_call_cache(fcinfo);
-	if (cache->filter != NULL && cache->toastrelid == ptr.va_toastrelid &&
-		cache->valueid == ptr.va_valueid)
+	if (VARATT_IS_EXTERNAL_ONDISK(attr))
+	{
+		VARATT_EXTERNAL_GET_POINTER(ptr, attr);
+		if (cache->filter != NULL && cache->toastrelid == ptr.va_toastrelid &&
+			cache->valueid == ptr.va_valueid)
+			return cache->filter;
+		cache->toastrelid = ptr.va_toastrelid;
+		cache->valueid = ptr.va_valueid;
+		return bloom_cache_filter(fcinfo, cache, d);
+	}
+	if (cache->const_filter)
 		return cache->filter;
-	if (cache->filter != NULL)
-		pfree(cache->filter);
-	cache->filter = NULL;
-	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-	cache->filter = bloom_from_datum(d);
-	MemoryContextSwitchTo(old);
-	cache->toastrelid = ptr.va_toastrelid;
-	cache->valueid = ptr.va_valueid;
-	return cache->filter;
+	if (VARATT_IS_4B_U(attr) && VARSIZE(attr) >= BLOOM_HUGEPAGE_MIN &&
+		get_fn_expr_arg_stable(fcinfo->flinfo, 0))
+	{
+		cache->const_filter = true;
+		return bloom_cache_filter(fcinfo, cache, d);
+	}
+	return bloom_from_datum(d);
 }
 
 /* Raise invalid_text_representation for input str, with a reason. */

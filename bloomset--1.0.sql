@@ -220,6 +220,68 @@ COMMENT ON FUNCTION @extschema@.bloom_info(@extschema@.bloom) IS
 'parameters and state of a filter, with its estimated cardinality and current false-positive rate';
 
 ---------------------------------------------------------------------------
+-- Batch calls (RedisBloom's MADD / MEXISTS)
+---------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.bloom_add_all(@extschema@.bloom, anycompatiblearray)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_add_all(@extschema@.bloom, anycompatiblearray) IS
+'a copy of the filter with every non-null array element added';
+
+CREATE FUNCTION @extschema@.bloom_contains_any(@extschema@.bloom, anycompatiblearray)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_contains_any' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_any(@extschema@.bloom, anycompatiblearray) IS
+'may any non-null element be in the set?';
+
+CREATE FUNCTION @extschema@.bloom_contains_all(@extschema@.bloom, anycompatiblearray)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_contains_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_all(@extschema@.bloom, anycompatiblearray) IS
+'may every non-null element be in the set?';
+
+CREATE FUNCTION @extschema@.bloom_contains_each(@extschema@.bloom, anycompatiblearray)
+RETURNS boolean[]
+AS 'MODULE_PATHNAME', 'bloom_contains_each' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_each(@extschema@.bloom, anycompatiblearray) IS
+'bloom_contains for each element (NULL for NULL elements)';
+
+---------------------------------------------------------------------------
+-- Estimates over two filters, shrinking
+---------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.bloom_union_card(@extschema@.bloom, @extschema@.bloom)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'bloom_union_card' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_union_card(@extschema@.bloom, @extschema@.bloom) IS
+'estimated size of the union of the two sets';
+
+CREATE FUNCTION @extschema@.bloom_intersect_card(@extschema@.bloom, @extschema@.bloom)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'bloom_intersect_card' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_intersect_card(@extschema@.bloom, @extschema@.bloom) IS
+'estimated size of the intersection, |A| + |B| - |A u B|';
+
+CREATE FUNCTION @extschema@.bloom_jaccard(@extschema@.bloom, @extschema@.bloom)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'bloom_jaccard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_jaccard(@extschema@.bloom, @extschema@.bloom) IS
+'estimated Jaccard similarity |A n B| / |A u B|';
+
+CREATE FUNCTION @extschema@.bloom_maybe_subset(@extschema@.bloom, @extschema@.bloom)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_maybe_subset' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_maybe_subset(@extschema@.bloom, @extschema@.bloom) IS
+'false if the first set is certainly not a subset of the second';
+
+CREATE FUNCTION @extschema@.bloom_shrink(@extschema@.bloom, fpr float8 DEFAULT 0.01)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_shrink' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_shrink(@extschema@.bloom, float8) IS
+'the filter folded to the smallest size whose actual rate stays at or under fpr';
+
+---------------------------------------------------------------------------
 -- Aggregates
 ---------------------------------------------------------------------------
 

@@ -530,42 +530,70 @@ bloom_check_compatible(const BloomFilter *a, const BloomFilter *b,
 void
 bloom_resize_into(const BloomFilter *src, BloomFilter *dst)
 {
-	uint64_t	unit = src->layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_BLOCK_BITS : 1;
-	uint64_t	nsrc = src->nbits / unit,
-				ndst = dst->nbits / unit;
-	const uint8_t *sb = (const uint8_t *) src->words;
-	uint8_t    *db = (uint8_t *) dst->words;
-
-	if (unit == BLOOM_BLOCK_BITS)
+	if (src->layout == BLOOM_LAYOUT_BLOCKED)
 	{
-		size_t		bsz = BLOOM_BLOCK_BITS / 8;
+		/* a block is 4 64-bit words; byte order does not matter for OR */
+		uint64_t	nsrc = src->nbits / BLOOM_BLOCK_BITS,
+					ndst = dst->nbits / BLOOM_BLOCK_BITS;
 
-		for (uint64_t i = 0; i < (nsrc > ndst ? nsrc : ndst); i++)
-		{
-			uint64_t	s = nsrc >= ndst ? i : i / (ndst / nsrc);
-			uint64_t	d = nsrc >= ndst ? i / (nsrc / ndst) : i;
-
-			for (size_t j = 0; j < bsz; j++)
-				db[d * bsz + j] |= sb[s * bsz + j];
-		}
-		return;
-	}
-	for (uint64_t i = 0; i < nsrc; i++)
-	{
-		if (!((sb[i >> 3] >> (i & 7)) & 1))
-			continue;
 		if (nsrc >= ndst)
 		{
-			uint64_t	d = i / (nsrc / ndst);
+			uint64_t	f = nsrc / ndst;
 
-			db[d >> 3] |= (uint8_t) (1U << (d & 7));
+			for (uint64_t d = 0; d < ndst; d++)
+			{
+				uint64_t   *dw = dst->words + d * 4;
+				const uint64_t *sw = src->words + d * f * 4;
+
+				for (uint64_t j = 0; j < f * 4; j += 4)
+				{
+					dw[0] |= sw[j];
+					dw[1] |= sw[j + 1];
+					dw[2] |= sw[j + 2];
+					dw[3] |= sw[j + 3];
+				}
+			}
 		}
 		else
 		{
 			uint64_t	f = ndst / nsrc;
 
-			for (uint64_t d = i * f; d < (i + 1) * f; d++)
-				db[d >> 3] |= (uint8_t) (1U << (d & 7));
+			for (uint64_t d = 0; d < ndst; d++)
+				for (int j = 0; j < 4; j++)
+					dst->words[d * 4 + j] |= src->words[(d / f) * 4 + j];
+		}
+		return;
+	}
+	/* classic: visit the set bits only */
+	{
+		const uint8_t *sb = (const uint8_t *) src->words;
+		uint8_t    *db = (uint8_t *) dst->words;
+		uint64_t	nsrc = src->nbits,
+					ndst = dst->nbits;
+
+		for (uint64_t byte = 0; byte < nsrc / 8; byte++)
+		{
+			uint8_t		v = sb[byte];
+
+			while (v)
+			{
+				uint64_t	i = byte * 8 + (uint64_t) __builtin_ctz(v);
+
+				v &= (uint8_t) (v - 1);
+				if (nsrc >= ndst)
+				{
+					uint64_t	d = i / (nsrc / ndst);
+
+					db[d >> 3] |= (uint8_t) (1U << (d & 7));
+				}
+				else
+				{
+					uint64_t	f = ndst / nsrc;
+
+					for (uint64_t d = i * f; d < (i + 1) * f; d++)
+						db[d >> 3] |= (uint8_t) (1U << (d & 7));
+				}
+			}
 		}
 	}
 }

@@ -1,0 +1,55 @@
+-- Batch calls, set estimates over two filters, subset test, shrinking.
+
+-- batch add and probes (MADD / MEXISTS)
+SELECT bloom_add_all(bloom_empty(1000), ARRAY[1, 2, NULL, 3]) @> 3 AS added,
+       (bloom_info(bloom_add_all(bloom_empty(1000), ARRAY[1, 2, NULL, 3]))).items AS items_skip_nulls;
+SELECT bloom_add_all(bloom_empty(1000), ARRAY[1, 2, 3]) = (bloom_empty(1000) || 1 || 2 || 3) AS same_as_adds;
+SELECT bloom_contains_any(f, ARRAY[7, 8, 2]) AS any_, bloom_contains_all(f, ARRAY[1, 2]) AS all_,
+       bloom_contains_all(f, ARRAY[1, 9999]) AS not_all, bloom_contains_each(f, ARRAY[1, NULL, 9999, 3]) AS each
+FROM (SELECT bloom_add_all(bloom_empty(1000), ARRAY[1, 2, 3]) AS f) s;
+SELECT bloom_contains_any(bloom_empty(100) || 'a', ARRAY['b', 'a']) AS untyped_text_array;
+SELECT bloom_contains_each(bloom_empty(100) || 1, ARRAY[]::int[]) AS empty_array;
+SELECT bloom_contains_any(bloom_empty(100) || 1, ARRAY['x']);
+-- zero false negatives over 100,000 items through the batch paths
+SELECT count(*) AS batch_false_negatives
+FROM (SELECT bloom_add_all(bloom_empty(100000, 0.01), array_agg(x)) AS f, array_agg(x) AS xs
+      FROM generate_series(1, 100000) x) s,
+     LATERAL unnest(bloom_contains_each(f, xs)) b WHERE NOT b;
+
+-- set estimates: relative error against the exact value, sizes 10^3 .. 10^6,
+-- overlaps 0 %, 1 %, 50 %, 100 % (auto-sized filters)
+CREATE TEMP TABLE est AS
+SELECT n, overlap,
+       (SELECT bloom_agg(x) FROM generate_series(1, n) x) AS a,
+       (SELECT bloom_agg(x) FROM generate_series(n - (n * overlap)::int + 1, 2 * n - (n * overlap)::int) x) AS b
+FROM (VALUES (1000), (10000), (100000), (1000000)) v(n),
+     (VALUES (0.0), (0.01), (0.5), (1.0)) o(overlap);
+CREATE TEMP TABLE est_err AS
+SELECT n, overlap,
+       bloom_union_card(a, b) / (2 * n - n * overlap) - 1 AS union_err,
+       (bloom_intersect_card(a, b) - n * overlap) / n AS inter_err_of_n,
+       bloom_jaccard(a, b) - overlap / (2 - overlap) AS jaccard_err,
+       bloom_maybe_subset(a, b) AS maybe_subset
+FROM est;
+SELECT n, overlap, round(union_err::numeric, 4) AS union_rel_err,
+       round(inter_err_of_n::numeric, 4) AS intersect_err_over_n,
+       round(jaccard_err::numeric, 4) AS jaccard_abs_err, maybe_subset
+FROM est_err ORDER BY n, overlap;
+SELECT bool_and(abs(union_err) < 0.03) AS union_within_3pct,
+       bool_and(abs(inter_err_of_n) < 0.06) AS intersect_within_6pct_of_n,
+       bool_and(abs(jaccard_err) < 0.05) AS jaccard_within_005,
+       bool_and(maybe_subset = (overlap = 1.0)) AS subset_only_when_equal
+FROM est_err;
+SELECT bloom_maybe_subset(small, big) AS subset_smaller_size, bloom_maybe_subset(big, small) AS superset
+FROM (SELECT (SELECT bloom_agg(x) FROM generate_series(1, 100) x) AS small,
+             (SELECT bloom_agg(x) FROM generate_series(1, 100000) x) AS big) s;
+
+-- shrink: the smallest fold that keeps the rate; never a false negative
+CREATE TEMP TABLE sh AS SELECT bloom_agg(x, 1000000, 0.01) AS f FROM generate_series(1, 20000) x;
+SELECT (bloom_info(f)).bits AS before_bits, (bloom_info(bloom_shrink(f, 0.01))).bits AS after_bits,
+       (bloom_info(bloom_shrink(f, 0.01))).estimated_fpr <= 0.01 AS rate_kept
+FROM sh;
+SELECT count(*) AS shrink_false_negatives FROM (SELECT bloom_shrink(f, 0.01) AS s FROM sh OFFSET 0) s,
+       generate_series(1, 20000) x WHERE NOT bloom_contains(s, x);
+SELECT bloom_shrink(f, (bloom_info(f)).estimated_fpr / 2) = f AS unchanged_when_impossible FROM sh;
+SELECT bloom_shrink(f, 0) FROM sh;

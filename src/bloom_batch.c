@@ -1,0 +1,326 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_batch.c
+ *	  Batch calls (RedisBloom's MADD/MEXISTS) and estimates over pairs of
+ *	  filters (union and intersection sizes, Jaccard similarity, subset
+ *	  test), plus shrinking a filter to the smallest foldable size that
+ *	  keeps a target rate.
+ *
+ * Batch functions take an array of values and hash each element exactly as
+ * the single-value functions do (the element type's family and collation
+ * are checked once); NULL elements are skipped when adding and answer NULL
+ * when probed one by one.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloom.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+PG_FUNCTION_INFO_V1(bloom_add_all);
+PG_FUNCTION_INFO_V1(bloom_contains_any);
+PG_FUNCTION_INFO_V1(bloom_contains_all);
+PG_FUNCTION_INFO_V1(bloom_contains_each);
+PG_FUNCTION_INFO_V1(bloom_union_card);
+PG_FUNCTION_INFO_V1(bloom_intersect_card);
+PG_FUNCTION_INFO_V1(bloom_jaccard);
+PG_FUNCTION_INFO_V1(bloom_maybe_subset);
+PG_FUNCTION_INFO_V1(bloom_shrink);
+
+/*
+ * Hash information for the elements of array argument argno, cached per
+ * call site like bloom_call_typeinfo (keyed by the element type).
+ */
+static BloomTypeInfo *
+bloom_elem_typeinfo(FunctionCallInfo fcinfo, ArrayType *arr)
+{
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
+	Oid			elemtype = ARR_ELEMTYPE(arr);
+	Oid			collation = PG_GET_COLLATION();
+
+	if (!cache->ti_valid || cache->ti.typid != elemtype ||
+		cache->ti.collation != collation)
+	{
+		bloom_typeinfo_init(&cache->ti, elemtype, collation, fcinfo->flinfo->fn_mcxt);
+		cache->ti_valid = true;
+	}
+	return &cache->ti;
+}
+
+/* Deconstruct arr into element datums and null flags. */
+static int
+bloom_array_elems(ArrayType *arr, Datum **values, bool **nulls)
+{
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	int			n;
+
+	get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
+	deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
+					  values, nulls, &n);
+	return n;
+}
+
+/* bloom_add_all(bloom, anycompatiblearray) -> bloom: add every non-null element. */
+Datum
+bloom_add_all(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f = PG_GETARG_BLOOM_P(0);
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
+	BloomTypeInfo *ti = bloom_elem_typeinfo(fcinfo, arr);
+	Datum	   *values;
+	bool	   *nulls;
+	int			n = bloom_array_elems(arr, &values, &nulls);
+
+	if ((Pointer) f == DatumGetPointer(PG_GETARG_DATUM(0)))
+		f = bloom_copy(f);
+	bloom_check_element(f, ti, true);
+	for (int i = 0; i < n; i++)
+	{
+		if (nulls[i])
+			continue;
+		bloom_insert_hash(f, bloom_hash_datum(ti, values[i], f->seed));
+		bloom_add_items(f, 1);
+	}
+	PG_RETURN_BLOOM_P(f);
+}
+
+/*
+ * Probe every element of the array argument: counts of "maybe" answers
+ * and of non-null elements; answers per element into out (may be NULL).
+ */
+static void
+bloom_probe_array(FunctionCallInfo fcinfo, int *hits, int *nonnull,
+				  ArrayType **out)
+{
+	BloomFilter *f = bloom_from_datum_cached(fcinfo, PG_GETARG_DATUM(0));
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
+	BloomTypeInfo *ti = bloom_elem_typeinfo(fcinfo, arr);
+	Datum	   *values;
+	bool	   *nulls;
+	int			n = bloom_array_elems(arr, &values, &nulls);
+	Datum	   *answers = palloc(sizeof(Datum) * Max(n, 1));
+
+	bloom_check_element(f, ti, false);
+	*hits = *nonnull = 0;
+	for (int i = 0; i < n; i++)
+	{
+		bool		maybe = false;
+
+		if (nulls[i])
+			continue;
+		(*nonnull)++;
+		if (f->family[0] != '\0')
+			maybe = bloom_test_hash(f, bloom_hash_datum(ti, values[i], f->seed));
+		*hits += maybe ? 1 : 0;
+		answers[i] = BoolGetDatum(maybe);
+	}
+	if (out)
+	{
+		int			dims[1] = {n};
+		int			lbs[1] = {1};
+
+		*out = construct_md_array(answers, nulls, n > 0 ? 1 : 0, dims, lbs,
+								  BOOLOID, 1, true, TYPALIGN_CHAR);
+	}
+}
+
+/* bloom_contains_any(bloom, anycompatiblearray) -> may any element be in? */
+Datum
+bloom_contains_any(PG_FUNCTION_ARGS)
+{
+	int			hits,
+				nonnull;
+
+	bloom_probe_array(fcinfo, &hits, &nonnull, NULL);
+	PG_RETURN_BOOL(hits > 0);
+}
+
+/* bloom_contains_all(bloom, anycompatiblearray) -> may every element be in? */
+Datum
+bloom_contains_all(PG_FUNCTION_ARGS)
+{
+	int			hits,
+				nonnull;
+
+	bloom_probe_array(fcinfo, &hits, &nonnull, NULL);
+	PG_RETURN_BOOL(hits == nonnull);
+}
+
+/* bloom_contains_each(bloom, anycompatiblearray) -> boolean[] per element. */
+Datum
+bloom_contains_each(PG_FUNCTION_ARGS)
+{
+	int			hits,
+				nonnull;
+	ArrayType  *out;
+
+	bloom_probe_array(fcinfo, &hits, &nonnull, &out);
+	PG_RETURN_ARRAYTYPE_P(out);
+}
+
+/* Estimated items of a, of b and of their union (bloom_combine checks them). */
+static void
+bloom_pair_estimates(FunctionCallInfo fcinfo, double *na, double *nb, double *nu)
+{
+	BloomFilter *a = PG_GETARG_BLOOM_P(0);
+	BloomFilter *b = PG_GETARG_BLOOM_P(1);
+	BloomFilter *u = bloom_combine(a, b, true);
+
+	*na = bloom_estimate_items(a, bloom_popcount(a));
+	*nb = bloom_estimate_items(b, bloom_popcount(b));
+	*nu = bloom_estimate_items(u, bloom_popcount(u));
+	/* the union is at least as large as either side */
+	*nu = Max(*nu, Max(*na, *nb));
+}
+
+/* bloom_union_card(bloom, bloom) -> estimated |A ∪ B| (fill of the OR). */
+Datum
+bloom_union_card(PG_FUNCTION_ARGS)
+{
+	double		na,
+				nb,
+				nu;
+
+	bloom_pair_estimates(fcinfo, &na, &nb, &nu);
+	PG_RETURN_FLOAT8(nu);
+}
+
+/* bloom_intersect_card(bloom, bloom) -> |A| + |B| - |A ∪ B|, at least 0. */
+Datum
+bloom_intersect_card(PG_FUNCTION_ARGS)
+{
+	double		na,
+				nb,
+				nu;
+
+	bloom_pair_estimates(fcinfo, &na, &nb, &nu);
+	PG_RETURN_FLOAT8(Max(na + nb - nu, 0.0));
+}
+
+/* bloom_jaccard(bloom, bloom) -> estimated |A ∩ B| / |A ∪ B|. */
+Datum
+bloom_jaccard(PG_FUNCTION_ARGS)
+{
+	double		na,
+				nb,
+				nu;
+
+	bloom_pair_estimates(fcinfo, &na, &nb, &nu);
+	PG_RETURN_FLOAT8(nu > 0 ? Max(na + nb - nu, 0.0) / nu : 1.0);
+}
+
+/* f folded by factor (which divides its units), as a new filter. */
+static BloomFilter *
+bloom_folded(const BloomFilter *f, uint64 factor)
+{
+	BloomFilter *r = bloom_alloc(f->layout, f->nhashes, f->nbits / factor, f->seed);
+
+	memcpy(((char *) r) + VARHDRSZ, ((char *) f) + VARHDRSZ,
+		   BLOOM_HEADER_SIZE - VARHDRSZ);
+	r->nbits = f->nbits / factor;
+	r->flags |= BLOOM_FLAG_FOLDED;
+	bloom_resize_into(f, r);
+	return r;
+}
+
+/*
+ * bloom_maybe_subset(a, b) -> false if A is certainly not a subset of B:
+ * A ⊆ B implies that every bit of A is set in B once both are folded to
+ * the smaller of the two sizes (folding maps each item's bits onto the
+ * bits the smaller filter would have for it).
+ */
+Datum
+bloom_maybe_subset(PG_FUNCTION_ARGS)
+{
+	BloomFilter *a = PG_GETARG_BLOOM_P(0);
+	BloomFilter *b = PG_GETARG_BLOOM_P(1);
+	char		detail[256];
+	uint64		nbits = Min(a->nbits, b->nbits);
+
+	if (!bloom_check_compatible(a, b, detail, sizeof(detail)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot compare bloom filters with incompatible parameters"),
+				 errdetail("%s", detail)));
+	if (a->nbits != nbits)
+		a = bloom_folded(a, a->nbits / nbits);
+	if (b->nbits != nbits)
+		b = bloom_folded(b, b->nbits / nbits);
+	for (uint64 i = 0; i < BLOOM_NWORDS(a); i++)
+		if (a->words[i] & ~b->words[i])
+			PG_RETURN_BOOL(false);
+	PG_RETURN_BOOL(true);
+}
+
+static int
+bloom_cmp_u64(const void *a, const void *b)
+{
+	uint64		x = *(const uint64 *) a,
+				y = *(const uint64 *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * bloom_shrink(bloom, fpr float8) -> the filter folded by the largest
+ * factor whose actual false-positive rate stays at or under fpr (the
+ * filter itself if none).  Factors are the divisors of the number of
+ * blocks (words); the rate grows with the factor, so a binary search over
+ * the divisors needs about log2(#divisors) trial folds.
+ */
+Datum
+bloom_shrink(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f = PG_GETARG_BLOOM_P(0);
+	double		target = PG_GETARG_FLOAT8(1);
+	uint64		units = f->nbits / bloom_unit_bits(f);
+	uint64	   *divs;
+	int			ndivs = 0,
+				lo,
+				hi;
+	BloomFilter *best = f;
+
+	if (!(target > 0.0 && target <= BLOOM_MAX_FPR))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("false-positive rate must be in (0, 0.5]"),
+				 errdetail("Got %g.", target)));
+	/* divisors > 1 that leave at least BLOOM_MIN_BITS (at most 2 per root) */
+	divs = palloc(sizeof(uint64) * 2 * ((size_t) sqrt((double) units) + 2));
+	for (uint64 d = 1; d * d <= units; d++)
+	{
+		if (units % d != 0)
+			continue;
+		if (d > 1 && f->nbits / d >= BLOOM_MIN_BITS)
+			divs[ndivs++] = d;
+		if (units / d != d && f->nbits / (units / d) >= BLOOM_MIN_BITS)
+			divs[ndivs++] = units / d;
+	}
+	qsort(divs, ndivs, sizeof(uint64), bloom_cmp_u64);
+	lo = 0;
+	hi = ndivs - 1;
+	while (lo <= hi)
+	{
+		int			mid = (lo + hi) / 2;
+		BloomFilter *r;
+
+		CHECK_FOR_INTERRUPTS();
+		r = bloom_folded(f, divs[mid]);
+		if (bloom_current_fpr(r) <= target)
+		{
+			best = r;
+			lo = mid + 1;
+		}
+		else
+			hi = mid - 1;
+	}
+	PG_RETURN_BLOOM_P(best);
+}

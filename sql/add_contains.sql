@@ -57,3 +57,17 @@ SELECT (SELECT bloom_agg(i, 1000, 0.01) FROM generate_series(1, 300) i) =
        (WITH RECURSIVE r(i, f) AS (SELECT 0, bloom_empty(1000, 0.01)
                                    UNION ALL SELECT i + 1, f || (i + 1) FROM r WHERE i < 300)
         SELECT f FROM r WHERE i = 300) AS add_loop_equals_agg;
+
+-- a PL/pgSQL variable changing between calls of the same expression:
+-- large filters must not be cached as if they were constants
+DO $$
+DECLARE
+	f bloom;
+	answers text := '';
+BEGIN
+	FOR i IN 1..3 LOOP
+		f := bloom_agg(x, 5000000, 0.01) || i FROM generate_series(1, 10) x;
+		answers := answers || bloom_contains(f, i)::text || ',' || bloom_contains(f, i + 100)::text || ' ';
+	END LOOP;
+	RAISE NOTICE 'answers: %', answers;
+END $$;

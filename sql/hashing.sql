@@ -93,3 +93,15 @@ RESET bloomset.fast_hash;
 SELECT bloom_hash(42) AS int_42, bloom_hash(42::int8) AS int8_42,
        bloom_hash('abc'::text) AS text_abc, bloom_hash('abc'::text, 1) AS text_abc_seed1,
        bloom_hash(1.50) AS numeric_150, bloom_hash(1.5) AS numeric_15;
+
+-- the enum family does not depend on the search_path (pg_restore runs with
+-- an empty one)
+CREATE SCHEMA enum_schema;
+CREATE TYPE enum_schema."Mood" AS ENUM ('up', 'down');
+SET search_path = enum_schema, public;
+CREATE TEMP TABLE enum_f AS SELECT bloom_agg(m) AS f FROM unnest('{up}'::"Mood"[]) m;
+RESET search_path;
+SELECT (bloom_info(f)).element_family,
+       f = (SELECT bloom_agg(m) FROM unnest('{up}'::enum_schema."Mood"[]) m) AS same_filter,
+       f @> 'up'::enum_schema."Mood" AS found
+FROM enum_f;

@@ -39,3 +39,22 @@ SELECT f = (SELECT bloom_agg(x) FROM par_big) AS big_auto_same,
 FROM par_big_f;
 SELECT count(*) AS parallel_false_negatives FROM par, par_parallel WHERE NOT bloom_contains(auto_f, s);
 DROP TABLE par, par_big, par_unions;
+
+-- partial aggregation where some partial states saw only NULLs: the family
+-- must come across in combine (partitionwise aggregation, then parallel)
+CREATE TABLE pw (k int, x int) PARTITION BY LIST (k);
+CREATE TABLE pw_nulls PARTITION OF pw FOR VALUES IN (0);
+CREATE TABLE pw_vals PARTITION OF pw FOR VALUES IN (1);
+INSERT INTO pw SELECT 0, NULL FROM generate_series(1, 1000);
+INSERT INTO pw SELECT 1, x FROM generate_series(1, 1000) x;
+ANALYZE pw;
+SET enable_partitionwise_aggregate = on;
+EXPLAIN (COSTS OFF) SELECT bloom_agg(x) FROM pw;
+SELECT (SELECT count(*) FROM generate_series(1, 1000) x WHERE NOT bloom_contains(f, x)) AS false_negatives,
+       f::text::bloom = f AS text_roundtrip
+FROM (SELECT bloom_agg(x) AS f FROM pw) s;
+SET max_parallel_workers_per_gather = 2;
+SELECT (SELECT count(*) FROM generate_series(1, 1000) x WHERE NOT bloom_contains(f, x)) AS parallel_false_negatives
+FROM (SELECT bloom_agg(x) AS f FROM pw) s;
+RESET enable_partitionwise_aggregate;
+DROP TABLE pw;

@@ -478,6 +478,30 @@ bloom_state_copy(MemoryContext aggcxt, const BloomAggState *src)
 	return st;
 }
 
+/*
+ * Give dst the element family of src if dst has none yet (a state that saw
+ * only NULLs); both having different families is an error.
+ */
+static void
+bloom_state_merge_family(BloomFilter *dst, const BloomFilter *src)
+{
+	if (src->family[0] == '\0')
+		return;
+	if (dst->family[0] == '\0')
+	{
+		memcpy(dst->family, src->family, BLOOM_FAMILY_LEN);
+		dst->collfp = src->collfp;
+		return;
+	}
+	if (memcmp(dst->family, src->family, BLOOM_FAMILY_LEN) != 0 ||
+		dst->collfp != src->collfp)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot combine bloom_agg states of different element types"),
+				 errdetail("Element families \"%s\" and \"%s\".",
+						   dst->family, src->family)));
+}
+
 /* bloom_agg combine function: NULL on either side is an empty state. */
 Datum
 bloom_agg_combine(PG_FUNCTION_ARGS)
@@ -492,28 +516,7 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 	if (a == NULL)
 		PG_RETURN_POINTER(bloom_state_copy(aggcxt, b));
 	bloom_state_flush(a);
-	if (a->ti_valid || b->ti_valid)
-	{
-		BloomFilter *ha = bloom_state_header(a);
-		BloomFilter *hb = bloom_state_header(b);
-		char		detail[256];
-
-		if (ha->family[0] && hb->family[0] &&
-			(strcmp(ha->family, hb->family) != 0 || ha->collfp != hb->collfp))
-		{
-			snprintf(detail, sizeof(detail), "Element families \"%s\" and \"%s\".",
-					 ha->family, hb->family);
-			ereport(ERROR,
-					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("cannot combine bloom_agg states of different element types"),
-					 errdetail("%s", detail)));
-		}
-		if (!ha->family[0])
-		{
-			memcpy(ha->family, hb->family, BLOOM_FAMILY_LEN);
-			ha->collfp = hb->collfp;
-		}
-	}
+	bloom_state_merge_family(bloom_state_header(a), bloom_state_header(b));
 	bloom_state_merge(a, b);
 	a->nadded += b->nadded;
 	PG_RETURN_POINTER(a);

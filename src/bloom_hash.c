@@ -61,6 +61,20 @@ bloom_opfamily_name(Oid opf, StringInfo out)
 	ReleaseSysCache(tup);
 }
 
+/* The type's name without schema or quoting. */
+static char *
+get_typ_name(Oid typid)
+{
+	HeapTuple	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(typid));
+	char	   *name;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for type %u", typid);
+	name = pstrdup(NameStr(((Form_pg_type) GETSTRUCT(tup))->typname));
+	ReleaseSysCache(tup);
+	return name;
+}
+
 /* Raise the error for a type without a usable extended hash function. */
 static void
 bloom_no_hash_error(Oid typid)
@@ -93,7 +107,8 @@ bloom_describe_family(Oid typid, StringInfo out, bool top, int depth)
 					 errmsg("bloom filters do not support enum values inside arrays, ranges or composites"),
 					 errdetail("Their hash depends on OIDs that dump and restore do not preserve."),
 					 errhint("Cast the enum values to text.")));
-		appendStringInfo(out, "enum:%s", format_type_be(base));
+		/* the bare type name: stable whatever the search_path (pg_restore) */
+		appendStringInfo(out, "enum:%s", get_typ_name(base));
 		return;
 	}
 	tc = lookup_type_cache(base, TYPECACHE_HASH_EXTENDED_PROC | TYPECACHE_HASH_OPFAMILY);

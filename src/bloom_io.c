@@ -19,6 +19,7 @@
 
 #include "access/detoast.h"
 #include "libpq/pqformat.h"
+#include "nodes/primnodes.h"
 #include "utils/builtins.h"
 
 PG_FUNCTION_INFO_V1(bloom_in);
@@ -126,6 +127,24 @@ bloom_from_datum(Datum d)
 	return f;
 }
 
+/* Is argument argnum of the call a plan constant (a Const node)? */
+static bool
+bloom_arg_is_const(FmgrInfo *flinfo, int argnum)
+{
+	Node	   *expr = flinfo->fn_expr;
+	List	   *args;
+
+	if (expr == NULL)
+		return false;
+	if (IsA(expr, FuncExpr))
+		args = ((FuncExpr *) expr)->args;
+	else if (IsA(expr, OpExpr))
+		args = ((OpExpr *) expr)->args;
+	else
+		return false;
+	return argnum < list_length(args) && IsA(list_nth(args, argnum), Const);
+}
+
 /* Replace the call site's cached filter with a large-page copy of d's. */
 static BloomFilter *
 bloom_cache_filter(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d)
@@ -148,8 +167,9 @@ bloom_cache_filter(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d)
  *	  in fn_extra, keyed by its TOAST pointer (toast relation and value OID
  *	  identify the stored value whichever row carries the pointer: a scalar
  *	  subquery passes the same pointer on every row, a join a new one);
- *  - a large constant (Const or external Param, which cannot change within
- *	  the query) is copied once, for its large-page layout;
+ *  - a large Const (a plan constant cannot change while the call site
+ *	  lives; a Param can, e.g. a PL/pgSQL variable) is copied once, for its
+ *	  large-page layout;
  *  - anything else is used in place: in-line values cost nothing to fetch.
  */
 BloomFilter *
@@ -172,7 +192,7 @@ bloom_from_datum_cached(FunctionCallInfo fcinfo, Datum d)
 	if (cache->const_filter)
 		return cache->filter;
 	if (VARATT_IS_4B_U(attr) && VARSIZE(attr) >= BLOOM_HUGEPAGE_MIN &&
-		get_fn_expr_arg_stable(fcinfo->flinfo, 0))
+		bloom_arg_is_const(fcinfo->flinfo, 0))
 	{
 		cache->const_filter = true;
 		return bloom_cache_filter(fcinfo, cache, d);

@@ -405,3 +405,73 @@ CREATE AGGREGATE @extschema@.bloom_intersect_agg(@extschema@.bloom) (
 );
 COMMENT ON AGGREGATE @extschema@.bloom_intersect_agg(@extschema@.bloom) IS
 'intersection (bitwise AND) of the non-null filters (NULL over no rows)';
+
+---------------------------------------------------------------------------
+-- Substring and token pre-checks (ClickHouse ngrambf_v1 / tokenbf_v1)
+---------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.bloom_ngram_agg_trans(internal, text)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_ngram_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_ngram_agg_trans(internal, text, integer)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_ngram_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_token_agg_trans(internal, text)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_token_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.bloom_ngram_agg(text) (
+	SFUNC = @extschema@.bloom_ngram_agg_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.bloom_agg_final,
+	COMBINEFUNC = @extschema@.bloom_agg_combine,
+	SERIALFUNC = @extschema@.bloom_agg_serial,
+	DESERIALFUNC = @extschema@.bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_ngram_agg(text) IS
+'filter of the 3-grams (3 consecutive characters) of the values, for LIKE pre-checks';
+
+CREATE AGGREGATE @extschema@.bloom_ngram_agg(text, n integer) (
+	SFUNC = @extschema@.bloom_ngram_agg_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.bloom_agg_final,
+	COMBINEFUNC = @extschema@.bloom_agg_combine,
+	SERIALFUNC = @extschema@.bloom_agg_serial,
+	DESERIALFUNC = @extschema@.bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_ngram_agg(text, integer) IS
+'filter of the n-grams (n = 1..8 characters) of the values';
+
+CREATE AGGREGATE @extschema@.bloom_token_agg(text) (
+	SFUNC = @extschema@.bloom_token_agg_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.bloom_agg_final,
+	COMBINEFUNC = @extschema@.bloom_agg_combine,
+	SERIALFUNC = @extschema@.bloom_agg_serial,
+	DESERIALFUNC = @extschema@.bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_token_agg(text) IS
+'filter of the tokens (runs of ASCII letters and digits or non-ASCII bytes) of the values';
+
+CREATE FUNCTION @extschema@.bloom_ngram_may_contain(@extschema@.bloom, needle text)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_ngram_may_contain' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_ngram_may_contain(@extschema@.bloom, text) IS
+'false if no value in the n-gram filter contains needle (LIKE ''%needle%'')';
+
+CREATE FUNCTION @extschema@.bloom_may_like(@extschema@.bloom, pattern text)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_may_like' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_may_like(@extschema@.bloom, text) IS
+'false if no value in the n-gram filter can match the LIKE pattern';
+
+CREATE FUNCTION @extschema@.bloom_token_may_contain(@extschema@.bloom, tokens text)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_token_may_contain' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_token_may_contain(@extschema@.bloom, text) IS
+'false if no value in the token filter contains every token of the argument';

@@ -91,6 +91,12 @@ extern BloomFilter *bloom_new_sized(int64 capacity, double fpr, bool pow2);
 extern BloomFilter *bloom_new_explicit(int32 size_bytes, int32 nhashes,
 									   int64 seed);
 
+/* bloom_agg.c: aggregate states shared with bloom_text.c */
+typedef struct BloomAggState BloomAggState;
+extern BloomAggState *bloom_agg_auto_state(FunctionCallInfo fcinfo,
+										   const char *family);
+extern void bloom_agg_push(BloomAggState *st, uint64 h, bool count_item);
+
 #define PG_GETARG_BLOOM_P(n)	bloom_from_datum(PG_GETARG_DATUM(n))
 #define PG_RETURN_BLOOM_P(x)	PG_RETURN_POINTER(x)
 

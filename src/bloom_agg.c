@@ -66,7 +66,7 @@ typedef enum BloomAggMode
 	BLOOM_AGG_EXACT				/* automatic sizing, exact hash set phase */
 } BloomAggMode;
 
-typedef struct BloomAggState
+struct BloomAggState
 {
 	BloomAggMode mode;
 	bool		ti_valid;
@@ -80,7 +80,7 @@ typedef struct BloomAggState
 	bool		has_zero;		/* hash value 0 is in the set */
 	int			nqueued;
 	uint64		queue[BLOOM_QUEUE_LEN];
-} BloomAggState;
+};
 
 /* The aggregate memory context, or an error if not called as aggregate. */
 static MemoryContext
@@ -258,6 +258,33 @@ bloom_state_add_arg(FunctionCallInfo fcinfo, BloomAggState *st)
 	hdr = bloom_state_header(st);
 	bloom_state_push(st, bloom_hash_datum(&st->ti, PG_GETARG_DATUM(1), hdr->seed));
 	st->nadded++;
+}
+
+/*
+ * For aggregates over derived elements (n-grams, tokens: bloom_text.c): the
+ * automatically sized state of this call, created on first use with the
+ * given element family (NULL when the state already exists).
+ */
+BloomAggState *
+bloom_agg_auto_state(FunctionCallInfo fcinfo, const char *family)
+{
+	MemoryContext aggcxt = bloom_agg_context(fcinfo);
+	BloomAggState *st;
+
+	if (!PG_ARGISNULL(0))
+		return (BloomAggState *) PG_GETARG_POINTER(0);
+	st = bloom_state_new(aggcxt, NULL);
+	strlcpy(st->hdr->family, family, BLOOM_FAMILY_LEN);
+	return st;
+}
+
+/* Add one element hash (and count one more item) to an aggregate state. */
+void
+bloom_agg_push(BloomAggState *st, uint64 h, bool count_item)
+{
+	bloom_state_push(st, h);
+	if (count_item)
+		st->nadded++;
 }
 
 /* bloom_agg(anyelement): automatic sizing. */

@@ -1,0 +1,286 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_text.c
+ *	  Substring and token pre-checks: filters of the n-grams or of the tokens
+ *	  of text values (ClickHouse's ngrambf_v1 / tokenbf_v1 as values), and
+ *	  the probes "could any value in this filter match LIKE '%needle%'"
+ *	  and "could any value contain this token".
+ *
+ * Elements.  An n-gram is n consecutive characters (not bytes; multibyte
+ * encodings are stepped with pg_mblen); a token is a maximal run of ASCII
+ * letters and digits or non-ASCII bytes (the ClickHouse rule).  Each is
+ * hashed exactly as a text value of those bytes under a deterministic
+ * collation (hashing scheme 1), so the filters keep the stored format and
+ * every function of the bloom type (union, folding, estimates) applies.
+ * The family is "ngram:<n>" or "token", so a plain text probe of such a
+ * filter is an error rather than a silent wrong answer.
+ *
+ * No false negatives: if a value contains the needle, every n-gram of the
+ * needle is an n-gram of the value; a LIKE pattern is split at its
+ * wildcards and every literal fragment must pass.  A fragment shorter than
+ * n cannot be checked and passes.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloom.h"
+
+#include "common/hashfn.h"
+#include "mb/pg_wchar.h"
+#include "utils/builtins.h"
+
+PG_FUNCTION_INFO_V1(bloom_ngram_agg_trans);
+PG_FUNCTION_INFO_V1(bloom_token_agg_trans);
+PG_FUNCTION_INFO_V1(bloom_ngram_may_contain);
+PG_FUNCTION_INFO_V1(bloom_may_like);
+PG_FUNCTION_INFO_V1(bloom_token_may_contain);
+
+#define BLOOM_NGRAM_MAX		8	/* longest n-gram; ClickHouse allows 1..8 */
+
+typedef void (*BloomEmit) (void *arg, uint64 h);
+
+/* Hash of a byte string as a text element (scheme 1, deterministic). */
+static inline uint64
+bloom_bytes_hash(const char *p, int len, uint64 seed)
+{
+	return bloom_mix64(hash_bytes_extended((const unsigned char *) p, len, seed));
+}
+
+/* Emit the hash of every n-gram of s[0..len); returns how many. */
+static int
+bloom_each_ngram(const char *s, int len, int n, uint64 seed, BloomEmit emit, void *arg)
+{
+	int			starts[BLOOM_NGRAM_MAX + 1];
+	int			count = 0,
+				pos = 0,
+				emitted = 0;
+
+	/* a ring of the byte offsets of the last n + 1 character starts */
+	while (pos < len)
+	{
+		starts[count % (n + 1)] = pos;
+		count++;
+		pos += pg_mblen(s + pos);
+		if (pos > len)
+			pos = len;
+		if (count >= n)
+		{
+			int			first = starts[(count - n) % (n + 1)];
+
+			emit(arg, bloom_bytes_hash(s + first, pos - first, seed));
+			emitted++;
+		}
+	}
+	return emitted;
+}
+
+/* Is byte c part of a token (ASCII alphanumeric, or any non-ASCII byte)? */
+static inline bool
+bloom_token_char(unsigned char c)
+{
+	return c >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+		(c >= 'A' && c <= 'Z');
+}
+
+/* Emit the hash of every token of s[0..len); returns how many. */
+static int
+bloom_each_token(const char *s, int len, uint64 seed, BloomEmit emit, void *arg)
+{
+	int			i = 0,
+				emitted = 0;
+
+	while (i < len)
+	{
+		int			start;
+
+		while (i < len && !bloom_token_char((unsigned char) s[i]))
+			i++;
+		start = i;
+		while (i < len && bloom_token_char((unsigned char) s[i]))
+			i++;
+		if (i > start)
+		{
+			emit(arg, bloom_bytes_hash(s + start, i - start, seed));
+			emitted++;
+		}
+	}
+	return emitted;
+}
+
+/* n-gram length argument, checked. */
+static int
+bloom_ngram_n(int32 n)
+{
+	if (n < 1 || n > BLOOM_NGRAM_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("n-gram length must be between 1 and %d", BLOOM_NGRAM_MAX),
+				 errdetail("Got %d.", n),
+				 errhint("3 is the usual choice for LIKE pre-checks.")));
+	return n;
+}
+
+/* ---- aggregates --------------------------------------------------------- */
+
+/* Add an element to the aggregate state (items count elements). */
+static void
+bloom_emit_to_state(void *arg, uint64 h)
+{
+	bloom_agg_push((BloomAggState *) arg, h, true);
+}
+
+/* bloom_ngram_agg(text, n int) transition: every n-gram of every value. */
+Datum
+bloom_ngram_agg_trans(PG_FUNCTION_ARGS)
+{
+	int			n = (PG_NARGS() < 3 || PG_ARGISNULL(2)) ? 3 : bloom_ngram_n(PG_GETARG_INT32(2));
+	char		family[BLOOM_FAMILY_LEN];
+	BloomAggState *st;
+
+	snprintf(family, sizeof(family), "ngram:%d", n);
+	st = bloom_agg_auto_state(fcinfo, family);
+	if (!PG_ARGISNULL(1))
+	{
+		text	   *t = PG_GETARG_TEXT_PP(1);
+
+		bloom_each_ngram(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), n, 0,
+						 bloom_emit_to_state, st);
+	}
+	PG_RETURN_POINTER(st);
+}
+
+/* bloom_token_agg(text) transition: every token of every value. */
+Datum
+bloom_token_agg_trans(PG_FUNCTION_ARGS)
+{
+	BloomAggState *st = bloom_agg_auto_state(fcinfo, "token");
+
+	if (!PG_ARGISNULL(1))
+	{
+		text	   *t = PG_GETARG_TEXT_PP(1);
+
+		bloom_each_token(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), 0,
+						 bloom_emit_to_state, st);
+	}
+	PG_RETURN_POINTER(st);
+}
+
+/* ---- probes -------------------------------------------------------------- */
+
+typedef struct BloomProbe
+{
+	const BloomFilter *f;
+	bool		all_present;
+} BloomProbe;
+
+static void
+bloom_emit_probe(void *arg, uint64 h)
+{
+	BloomProbe *p = (BloomProbe *) arg;
+
+	if (p->all_present && !bloom_test_hash(p->f, h))
+		p->all_present = false;
+}
+
+/* The filter argument, with its family checked against prefix. */
+static BloomFilter *
+bloom_text_filter(FunctionCallInfo fcinfo, const char *prefix, int *n)
+{
+	BloomFilter *f = bloom_from_datum_cached(fcinfo, PG_GETARG_DATUM(0));
+	size_t		plen = strlen(prefix);
+
+	if (f->family[0] != '\0' && strncmp(f->family, prefix, plen) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("bloom filter of element family \"%s\" is not a%s filter",
+						f->family, plen > 5 ? "n n-gram" : " token"),
+				 errhint("Build it with bloom_%s_agg().", plen > 5 ? "ngram" : "token")));
+	*n = 0;
+	if (plen > 5 && f->family[0])
+	{
+		*n = atoi(f->family + plen);
+		if (*n < 1 || *n > BLOOM_NGRAM_MAX)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("invalid n-gram length in bloom filter family \"%s\"",
+							f->family)));
+	}
+	return f;
+}
+
+/* May a value containing the literal s[0..len) be in the n-gram filter f? */
+static bool
+bloom_fragment_may_match(const BloomFilter *f, int n, const char *s, int len)
+{
+	BloomProbe	p = {f, true};
+
+	bloom_each_ngram(s, len, n, f->seed, bloom_emit_probe, &p);
+	return p.all_present;		/* shorter than n: nothing to test, true */
+}
+
+/* bloom_ngram_may_contain(bloom, needle text): could a value contain it? */
+Datum
+bloom_ngram_may_contain(PG_FUNCTION_ARGS)
+{
+	int			n;
+	BloomFilter *f = bloom_text_filter(fcinfo, "ngram:", &n);
+	text	   *needle = PG_GETARG_TEXT_PP(1);
+
+	if (f->family[0] == '\0')
+		PG_RETURN_BOOL(false);
+	PG_RETURN_BOOL(bloom_fragment_may_match(f, n, VARDATA_ANY(needle),
+											VARSIZE_ANY_EXHDR(needle)));
+}
+
+/*
+ * bloom_may_like(bloom, pattern text): could a value match LIKE pattern?
+ * The pattern's literal fragments (between % and _ wildcards, with the
+ * default escape \) must each pass the n-gram test.  An unanchored check:
+ * the fragments' positions are not used, which only adds false positives.
+ */
+Datum
+bloom_may_like(PG_FUNCTION_ARGS)
+{
+	int			n;
+	BloomFilter *f = bloom_text_filter(fcinfo, "ngram:", &n);
+	text	   *pat = PG_GETARG_TEXT_PP(1);
+	const char *p = VARDATA_ANY(pat);
+	int			len = VARSIZE_ANY_EXHDR(pat);
+	char	   *frag = palloc(len + 1);
+	int			flen = 0;
+
+	if (f->family[0] == '\0')
+		PG_RETURN_BOOL(false);
+	for (int i = 0; i <= len; i++)
+	{
+		if (i == len || p[i] == '%' || p[i] == '_')
+		{
+			if (!bloom_fragment_may_match(f, n, frag, flen))
+				PG_RETURN_BOOL(false);
+			flen = 0;
+			continue;
+		}
+		if (p[i] == '\\' && i + 1 < len)
+			i++;				/* escaped character: literal */
+		frag[flen++] = p[i];
+	}
+	PG_RETURN_BOOL(true);
+}
+
+/*
+ * bloom_token_may_contain(bloom, tokens text): could a value contain every
+ * token of the argument (hasToken when it is one token)?
+ */
+Datum
+bloom_token_may_contain(PG_FUNCTION_ARGS)
+{
+	int			n;
+	BloomFilter *f = bloom_text_filter(fcinfo, "token", &n);
+	text	   *t = PG_GETARG_TEXT_PP(1);
+	BloomProbe	p = {f, true};
+
+	if (f->family[0] == '\0')
+		PG_RETURN_BOOL(false);
+	bloom_each_token(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), f->seed,
+					 bloom_emit_probe, &p);
+	PG_RETURN_BOOL(p.all_present);
+}

@@ -475,3 +475,149 @@ RETURNS boolean
 AS 'MODULE_PATHNAME', 'bloom_token_may_contain' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloom_token_may_contain(@extschema@.bloom, text) IS
 'false if no value in the token filter contains every token of the argument';
+
+---------------------------------------------------------------------------
+-- counting_bloom: 4-bit counters, supports removal
+---------------------------------------------------------------------------
+
+CREATE TYPE @extschema@.counting_bloom;
+
+CREATE FUNCTION @extschema@.counting_bloom_in(cstring) RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_out(@extschema@.counting_bloom) RETURNS cstring
+AS 'MODULE_PATHNAME', 'bloom_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_recv(internal) RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_send(@extschema@.counting_bloom) RETURNS bytea
+AS 'MODULE_PATHNAME', 'bloom_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE @extschema@.counting_bloom (
+	INPUT = @extschema@.counting_bloom_in,
+	OUTPUT = @extschema@.counting_bloom_out,
+	RECEIVE = @extschema@.counting_bloom_recv,
+	SEND = @extschema@.counting_bloom_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = extended
+);
+COMMENT ON TYPE @extschema@.counting_bloom IS
+'counting Bloom filter: 4-bit saturating counters (same header as bloom, layout counting); supports removal';
+
+CREATE FUNCTION @extschema@.counting_bloom_empty(capacity bigint, fpr float8 DEFAULT 0.01)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_empty' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_empty(bigint, float8) IS
+'empty counting filter for capacity items at rate fpr (4 bits per classic bit)';
+
+-- Not STRICT: adding NULL returns the filter unchanged.
+CREATE FUNCTION @extschema@.counting_bloom_add(@extschema@.counting_bloom, anycompatible)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_add(@extschema@.counting_bloom, anycompatible) IS
+'a copy with the value added (its counters + 1, saturating at 15)';
+
+CREATE FUNCTION @extschema@.counting_bloom_add(@extschema@.counting_bloom, text)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_add(@extschema@.counting_bloom, text) IS
+'a copy with the text value added';
+
+CREATE FUNCTION @extschema@.counting_bloom_remove(@extschema@.counting_bloom, anycompatible)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_remove' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_remove(@extschema@.counting_bloom, anycompatible) IS
+'a copy with the value removed; an error if it was certainly never added';
+
+CREATE FUNCTION @extschema@.counting_bloom_remove_all(@extschema@.counting_bloom, anycompatiblearray)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_remove_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_remove_all(@extschema@.counting_bloom, anycompatiblearray) IS
+'a copy with every non-null element removed; an error if one was certainly never added';
+
+CREATE FUNCTION @extschema@.counting_bloom_contains(@extschema@.counting_bloom, anycompatible)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'counting_bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_contains(@extschema@.counting_bloom, anycompatible) IS
+'false if the value is certainly not in the set';
+
+CREATE FUNCTION @extschema@.counting_bloom_union(@extschema@.counting_bloom, @extschema@.counting_bloom)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_union' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_union(@extschema@.counting_bloom, @extschema@.counting_bloom) IS
+'multiset union: counters added, saturating at 15';
+
+CREATE FUNCTION @extschema@.counting_bloom_to_bloom(@extschema@.counting_bloom)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_to_bloom' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_to_bloom(@extschema@.counting_bloom) IS
+'the classic bloom filter of the non-zero counters (a quarter of the size)';
+
+CREATE CAST (@extschema@.counting_bloom AS @extschema@.bloom)
+	WITH FUNCTION @extschema@.counting_bloom_to_bloom(@extschema@.counting_bloom);
+
+CREATE FUNCTION @extschema@.counting_bloom_info(@extschema@.counting_bloom,
+	OUT counters bigint, OUT hashes integer, OUT items bigint,
+	OUT nonzero_counters bigint, OUT saturated_counters bigint,
+	OUT estimated_fpr float8, OUT element_family text, OUT bytes bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'counting_bloom_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_info(@extschema@.counting_bloom) IS
+'parameters and state of a counting filter';
+
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.counting_bloom, RIGHTARG = anycompatible,
+	FUNCTION = @extschema@.counting_bloom_add
+);
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.counting_bloom, RIGHTARG = text,
+	FUNCTION = @extschema@.counting_bloom_add
+);
+CREATE OPERATOR @extschema@.- (
+	LEFTARG = @extschema@.counting_bloom, RIGHTARG = anycompatible,
+	FUNCTION = @extschema@.counting_bloom_remove
+);
+CREATE OPERATOR @extschema@.@> (
+	LEFTARG = @extschema@.counting_bloom, RIGHTARG = anycompatible,
+	FUNCTION = @extschema@.counting_bloom_contains,
+	RESTRICT = contsel, JOIN = contjoinsel
+);
+CREATE OPERATOR @extschema@.| (
+	LEFTARG = @extschema@.counting_bloom, RIGHTARG = @extschema@.counting_bloom,
+	FUNCTION = @extschema@.counting_bloom_union,
+	COMMUTATOR = OPERATOR(@extschema@.|)
+);
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_trans(internal, anyelement, bigint, float8)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_final(internal)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_serial(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_deserial(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(anyelement, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.counting_bloom_agg_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_combine,
+	SERIALFUNC = @extschema@.counting_bloom_agg_serial,
+	DESERIALFUNC = @extschema@.counting_bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(anyelement, bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';

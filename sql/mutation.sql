@@ -446,9 +446,9 @@ SELECT form,
        bool_and(outcome NOT LIKE 'BAD%') AS accepted_ok,
        array_agg(DISTINCT left(outcome, 5)) FILTER (WHERE outcome <> 'valid') AS sqlstates
 FROM mut_results GROUP BY form ORDER BY form;
--- the rejection reasons the mutations reached
-SELECT form, left(outcome, 5) AS sqlstate, substr(outcome, 7) AS reason
-FROM mut_results WHERE outcome LIKE '22%' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
+-- the mutations reach most of the decoders' distinct rejection reasons
+SELECT form, count(DISTINCT substr(outcome, 7)) >= 12 AS many_distinct_reasons
+FROM mut_results WHERE outcome LIKE '22%' GROUP BY form ORDER BY form;
 -- violations (none expected)
 SELECT form, base, n, op, outcome, left(coalesce(input_text, encode(input_bin, 'hex')), 120) AS input
 FROM mut_results WHERE NOT (outcome = 'valid' OR outcome LIKE '22%') ORDER BY form, base, n LIMIT 20;
@@ -457,8 +457,10 @@ SELECT form, count(DISTINCT split_part(op, '+', 1)) AS mutation_kinds_used,
        count(DISTINCT split_part(op, '+', 1)) FILTER (WHERE outcome = 'valid') >= 7 AS most_kinds_accepted_sometimes
 FROM mut_results GROUP BY form ORDER BY form;
 
--- Hand-written absurd headers, text form.
-SELECT c AS text_case, mut_try_text(s) AS outcome
+-- Hand-written absurd headers, text form ('valid', or the SQLSTATE).
+CREATE FUNCTION mut_short(outcome text) RETURNS text LANGUAGE sql IMMUTABLE AS
+$$ SELECT CASE WHEN outcome LIKE 'BAD%' THEN outcome ELSE left(outcome, 5) END $$;
+SELECT c AS text_case, mut_short(mut_try_text(s)) AS outcome
 FROM (SELECT (SELECT f::text FROM mut_base WHERE id = 2) AS good) g,
 LATERAL (VALUES
   ('unchanged', good),
@@ -493,7 +495,7 @@ LATERAL (VALUES
 ) v(c, s);
 
 -- Hand-written absurd headers, binary form.
-SELECT c AS binary_case, mut_try_bin(b) AS outcome
+SELECT c AS binary_case, mut_short(mut_try_bin(b)) AS outcome
 FROM (SELECT bloom_to_bytea(f) AS good FROM mut_base WHERE id = 1) g,
 LATERAL (VALUES
   ('unchanged', good),
@@ -630,4 +632,4 @@ DROP TABLE mut_base, mut_results, mut_copy_in, mut_recv, mut_accepted,
 	mut_accepted_bin, mut_accepted_txt, mut_par;
 DROP FUNCTION mut_rand, mut_pick, mut_chars, mut_bytes, mut_nbytes, mut_set_field,
 	mut_get_field, mut_text1, mut_text, mut_be, mut_bin1, mut_bin, mut_check,
-	mut_try_text, mut_try_bin, mut_try_recv, mut_nonascii;
+	mut_try_text, mut_try_bin, mut_try_recv, mut_nonascii, mut_short;

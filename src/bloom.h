@@ -56,6 +56,7 @@ typedef struct BloomCallCache
 	bool		const_filter;	/* filter is a copy of a constant argument */
 	BloomFilter *filter;		/* in fn_mcxt */
 	void	   *raw;			/* the chunk holding filter, to pfree */
+	struct varlena *key;		/* compressed in-line datum filter came from */
 } BloomCallCache;
 
 /* bloom_hash.c */
@@ -73,7 +74,14 @@ extern bool bloom_fast_hash_enabled;
 extern BloomFilter *bloom_alloc(int layout, int nhashes, uint64 nbits,
 								uint64 seed);
 extern BloomFilter *bloom_from_datum(Datum d);
+extern BloomFilter *bloom_from_datum_any(Datum d);
+extern BloomFilter *bloom_from_datum_kind(Datum d, bool counting);
+extern void bloom_require_kind(const BloomFilter *f, bool counting, int sqlerrcode);
+extern BloomFilter *bloom_parse_text(char *str, bool counting);
+extern BloomFilter *bloom_parse_wire(StringInfo buf, bool counting);
 extern BloomFilter *bloom_from_datum_cached(FunctionCallInfo fcinfo, Datum d);
+extern BloomFilter *bloom_from_datum_cached_kind(FunctionCallInfo fcinfo, Datum d,
+												 bool counting);
 extern void bloom_validate(const BloomFilter *f, size_t size, int sqlerrcode);
 extern BloomFilter *bloom_copy(const BloomFilter *f);
 extern BloomFilter *bloom_alloc_large(MemoryContext cxt, uint64 nbits, void **raw);

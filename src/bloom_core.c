@@ -201,13 +201,13 @@ bloom_init_header(BloomFilter *f, int layout, int nhashes, uint64_t nbits,
 	memset(f->family, 0, BLOOM_FAMILY_LEN);
 }
 
-static const char *const bloom_layout_names[] = {"classic", "blocked"};
+static const char *const bloom_layout_names[] = {"classic", "blocked", "counting"};
 
 /* Name of a layout for output ("classic", "blocked"). */
 const char *
 bloom_layout_name(int layout)
 {
-	if (layout >= 0 && layout <= BLOOM_LAYOUT_BLOCKED)
+	if (layout >= 0 && layout <= BLOOM_LAYOUT_COUNTING)
 		return bloom_layout_names[layout];
 	return "unknown";
 }
@@ -216,7 +216,7 @@ bloom_layout_name(int layout)
 int
 bloom_layout_from_name(const char *name)
 {
-	for (int i = 0; i <= BLOOM_LAYOUT_BLOCKED; i++)
+	for (int i = 0; i <= BLOOM_LAYOUT_COUNTING; i++)
 		if (strcmp(name, bloom_layout_names[i]) == 0)
 			return i;
 	return -1;
@@ -261,7 +261,8 @@ bloom_check_shape(const BloomFilter *f)
 {
 	if (f->version != BLOOM_FORMAT_VERSION)
 		return "unsupported format version";
-	if (f->layout != BLOOM_LAYOUT_CLASSIC && f->layout != BLOOM_LAYOUT_BLOCKED)
+	if (f->layout != BLOOM_LAYOUT_CLASSIC && f->layout != BLOOM_LAYOUT_BLOCKED &&
+		f->layout != BLOOM_LAYOUT_COUNTING)
 		return "unsupported layout";
 	if (f->scheme != BLOOM_SCHEME_PGEXT)
 		return "unsupported hashing scheme";
@@ -278,6 +279,8 @@ bloom_check_shape(const BloomFilter *f)
 		if (f->nhashes != BLOOM_BLOCKED_HASHES)
 			return "a blocked filter must use 8 hashes";
 	}
+	else if (f->layout == BLOOM_LAYOUT_COUNTING && f->nbits % 256 != 0)
+		return "a counting filter's size must be a multiple of 64 counters";
 	else if (f->nhashes < 1 || f->nhashes > BLOOM_MAX_HASHES)
 		return "number of hashes is out of range (1 .. 32)";
 	return NULL;
@@ -462,6 +465,131 @@ bloom_prefetch_hash(const BloomFilter *f, uint64_t h)
 	else
 		__builtin_prefetch(&f->words[bloom_mulhi64(h, f->nbits) >> 6], 1, 3);
 #endif
+}
+
+/* ------------------------------------------------------------------------
+ * Counting layout: 4-bit counters, counter j in the low (even j) or high
+ * (odd j) nibble of byte j / 2; positions as the classic layout's, over
+ * the nbits / 4 counters, so a counting filter maps onto the classic filter
+ * of nbits / 4 bits exactly.  A counter that reaches 15 saturates and is
+ * never decremented again, so removing items never causes a false negative
+ * for an item still present.
+ * ------------------------------------------------------------------------
+ */
+
+#define BLOOM_COUNTER_MAX 15
+
+static inline unsigned
+bloom_counter_get(const uint8_t *c, uint64_t j)
+{
+	return (c[j >> 1] >> ((j & 1) * 4)) & 15;
+}
+
+static inline void
+bloom_counter_set(uint8_t *c, uint64_t j, unsigned v)
+{
+	unsigned	shift = (unsigned) (j & 1) * 4;
+
+	c[j >> 1] = (uint8_t) ((c[j >> 1] & ~(15U << shift)) | (v << shift));
+}
+
+/* The k counter positions of hash h (same sequence as the classic layout). */
+static int
+bloom_counting_positions(const BloomFilter *f, uint64_t h, uint64_t *pos)
+{
+	uint64_t	a = h,
+				b = ((h >> 32) | (h << 32)) * UINT64_C(0x9e3779b97f4a7c15) | 1;
+	uint64_t	ncounters = f->nbits / 4;
+
+	for (int i = 0; i < f->nhashes; i++)
+	{
+		pos[i] = bloom_mulhi64(a, ncounters);
+		a += b;
+		b += (uint64_t) i;
+	}
+	return f->nhashes;
+}
+
+/* Add hash h: each of its counters + 1, saturating at 15. */
+void
+bloom_counting_add(BloomFilter *f, uint64_t h)
+{
+	uint64_t	pos[BLOOM_MAX_HASHES];
+	uint8_t    *c = (uint8_t *) f->words;
+	int			k = bloom_counting_positions(f, h, pos);
+
+	for (int i = 0; i < k; i++)
+	{
+		unsigned	v = bloom_counter_get(c, pos[i]);
+
+		if (v < BLOOM_COUNTER_MAX)
+			bloom_counter_set(c, pos[i], v + 1);
+	}
+}
+
+/* May hash h be present (all its counters non-zero)? */
+bool
+bloom_counting_test(const BloomFilter *f, uint64_t h)
+{
+	uint64_t	pos[BLOOM_MAX_HASHES];
+	const uint8_t *c = (const uint8_t *) f->words;
+	int			k = bloom_counting_positions(f, h, pos);
+
+	for (int i = 0; i < k; i++)
+		if (bloom_counter_get(c, pos[i]) == 0)
+			return false;
+	return true;
+}
+
+/*
+ * Remove hash h: each of its counters - 1, except saturated ones.  Returns
+ * false, changing nothing, if some counter is zero (h was never added).
+ */
+bool
+bloom_counting_remove(BloomFilter *f, uint64_t h)
+{
+	uint64_t	pos[BLOOM_MAX_HASHES];
+	uint8_t    *c = (uint8_t *) f->words;
+	int			k;
+
+	if (!bloom_counting_test(f, h))
+		return false;
+	k = bloom_counting_positions(f, h, pos);
+	for (int i = 0; i < k; i++)
+	{
+		unsigned	v = bloom_counter_get(c, pos[i]);
+
+		if (v > 0 && v < BLOOM_COUNTER_MAX)
+			bloom_counter_set(c, pos[i], v - 1);
+	}
+	return true;
+}
+
+/* dst's counters += src's, saturating (same parameters and size). */
+void
+bloom_counting_merge(BloomFilter *dst, const BloomFilter *src)
+{
+	uint8_t    *d = (uint8_t *) dst->words;
+	const uint8_t *s = (const uint8_t *) src->words;
+
+	for (uint64_t j = 0; j < dst->nbits / 4; j++)
+	{
+		unsigned	v = bloom_counter_get(d, j) + bloom_counter_get(s, j);
+
+		bloom_counter_set(d, j, v > BLOOM_COUNTER_MAX ? BLOOM_COUNTER_MAX : v);
+	}
+}
+
+/* Set in classic filter dst (nbits = src's counters) the non-zero counters. */
+void
+bloom_counting_to_bits(const BloomFilter *src, BloomFilter *dst)
+{
+	const uint8_t *c = (const uint8_t *) src->words;
+	uint8_t    *b = (uint8_t *) dst->words;
+
+	for (uint64_t j = 0; j < src->nbits / 4; j++)
+		if (bloom_counter_get(c, j) != 0)
+			b[j >> 3] |= (uint8_t) (1U << (j & 7));
 }
 
 /* ------------------------------------------------------------------------

@@ -45,7 +45,7 @@
 /* layouts: how hashes map to bits */
 #define BLOOM_LAYOUT_CLASSIC	0	/* k positions anywhere in m bits */
 #define BLOOM_LAYOUT_BLOCKED	1	/* split block: 8 bits in one 256-bit block */
-#define BLOOM_LAYOUT_COUNTING	2	/* reserved: 4-bit counters */
+#define BLOOM_LAYOUT_COUNTING	2	/* 4-bit counters (type counting_bloom) */
 #define BLOOM_LAYOUT_SCALABLE	3	/* reserved: chain of sub-filters */
 
 /* hashing schemes: how a value becomes a 64-bit hash */
@@ -136,6 +136,14 @@ extern uint64_t bloom_mix64(uint64_t h);
 extern void bloom_insert_hash(BloomFilter *f, uint64_t h);
 extern bool bloom_test_hash(const BloomFilter *f, uint64_t h);
 extern void bloom_prefetch_hash(const BloomFilter *f, uint64_t h);
+
+/* counting layout ------------------------------------------------------ */
+
+extern void bloom_counting_add(BloomFilter *f, uint64_t h);
+extern bool bloom_counting_test(const BloomFilter *f, uint64_t h);
+extern bool bloom_counting_remove(BloomFilter *f, uint64_t h);
+extern void bloom_counting_merge(BloomFilter *dst, const BloomFilter *src);
+extern void bloom_counting_to_bits(const BloomFilter *src, BloomFilter *dst);
 
 /* set algebra and resizing -------------------------------------------- */
 

@@ -117,14 +117,49 @@ bloom_validate(const BloomFilter *f, size_t size, int sqlerrcode)
 				 errdetail("%s.", why)));
 }
 
-/* Detoast and check a bloom datum. */
+/*
+ * Raise sqlerrcode unless f's layout belongs to the SQL type in use:
+ * counting_bloom for the counting layout, bloom for the others.
+ */
+void
+bloom_require_kind(const BloomFilter *f, bool counting, int sqlerrcode)
+{
+	if ((f->layout == BLOOM_LAYOUT_COUNTING) != counting)
+		ereport(ERROR,
+				(errcode(sqlerrcode),
+				 errmsg("a %s filter is not a %s value",
+						bloom_layout_name(f->layout),
+						counting ? "counting_bloom" : "bloom"),
+				 errhint("%s", counting ? "Use the bloom type for classic and blocked filters."
+						 : "Use the counting_bloom type for counting filters.")));
+}
+
+/* Detoast and check a datum of either type (for output functions). */
 BloomFilter *
-bloom_from_datum(Datum d)
+bloom_from_datum_any(Datum d)
 {
 	BloomFilter *f = (BloomFilter *) PG_DETOAST_DATUM(d);
 
 	bloom_validate(f, VARSIZE(f), ERRCODE_DATA_CORRUPTED);
 	return f;
+}
+
+/* Detoast and check a bloom datum (counting: a counting_bloom datum). */
+BloomFilter *
+bloom_from_datum_kind(Datum d, bool counting)
+{
+	BloomFilter *f = (BloomFilter *) PG_DETOAST_DATUM(d);
+
+	bloom_validate(f, VARSIZE(f), ERRCODE_DATA_CORRUPTED);
+	bloom_require_kind(f, counting, ERRCODE_DATA_CORRUPTED);
+	return f;
+}
+
+/* Detoast and check a bloom datum. */
+BloomFilter *
+bloom_from_datum(Datum d)
+{
+	return bloom_from_datum_kind(d, false);
 }
 
 /* Is argument argnum of the call a plan constant (a Const node)? */
@@ -147,9 +182,10 @@ bloom_arg_is_const(FmgrInfo *flinfo, int argnum)
 
 /* Replace the call site's cached filter with a large-page copy of d's. */
 static BloomFilter *
-bloom_cache_filter(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d)
+bloom_cache_filter(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
+				   bool counting)
 {
-	BloomFilter *f = bloom_from_datum(d);
+	BloomFilter *f = bloom_from_datum_kind(d, counting);
 
 	if (cache->raw != NULL)
 		pfree(cache->raw);
@@ -160,20 +196,34 @@ bloom_cache_filter(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d)
 	return cache->filter;
 }
 
+/* Remember the compressed in-line datum attr as the cache key. */
+static void
+bloom_cache_set_key(FunctionCallInfo fcinfo, BloomCallCache *cache,
+					const struct varlena *attr)
+{
+	if (cache->key != NULL)
+		pfree(cache->key);
+	cache->key = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, VARSIZE_ANY(attr));
+	memcpy(cache->key, attr, VARSIZE_ANY(attr));
+}
+
 /*
- * Like bloom_from_datum, for the filter argument of a probe, without
- * fetching or copying the filter once per row:
+ * Like bloom_from_datum_kind, for the filter argument of a probe, without
+ * decompressing or copying the filter once per row:
  *  - a filter stored out of line is detoasted once per call site and kept
  *	  in fn_extra, keyed by its TOAST pointer (toast relation and value OID
  *	  identify the stored value whichever row carries the pointer: a scalar
  *	  subquery passes the same pointer on every row, a join a new one);
+ *  - a compressed in-line filter is decompressed once and keyed by its
+ *	  compressed bytes (compared in full: at most a few kB, and an address
+ *	  can be reused for another value, so the pointer alone is no key);
  *  - a large Const (a plan constant cannot change while the call site
  *	  lives; a Param can, e.g. a PL/pgSQL variable) is copied once, for its
  *	  large-page layout;
  *  - anything else is used in place: in-line values cost nothing to fetch.
  */
 BloomFilter *
-bloom_from_datum_cached(FunctionCallInfo fcinfo, Datum d)
+bloom_from_datum_cached_kind(FunctionCallInfo fcinfo, Datum d, bool counting)
 {
 	struct varlena *attr = (struct varlena *) DatumGetPointer(d);
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
@@ -187,7 +237,17 @@ bloom_from_datum_cached(FunctionCallInfo fcinfo, Datum d)
 			return cache->filter;
 		cache->toastrelid = ptr.va_toastrelid;
 		cache->valueid = ptr.va_valueid;
-		return bloom_cache_filter(fcinfo, cache, d);
+		return bloom_cache_filter(fcinfo, cache, d, counting);
+	}
+	cache->toastrelid = InvalidOid;
+	if (VARATT_IS_COMPRESSED(attr))
+	{
+		if (cache->filter != NULL && cache->key != NULL &&
+			VARSIZE_ANY(cache->key) == VARSIZE_ANY(attr) &&
+			memcmp(cache->key, attr, VARSIZE_ANY(attr)) == 0)
+			return cache->filter;
+		bloom_cache_set_key(fcinfo, cache, attr);
+		return bloom_cache_filter(fcinfo, cache, d, counting);
 	}
 	if (cache->const_filter)
 		return cache->filter;
@@ -195,9 +255,16 @@ bloom_from_datum_cached(FunctionCallInfo fcinfo, Datum d)
 		bloom_arg_is_const(fcinfo->flinfo, 0))
 	{
 		cache->const_filter = true;
-		return bloom_cache_filter(fcinfo, cache, d);
+		return bloom_cache_filter(fcinfo, cache, d, counting);
 	}
-	return bloom_from_datum(d);
+	return bloom_from_datum_kind(d, counting);
+}
+
+/* bloom_from_datum_cached_kind for a bloom argument. */
+BloomFilter *
+bloom_from_datum_cached(FunctionCallInfo fcinfo, Datum d)
+{
+	return bloom_from_datum_cached_kind(fcinfo, d, false);
 }
 
 /* Raise invalid_text_representation for input str, with a reason. */
@@ -212,11 +279,10 @@ bloom_syntax_error(const char *str, const char *why)
 			 errhint("The text form is \"bloom:v1 layout=... k=... seed=... bits=... items=... flags=... coll=... family=... hex=...\", as bloom_out writes it.")));
 }
 
-/* bloom_in(cstring) -> bloom */
-Datum
-bloom_in(PG_FUNCTION_ARGS)
+/* The text input of both types (counting: counting_bloom). */
+BloomFilter *
+bloom_parse_text(char *str, bool counting)
 {
-	char	   *str = PG_GETARG_CSTRING(0);
 	BloomFilter hdr;
 	BloomFilter *f;
 	const char *hex;
@@ -232,14 +298,22 @@ bloom_in(PG_FUNCTION_ARGS)
 	if ((why = bloom_text_decode_bits(hex, f)) != NULL ||
 		(why = bloom_check_bits(f)) != NULL)
 		bloom_syntax_error(str, why);
-	PG_RETURN_BLOOM_P(f);
+	bloom_require_kind(f, counting, ERRCODE_INVALID_TEXT_REPRESENTATION);
+	return f;
+}
+
+/* bloom_in(cstring) -> bloom */
+Datum
+bloom_in(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BLOOM_P(bloom_parse_text(PG_GETARG_CSTRING(0), false));
 }
 
 /* bloom_out(bloom) -> cstring */
 Datum
 bloom_out(PG_FUNCTION_ARGS)
 {
-	BloomFilter *f = PG_GETARG_BLOOM_P(0);
+	BloomFilter *f = bloom_from_datum_any(PG_GETARG_DATUM(0));
 	char	   *out = palloc(bloom_text_size(f));
 
 	bloom_text_encode(f, out);
@@ -295,18 +369,25 @@ bloom_wire_read(const uint8 *p, size_t len, MemoryContext cxt,
 	return f;
 }
 
-/* bloom_recv(internal) -> bloom: every field validated like bloom_in. */
-Datum
-bloom_recv(PG_FUNCTION_ARGS)
+/* The binary input of both types (counting: counting_bloom). */
+BloomFilter *
+bloom_parse_wire(StringInfo buf, bool counting)
 {
-	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
 	BloomFilter *f = bloom_wire_read((const uint8 *) buf->data + buf->cursor,
 									 (size_t) (buf->len - buf->cursor),
 									 CurrentMemoryContext,
 									 "invalid external bloom filter value");
 
+	bloom_require_kind(f, counting, ERRCODE_INVALID_BINARY_REPRESENTATION);
 	buf->cursor = buf->len;
-	PG_RETURN_BLOOM_P(f);
+	return f;
+}
+
+/* bloom_recv(internal) -> bloom: every field validated like bloom_in. */
+Datum
+bloom_recv(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BLOOM_P(bloom_parse_wire((StringInfo) PG_GETARG_POINTER(0), false));
 }
 
 /* bloom_send(bloom) -> bytea */
@@ -316,7 +397,7 @@ bloom_send(PG_FUNCTION_ARGS)
 	StringInfoData buf;
 
 	pq_begintypsend(&buf);
-	bloom_wire_append(&buf, PG_GETARG_BLOOM_P(0));
+	bloom_wire_append(&buf, bloom_from_datum_any(PG_GETARG_DATUM(0)));
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
@@ -328,8 +409,10 @@ Datum
 bloom_from_bytea(PG_FUNCTION_ARGS)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	StringInfoData buf;
 
-	PG_RETURN_BLOOM_P(bloom_wire_read((const uint8 *) VARDATA_ANY(b),
-									  VARSIZE_ANY_EXHDR(b), CurrentMemoryContext,
-									  "invalid external bloom filter value"));
+	buf.data = VARDATA_ANY(b);
+	buf.len = VARSIZE_ANY_EXHDR(b);
+	buf.cursor = 0;
+	PG_RETURN_BLOOM_P(bloom_parse_wire(&buf, false));
 }

@@ -1,0 +1,411 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_counting.c
+ *	  The counting_bloom type: a filter of 4-bit counters that supports
+ *	  removal (seeds 000 and 002; the classic 4-bit choice).
+ *
+ * It shares the stored format of bloom (layout 2, "counting"; nbits counts
+ * storage bits, so a filter has nbits / 4 counters) and the hashing scheme,
+ * and maps exactly onto the classic bloom filter of nbits / 4 bits
+ * (counting_bloom_to_bloom).  Counters saturate at 15 and a saturated
+ * counter is never decremented, so removing an item never causes a false
+ * negative for another item that is still present.  Removing a value whose
+ * counters are not all non-zero (it was certainly never added) is an error
+ * and changes nothing; removing a value that was never added but happens
+ * to collide with present items (a false positive) cannot be detected and
+ * may cause false negatives later: remove only what you added.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloom.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "libpq/pqformat.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+PG_FUNCTION_INFO_V1(counting_bloom_in);
+PG_FUNCTION_INFO_V1(counting_bloom_recv);
+PG_FUNCTION_INFO_V1(counting_bloom_empty);
+PG_FUNCTION_INFO_V1(counting_bloom_add);
+PG_FUNCTION_INFO_V1(counting_bloom_remove);
+PG_FUNCTION_INFO_V1(counting_bloom_contains);
+PG_FUNCTION_INFO_V1(counting_bloom_remove_all);
+PG_FUNCTION_INFO_V1(counting_bloom_union);
+PG_FUNCTION_INFO_V1(counting_bloom_to_bloom);
+PG_FUNCTION_INFO_V1(counting_bloom_info);
+PG_FUNCTION_INFO_V1(counting_bloom_agg_trans);
+PG_FUNCTION_INFO_V1(counting_bloom_agg_final);
+PG_FUNCTION_INFO_V1(counting_bloom_agg_combine);
+PG_FUNCTION_INFO_V1(counting_bloom_agg_serial);
+PG_FUNCTION_INFO_V1(counting_bloom_agg_deserial);
+
+#define COUNTING_ARG(n) bloom_from_datum_kind(PG_GETARG_DATUM(n), true)
+
+Datum
+counting_bloom_in(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BLOOM_P(bloom_parse_text(PG_GETARG_CSTRING(0), true));
+}
+
+Datum
+counting_bloom_recv(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BLOOM_P(bloom_parse_wire((StringInfo) PG_GETARG_POINTER(0), true));
+}
+
+/* An empty counting filter: classic sizing, one 4-bit counter per bit. */
+static BloomFilter *
+counting_new(int64 capacity, double fpr)
+{
+	const char *why = bloom_check_sizing_args(capacity, fpr);
+	BloomSizing s;
+
+	if (why != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid bloom filter sizing: %s", why),
+				 errhint("Use a capacity between 1 and 2^40 and a rate in (0, 0.5], such as 0.01.")));
+	s = bloom_size_for(capacity, fpr, BLOOM_LAYOUT_CLASSIC, false);
+	if (s.nbits == 0 || s.nbits > BLOOM_MAX_BITS / 4)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("counting bloom filter would need %.0f bytes, more than the limit of %llu bytes",
+						s.needed_bits / 2, (unsigned long long) (BLOOM_MAX_BITS / 8)),
+				 errhint("Lower the capacity or raise the false-positive rate.")));
+	return bloom_alloc(BLOOM_LAYOUT_COUNTING, s.nhashes, s.nbits * 4, 0);
+}
+
+/* counting_bloom_empty(capacity bigint, fpr float8) */
+Datum
+counting_bloom_empty(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BLOOM_P(counting_new(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1)));
+}
+
+/* The value's hash for f (family checked; adopted when adopt). */
+static uint64
+counting_hash_arg(FunctionCallInfo fcinfo, BloomFilter *f, bool adopt)
+{
+	BloomTypeInfo *ti = bloom_call_typeinfo(fcinfo, 1);
+
+	bloom_check_element(f, ti, adopt);
+	return bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed);
+}
+
+/* A copy of argument 0 that may be modified. */
+static BloomFilter *
+counting_arg_copy(FunctionCallInfo fcinfo)
+{
+	BloomFilter *f = COUNTING_ARG(0);
+
+	return (Pointer) f == DatumGetPointer(PG_GETARG_DATUM(0)) ? bloom_copy(f) : f;
+}
+
+/* counting_bloom_add(counting_bloom, anycompatible): NULL values ignored. */
+Datum
+counting_bloom_add(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_BLOOM_P(COUNTING_ARG(0));
+	f = counting_arg_copy(fcinfo);
+	bloom_counting_add(f, counting_hash_arg(fcinfo, f, true));
+	bloom_add_items(f, 1);
+	PG_RETURN_BLOOM_P(f);
+}
+
+/* Raise the error for removing a value that was never added. */
+static void
+counting_not_present_error(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("value is not in the counting bloom filter"),
+			 errdetail("Some of its counters are zero, so it was never added; nothing was removed."),
+			 errhint("Test with @> before removing, and remove only values that were added.")));
+}
+
+/* Count one item less (saturated counts stay). */
+static void
+counting_drop_item(BloomFilter *f)
+{
+	if (f->nitems > 0 && f->nitems != PG_UINT64_MAX)
+		f->nitems--;
+}
+
+/*
+ * counting_bloom_remove_all(counting_bloom, anycompatiblearray): remove
+ * every non-null element; an error (and no change) if one is certainly
+ * not present.
+ */
+Datum
+counting_bloom_remove_all(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f = counting_arg_copy(fcinfo);
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
+	Datum	   *values;
+	bool	   *nulls;
+	int			n;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+
+	if (!cache->ti_valid || cache->ti.typid != ARR_ELEMTYPE(arr))
+	{
+		bloom_typeinfo_init(&cache->ti, ARR_ELEMTYPE(arr), PG_GET_COLLATION(),
+							fcinfo->flinfo->fn_mcxt);
+		cache->ti_valid = true;
+	}
+	bloom_check_element(f, &cache->ti, false);
+	get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
+	deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
+					  &values, &nulls, &n);
+	for (int i = 0; i < n; i++)
+	{
+		if (nulls[i])
+			continue;
+		if (f->family[0] == '\0' ||
+			!bloom_counting_remove(f, bloom_hash_datum(&cache->ti, values[i], f->seed)))
+			counting_not_present_error();
+		counting_drop_item(f);
+	}
+	PG_RETURN_BLOOM_P(f);
+}
+
+/* counting_bloom_remove(counting_bloom, anycompatible) */
+Datum
+counting_bloom_remove(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f = counting_arg_copy(fcinfo);
+
+	if (f->family[0] == '\0' ||
+		!bloom_counting_remove(f, counting_hash_arg(fcinfo, f, false)))
+		counting_not_present_error();
+	counting_drop_item(f);
+	PG_RETURN_BLOOM_P(f);
+}
+
+/* counting_bloom_contains(counting_bloom, anycompatible) */
+Datum
+counting_bloom_contains(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f = bloom_from_datum_cached_kind(fcinfo, PG_GETARG_DATUM(0), true);
+	uint64		h;
+
+	if (f->family[0] == '\0')
+		PG_RETURN_BOOL(false);
+	h = counting_hash_arg(fcinfo, f, false);
+	PG_RETURN_BOOL(bloom_counting_test(f, h));
+}
+
+/* Add src's counters into dst (a copy), checking they can be combined. */
+static void
+counting_merge_checked(BloomFilter *dst, const BloomFilter *src)
+{
+	char		detail[256] = "";
+
+	if (src->family[0] == '\0')
+		return;					/* nothing was ever added to src */
+	if (!bloom_check_compatible(dst, src, detail, sizeof(detail)) ||
+		dst->nbits != src->nbits)
+	{
+		if (dst->nbits != src->nbits && detail[0] == '\0')
+			snprintf(detail, sizeof(detail), "The sizes differ (%llu and %llu counters).",
+					 (unsigned long long) dst->nbits / 4, (unsigned long long) src->nbits / 4);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot union counting bloom filters with incompatible parameters"),
+				 errdetail("%s", detail)));
+	}
+	if (dst->family[0] == '\0')
+	{
+		memcpy(dst->family, src->family, BLOOM_FAMILY_LEN);
+		dst->collfp = src->collfp;
+	}
+	bloom_counting_merge(dst, src);
+	bloom_add_items(dst, src->nitems);
+}
+
+/* counting_bloom_union(a, b): counters added, saturating at 15. */
+Datum
+counting_bloom_union(PG_FUNCTION_ARGS)
+{
+	BloomFilter *a = COUNTING_ARG(0);
+	BloomFilter *b = COUNTING_ARG(1);
+	BloomFilter *r;
+
+	if (a->family[0] == '\0' && b->family[0] != '\0')
+		PG_RETURN_BLOOM_P(bloom_copy(b));	/* empty is the identity */
+	r = bloom_copy(a);
+	counting_merge_checked(r, b);
+	PG_RETURN_BLOOM_P(r);
+}
+
+/* counting_bloom_to_bloom: the classic filter of the non-zero counters. */
+Datum
+counting_bloom_to_bloom(PG_FUNCTION_ARGS)
+{
+	BloomFilter *c = COUNTING_ARG(0);
+	BloomFilter *f = bloom_alloc(BLOOM_LAYOUT_CLASSIC, c->nhashes, c->nbits / 4, c->seed);
+
+	memcpy(f->family, c->family, BLOOM_FAMILY_LEN);
+	f->collfp = c->collfp;
+	f->nitems = c->nitems;
+	bloom_counting_to_bits(c, f);
+	PG_RETURN_BLOOM_P(f);
+}
+
+/* counting_bloom_info: counters, hashes, items, non-zero, saturated, rate. */
+Datum
+counting_bloom_info(PG_FUNCTION_ARGS)
+{
+	BloomFilter *c = COUNTING_ARG(0);
+	const uint8 *b = (const uint8 *) c->words;
+	uint64		ncounters = c->nbits / 4,
+				nonzero = 0,
+				saturated = 0;
+	TupleDesc	tupdesc;
+	Datum		v[8];
+	bool		nulls[8] = {false};
+
+	for (uint64 j = 0; j < ncounters; j++)
+	{
+		unsigned	x = (b[j >> 1] >> ((j & 1) * 4)) & 15;
+
+		nonzero += x != 0;
+		saturated += x == 15;
+	}
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	v[0] = Int64GetDatum((int64) ncounters);
+	v[1] = Int32GetDatum(c->nhashes);
+	v[2] = Int64GetDatum((int64) Min(c->nitems, (uint64) PG_INT64_MAX));
+	v[3] = Int64GetDatum((int64) nonzero);
+	v[4] = Int64GetDatum((int64) saturated);
+	v[5] = Float8GetDatum(pow((double) nonzero / (double) ncounters, c->nhashes));
+	v[6] = CStringGetTextDatum(c->family);
+	v[7] = Int64GetDatum((int64) VARSIZE(c));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), v, nulls)));
+}
+
+/* ---- counting_bloom_agg(anyelement, capacity, fpr) ------------------------ */
+
+typedef struct CountingAggState
+{
+	BloomTypeInfo ti;
+	bool		ti_valid;
+	BloomFilter *f;
+} CountingAggState;
+
+static MemoryContext
+counting_agg_context(FunctionCallInfo fcinfo)
+{
+	MemoryContext aggcxt;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("counting bloom aggregate support function called in non-aggregate context")));
+	return aggcxt;
+}
+
+/* A state holding filter f (copied into aggcxt). */
+static CountingAggState *
+counting_state_new(MemoryContext aggcxt, const BloomFilter *f)
+{
+	CountingAggState *st = MemoryContextAllocZero(aggcxt, sizeof(CountingAggState));
+	void	   *raw;
+
+	st->f = bloom_copy_large(aggcxt, f, &raw);
+	return st;
+}
+
+Datum
+counting_bloom_agg_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt = counting_agg_context(fcinfo);
+	CountingAggState *st;
+
+	if (PG_ARGISNULL(0))
+	{
+		if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("counting_bloom_agg capacity and false-positive rate must not be NULL")));
+		st = counting_state_new(aggcxt, counting_new(PG_GETARG_INT64(2), PG_GETARG_FLOAT8(3)));
+	}
+	else
+		st = (CountingAggState *) PG_GETARG_POINTER(0);
+	if (!PG_ARGISNULL(1))
+	{
+		if (!st->ti_valid)
+		{
+			bloom_typeinfo_init(&st->ti, get_fn_expr_argtype(fcinfo->flinfo, 1),
+								PG_GET_COLLATION(), aggcxt);
+			st->ti_valid = true;
+			bloom_check_element(st->f, &st->ti, true);
+		}
+		bloom_counting_add(st->f, bloom_hash_datum(&st->ti, PG_GETARG_DATUM(1), st->f->seed));
+		bloom_add_items(st->f, 1);
+	}
+	PG_RETURN_POINTER(st);
+}
+
+/* Final: a copy; over no rows, the smallest empty counting filter. */
+Datum
+counting_bloom_agg_final(PG_FUNCTION_ARGS)
+{
+	counting_agg_context(fcinfo);
+	if (PG_ARGISNULL(0))
+		PG_RETURN_BLOOM_P(bloom_alloc(BLOOM_LAYOUT_COUNTING, 1, BLOOM_MIN_BITS, 0));
+	PG_RETURN_BLOOM_P(bloom_copy(((CountingAggState *) PG_GETARG_POINTER(0))->f));
+}
+
+Datum
+counting_bloom_agg_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt = counting_agg_context(fcinfo);
+	CountingAggState *a = PG_ARGISNULL(0) ? NULL : (CountingAggState *) PG_GETARG_POINTER(0);
+	CountingAggState *b = PG_ARGISNULL(1) ? NULL : (CountingAggState *) PG_GETARG_POINTER(1);
+
+	if (b == NULL)
+		PG_RETURN_POINTER(a);
+	if (a == NULL)
+		PG_RETURN_POINTER(counting_state_new(aggcxt, b->f));
+	counting_merge_checked(a->f, b->f);
+	PG_RETURN_POINTER(a);
+}
+
+Datum
+counting_bloom_agg_serial(PG_FUNCTION_ARGS)
+{
+	StringInfoData buf;
+
+	counting_agg_context(fcinfo);
+	pq_begintypsend(&buf);
+	bloom_wire_append(&buf, ((CountingAggState *) PG_GETARG_POINTER(0))->f);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+Datum
+counting_bloom_agg_deserial(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	MemoryContext aggcxt = counting_agg_context(fcinfo);
+	CountingAggState *st = MemoryContextAllocZero(aggcxt, sizeof(CountingAggState));
+
+	st->f = bloom_wire_read((const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b),
+							aggcxt, "invalid serialized counting bloom aggregate state");
+	bloom_require_kind(st->f, true, ERRCODE_INVALID_BINARY_REPRESENTATION);
+	PG_RETURN_POINTER(st);
+}

@@ -6,11 +6,12 @@ EXTENSION = bloomset
 MODULE_big = bloomset
 OBJS = src/bloomset.o src/bloom_core.o src/bloom_hash.o src/bloom_io.o \
 	src/bloom_ops.o src/bloom_agg.o src/bloom_batch.o \
-	src/bloom_text.o src/bloom_counting.o
+	src/bloom_text.o src/bloom_counting.o \
+	src/bloom_scalable.o
 DATA = bloomset--1.0.sql
 
 REGRESS = type_io add_contains hashing aggregates union estimates errors \
-	parallel copy_binary batch_estimates text_filters counting security
+	parallel copy_binary batch_estimates text_filters counting scalable security
 REGRESS_OPTS = --load-extension=bloomset
 
 # -O3 for the hot loops; the CPU-specific kernels are chosen at run time,

@@ -621,3 +621,146 @@ CREATE AGGREGATE @extschema@.counting_bloom_agg(anyelement, capacity bigint, fpr
 );
 COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(anyelement, bigint, float8) IS
 'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+---------------------------------------------------------------------------
+-- scalable_bloom: grows with the data (sub-filters of growing capacity)
+---------------------------------------------------------------------------
+
+CREATE TYPE @extschema@.scalable_bloom;
+
+CREATE FUNCTION @extschema@.scalable_bloom_in(cstring) RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_out(@extschema@.scalable_bloom) RETURNS cstring
+AS 'MODULE_PATHNAME', 'scalable_bloom_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_recv(internal) RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_send(@extschema@.scalable_bloom) RETURNS bytea
+AS 'MODULE_PATHNAME', 'scalable_bloom_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE @extschema@.scalable_bloom (
+	INPUT = @extschema@.scalable_bloom_in,
+	OUTPUT = @extschema@.scalable_bloom_out,
+	RECEIVE = @extschema@.scalable_bloom_recv,
+	SEND = @extschema@.scalable_bloom_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = extended
+);
+COMMENT ON TYPE @extschema@.scalable_bloom IS
+'scalable Bloom filter: a chain of sub-filters of growing capacity and tightening rate (layout scalable)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_empty(capacity bigint DEFAULT 1000,
+	fpr float8 DEFAULT 0.01, growth integer DEFAULT 2)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_empty' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_empty(bigint, float8, integer) IS
+'empty scalable filter: first sub-filter for capacity items, overall rate below fpr, each next sub-filter growth times larger';
+
+-- Not STRICT: adding NULL returns the filter unchanged.
+CREATE FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, anycompatible)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, anycompatible) IS
+'a copy with the value added (a new sub-filter is appended when the newest is full)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, text)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, text) IS
+'a copy with the text value added';
+
+CREATE FUNCTION @extschema@.scalable_bloom_contains(@extschema@.scalable_bloom, anycompatible)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'scalable_bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_contains(@extschema@.scalable_bloom, anycompatible) IS
+'false if the value is certainly not in the set';
+
+CREATE FUNCTION @extschema@.scalable_bloom_union(@extschema@.scalable_bloom, @extschema@.scalable_bloom)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_union' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_union(@extschema@.scalable_bloom, @extschema@.scalable_bloom) IS
+'union: sub-filter-wise OR of two scalable filters with the same parameters';
+
+CREATE FUNCTION @extschema@.scalable_bloom_estimate_card(@extschema@.scalable_bloom)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'scalable_bloom_estimate_card' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_estimate_card(@extschema@.scalable_bloom) IS
+'estimated distinct items (sum over the sub-filters)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_info(@extschema@.scalable_bloom,
+	OUT sub integer, OUT layout text, OUT bits bigint, OUT hashes integer,
+	OUT capacity bigint, OUT items bigint, OUT target_fpr float8, OUT estimated_fpr float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'scalable_bloom_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_info(@extschema@.scalable_bloom) IS
+'one row per sub-filter: layout, size, capacity, items, target and current rate';
+
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = anycompatible,
+	FUNCTION = @extschema@.scalable_bloom_add
+);
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = text,
+	FUNCTION = @extschema@.scalable_bloom_add
+);
+CREATE OPERATOR @extschema@.@> (
+	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = anycompatible,
+	FUNCTION = @extschema@.scalable_bloom_contains,
+	RESTRICT = contsel, JOIN = contjoinsel
+);
+CREATE OPERATOR @extschema@.| (
+	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = @extschema@.scalable_bloom,
+	FUNCTION = @extschema@.scalable_bloom_union,
+	COMMUTATOR = OPERATOR(@extschema@.|)
+);
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_trans(internal, anyelement)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_trans(internal, anyelement, bigint, float8)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_final(internal)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_serial(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_deserial(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(anyelement) (
+	SFUNC = @extschema@.scalable_bloom_agg_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.scalable_bloom_agg_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_combine,
+	SERIALFUNC = @extschema@.scalable_bloom_agg_serial,
+	DESERIALFUNC = @extschema@.scalable_bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(anyelement) IS
+'scalable filter of the non-null values (first sub-filter 1000 items, overall rate below 1 %)';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(anyelement, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.scalable_bloom_agg_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.scalable_bloom_agg_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_combine,
+	SERIALFUNC = @extschema@.scalable_bloom_agg_serial,
+	DESERIALFUNC = @extschema@.scalable_bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(anyelement, bigint, float8) IS
+'scalable filter of the non-null values with the given first capacity and overall rate';

@@ -75,13 +75,20 @@ extern BloomFilter *bloom_alloc(int layout, int nhashes, uint64 nbits,
 								uint64 seed);
 extern BloomFilter *bloom_from_datum(Datum d);
 extern BloomFilter *bloom_from_datum_any(Datum d);
-extern BloomFilter *bloom_from_datum_kind(Datum d, bool counting);
+/* kinds of filter datum: the three SQL types sharing the format */
+#define BLOOM_KIND_PLAIN		0	/* bloom: classic or blocked */
+#define BLOOM_KIND_COUNTING		1	/* counting_bloom */
+#define BLOOM_KIND_SCALABLE		2	/* scalable_bloom */
+
+extern BloomFilter *bloom_from_datum_kind(Datum d, int kind);
+extern const char *bloom_scalable_check(const BloomFilter *f, size_t size);
 extern void bloom_require_kind(const BloomFilter *f, bool counting, int sqlerrcode);
+extern BloomFilter *bloom_parse_any_text(char *str);
 extern BloomFilter *bloom_parse_text(char *str, bool counting);
 extern BloomFilter *bloom_parse_wire(StringInfo buf, bool counting);
 extern BloomFilter *bloom_from_datum_cached(FunctionCallInfo fcinfo, Datum d);
 extern BloomFilter *bloom_from_datum_cached_kind(FunctionCallInfo fcinfo, Datum d,
-												 bool counting);
+												 int kind);
 extern void bloom_validate(const BloomFilter *f, size_t size, int sqlerrcode);
 extern BloomFilter *bloom_copy(const BloomFilter *f);
 extern BloomFilter *bloom_alloc_large(MemoryContext cxt, uint64 nbits, void **raw);

@@ -39,6 +39,12 @@
 #define BLOOM_BIG_ENDIAN 1
 #endif
 
+/* called every few million steps of long loops (PostgreSQL: interrupts) */
+void		(*bloom_interrupt_hook) (void) = NULL;
+
+#define BLOOM_POLL(i) \
+	do { if (((i) & 0xFFFFF) == 0 && bloom_interrupt_hook) bloom_interrupt_hook(); } while (0)
+
 static const uint32_t bloom_salt[BLOOM_BLOCK_WORDS32] = {
 	0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
 	0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U
@@ -110,14 +116,24 @@ bloom_pow2_ceil(uint64_t v)
 	return p;
 }
 
-/* Largest items-per-block load that keeps a blocked filter at or under fpr. */
+/*
+ * Largest items-per-block load that keeps a blocked filter at or under fpr,
+ * by bisection of the model (about 60 evaluations); the last few answers are
+ * remembered, since callers (aggregates per group) ask for the same rates.
+ */
 static double
 bloom_blocked_max_load(double fpr)
 {
+	static double cache_fpr[4] = {-1, -1, -1, -1};
+	static double cache_load[4];
+	static int	cache_next = 0;
 	double		lo = 0.0,
 				hi = 256.0;
 
-	for (int i = 0; i < 100; i++)
+	for (int i = 0; i < 4; i++)
+		if (cache_fpr[i] == fpr)
+			return cache_load[i];
+	for (int i = 0; i < 60; i++)
 	{
 		double		mid = (lo + hi) / 2;
 
@@ -126,6 +142,9 @@ bloom_blocked_max_load(double fpr)
 		else
 			hi = mid;
 	}
+	cache_fpr[cache_next] = fpr;
+	cache_load[cache_next] = lo;
+	cache_next = (cache_next + 1) % 4;
 	return lo;
 }
 
@@ -201,13 +220,13 @@ bloom_init_header(BloomFilter *f, int layout, int nhashes, uint64_t nbits,
 	memset(f->family, 0, BLOOM_FAMILY_LEN);
 }
 
-static const char *const bloom_layout_names[] = {"classic", "blocked", "counting"};
+static const char *const bloom_layout_names[] = {"classic", "blocked", "counting", "scalable"};
 
 /* Name of a layout for output ("classic", "blocked"). */
 const char *
 bloom_layout_name(int layout)
 {
-	if (layout >= 0 && layout <= BLOOM_LAYOUT_COUNTING)
+	if (layout >= 0 && layout <= BLOOM_LAYOUT_SCALABLE)
 		return bloom_layout_names[layout];
 	return "unknown";
 }
@@ -216,7 +235,7 @@ bloom_layout_name(int layout)
 int
 bloom_layout_from_name(const char *name)
 {
-	for (int i = 0; i <= BLOOM_LAYOUT_COUNTING; i++)
+	for (int i = 0; i <= BLOOM_LAYOUT_SCALABLE; i++)
 		if (strcmp(name, bloom_layout_names[i]) == 0)
 			return i;
 	return -1;
@@ -261,8 +280,7 @@ bloom_check_shape(const BloomFilter *f)
 {
 	if (f->version != BLOOM_FORMAT_VERSION)
 		return "unsupported format version";
-	if (f->layout != BLOOM_LAYOUT_CLASSIC && f->layout != BLOOM_LAYOUT_BLOCKED &&
-		f->layout != BLOOM_LAYOUT_COUNTING)
+	if (f->layout > BLOOM_LAYOUT_SCALABLE)
 		return "unsupported layout";
 	if (f->scheme != BLOOM_SCHEME_PGEXT)
 		return "unsupported hashing scheme";
@@ -307,8 +325,8 @@ bloom_check_header(const BloomFilter *f)
 const char *
 bloom_check_bits(const BloomFilter *f)
 {
-	if (f->family[0] != '\0')
-		return NULL;
+	if (f->family[0] != '\0' || f->layout == BLOOM_LAYOUT_SCALABLE)
+		return NULL;			/* a scalable filter's sub-filters are checked */
 	if (f->nitems != 0)
 		return "a filter without an element family must have no items";
 	for (uint64_t i = 0; i < BLOOM_NWORDS(f); i++)
@@ -649,6 +667,62 @@ bloom_check_compatible(const BloomFilter *a, const BloomFilter *b,
 	return false;
 }
 
+/* Word w of the bit array as a little-endian 64-bit value. */
+static inline uint64_t
+bloom_load_word(const BloomFilter *f, uint64_t w)
+{
+#ifdef BLOOM_BIG_ENDIAN
+	return __builtin_bswap64(f->words[w]);
+#else
+	return f->words[w];
+#endif
+}
+
+/* Mask of bits [lo, hi) within one word (0 <= lo < hi <= 64). */
+static inline uint64_t
+bloom_range_mask(unsigned lo, unsigned hi)
+{
+	uint64_t	upto = hi == 64 ? ~UINT64_C(0) : (UINT64_C(1) << hi) - 1;
+
+	return upto & ~((UINT64_C(1) << lo) - 1);
+}
+
+/* Is any bit in [lo, hi) set? */
+static bool
+bloom_any_bit(const BloomFilter *f, uint64_t lo, uint64_t hi)
+{
+	while (lo < hi)
+	{
+		uint64_t	w = lo / 64;
+		unsigned	a = (unsigned) (lo % 64);
+		unsigned	b = (hi - w * 64) >= 64 ? 64 : (unsigned) (hi - w * 64);
+
+		if (bloom_load_word(f, w) & bloom_range_mask(a, b))
+			return true;
+		lo = w * 64 + b;
+	}
+	return false;
+}
+
+/* Set bits [lo, hi). */
+static void
+bloom_set_bits(BloomFilter *f, uint64_t lo, uint64_t hi)
+{
+	while (lo < hi)
+	{
+		uint64_t	w = lo / 64;
+		unsigned	a = (unsigned) (lo % 64);
+		unsigned	b = (hi - w * 64) >= 64 ? 64 : (unsigned) (hi - w * 64);
+		uint64_t	m = bloom_range_mask(a, b);
+
+#ifdef BLOOM_BIG_ENDIAN
+		m = __builtin_bswap64(m);
+#endif
+		f->words[w] |= m;
+		lo = w * 64 + b;
+	}
+}
+
 /*
  * Copy the bits of src into dst, which has the same parameters but a size
  * that is a multiple or a divisor of src's: fold (OR runs of adjacent units)
@@ -673,6 +747,7 @@ bloom_resize_into(const BloomFilter *src, BloomFilter *dst)
 				uint64_t   *dw = dst->words + d * 4;
 				const uint64_t *sw = src->words + d * f * 4;
 
+				BLOOM_POLL(d);
 				for (uint64_t j = 0; j < f * 4; j += 4)
 				{
 					dw[0] |= sw[j];
@@ -692,35 +767,33 @@ bloom_resize_into(const BloomFilter *src, BloomFilter *dst)
 		}
 		return;
 	}
-	/* classic: visit the set bits only */
+	/* classic: bit i of src maps to bit i / f (fold) or bits [i f, (i+1) f) */
+	if (src->nbits >= dst->nbits)
 	{
-		const uint8_t *sb = (const uint8_t *) src->words;
-		uint8_t    *db = (uint8_t *) dst->words;
-		uint64_t	nsrc = src->nbits,
-					ndst = dst->nbits;
+		uint64_t	f = src->nbits / dst->nbits;
 
-		for (uint64_t byte = 0; byte < nsrc / 8; byte++)
+		for (uint64_t d = 0; d < dst->nbits; d++)
 		{
-			uint8_t		v = sb[byte];
+			BLOOM_POLL(d);
+			if (bloom_any_bit(src, d * f, (d + 1) * f))
+				bloom_set_bits(dst, d, d + 1);
+		}
+	}
+	else
+	{
+		uint64_t	f = dst->nbits / src->nbits;
 
+		for (uint64_t w = 0; w < BLOOM_NWORDS(src); w++)
+		{
+			uint64_t	v = bloom_load_word(src, w);
+
+			BLOOM_POLL(w);
 			while (v)
 			{
-				uint64_t	i = byte * 8 + (uint64_t) __builtin_ctz(v);
+				uint64_t	i = w * 64 + (uint64_t) __builtin_ctzll(v);
 
-				v &= (uint8_t) (v - 1);
-				if (nsrc >= ndst)
-				{
-					uint64_t	d = i / (nsrc / ndst);
-
-					db[d >> 3] |= (uint8_t) (1U << (d & 7));
-				}
-				else
-				{
-					uint64_t	f = ndst / nsrc;
-
-					for (uint64_t d = i * f; d < (i + 1) * f; d++)
-						db[d >> 3] |= (uint8_t) (1U << (d & 7));
-				}
+				v &= v - 1;
+				bloom_set_bits(dst, i * f, (i + 1) * f);
 			}
 		}
 	}
@@ -1149,6 +1222,21 @@ bloom_wire_decode_header(const uint8_t *buf, size_t len, BloomFilter *hdr)
 	memset(hdr, 0, sizeof(BloomFilter));
 	if (len < BLOOM_WIRE_HEADER_SIZE)
 		return "the value is shorter than a filter header";
+	if ((why = bloom_wire_decode_fields(buf, hdr)) != NULL)
+		return why;
+	if (len - BLOOM_WIRE_HEADER_SIZE != BLOOM_DATA_BYTES(hdr))
+		return "the length of the bit array does not match the header";
+	return NULL;
+}
+
+/*
+ * Decode and validate the BLOOM_WIRE_HEADER_SIZE header bytes at buf into
+ * hdr, without looking at what follows.
+ */
+const char *
+bloom_wire_decode_fields(const uint8_t *buf, BloomFilter *hdr)
+{
+	memset(hdr, 0, sizeof(BloomFilter));
 	hdr->version = buf[0];
 	hdr->layout = buf[1];
 	hdr->scheme = buf[2];
@@ -1159,9 +1247,5 @@ bloom_wire_decode_header(const uint8_t *buf, size_t len, BloomFilter *hdr)
 	hdr->flags = (uint32_t) bloom_get_be(buf + 28, 4);
 	hdr->collfp = (uint32_t) bloom_get_be(buf + 32, 4);
 	memcpy(hdr->family, buf + 36, BLOOM_FAMILY_LEN);
-	if ((why = bloom_check_header(hdr)) != NULL)
-		return why;
-	if (len - BLOOM_WIRE_HEADER_SIZE != BLOOM_DATA_BYTES(hdr))
-		return "the length of the bit array does not match the header";
-	return NULL;
+	return bloom_check_header(hdr);
 }

@@ -45,7 +45,7 @@ PG_FUNCTION_INFO_V1(counting_bloom_agg_combine);
 PG_FUNCTION_INFO_V1(counting_bloom_agg_serial);
 PG_FUNCTION_INFO_V1(counting_bloom_agg_deserial);
 
-#define COUNTING_ARG(n) bloom_from_datum_kind(PG_GETARG_DATUM(n), true)
+#define COUNTING_ARG(n) bloom_from_datum_kind(PG_GETARG_DATUM(n), BLOOM_KIND_COUNTING)
 
 Datum
 counting_bloom_in(PG_FUNCTION_ARGS)
@@ -199,7 +199,7 @@ counting_bloom_remove(PG_FUNCTION_ARGS)
 Datum
 counting_bloom_contains(PG_FUNCTION_ARGS)
 {
-	BloomFilter *f = bloom_from_datum_cached_kind(fcinfo, PG_GETARG_DATUM(0), true);
+	BloomFilter *f = bloom_from_datum_cached_kind(fcinfo, PG_GETARG_DATUM(0), BLOOM_KIND_COUNTING);
 	uint64		h;
 
 	if (f->family[0] == '\0')

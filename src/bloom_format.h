@@ -46,7 +46,7 @@
 #define BLOOM_LAYOUT_CLASSIC	0	/* k positions anywhere in m bits */
 #define BLOOM_LAYOUT_BLOCKED	1	/* split block: 8 bits in one 256-bit block */
 #define BLOOM_LAYOUT_COUNTING	2	/* 4-bit counters (type counting_bloom) */
-#define BLOOM_LAYOUT_SCALABLE	3	/* reserved: chain of sub-filters */
+#define BLOOM_LAYOUT_SCALABLE	3	/* chain of sub-filters (type scalable_bloom) */
 
 /* hashing schemes: how a value becomes a 64-bit hash */
 #define BLOOM_SCHEME_PGEXT		1	/* type's extended hash (seeded), fmix64 */
@@ -172,10 +172,12 @@ extern const char *bloom_text_decode_bits(const char *hex, BloomFilter *f);
 extern void bloom_wire_encode_header(const BloomFilter *f, uint8_t *out);
 extern const char *bloom_wire_decode_header(const uint8_t *buf, size_t len,
 											BloomFilter *hdr);
+extern const char *bloom_wire_decode_fields(const uint8_t *buf, BloomFilter *hdr);
 
 /* run-time CPU dispatch ------------------------------------------------- */
 
 extern void bloom_cpu_init(bool portable_only);
+extern void (*bloom_interrupt_hook) (void);
 extern const char *bloom_cpu_path(void);
 
 #endif							/* BLOOM_FORMAT_H */

@@ -124,14 +124,16 @@ bloom_validate(const BloomFilter *f, size_t size, int sqlerrcode)
 void
 bloom_require_kind(const BloomFilter *f, bool counting, int sqlerrcode)
 {
-	if ((f->layout == BLOOM_LAYOUT_COUNTING) != counting)
+	bool		ok = counting ? f->layout == BLOOM_LAYOUT_COUNTING
+		: (f->layout == BLOOM_LAYOUT_CLASSIC || f->layout == BLOOM_LAYOUT_BLOCKED);
+
+	if (!ok)
 		ereport(ERROR,
 				(errcode(sqlerrcode),
 				 errmsg("a %s filter is not a %s value",
 						bloom_layout_name(f->layout),
 						counting ? "counting_bloom" : "bloom"),
-				 errhint("%s", counting ? "Use the bloom type for classic and blocked filters."
-						 : "Use the counting_bloom type for counting filters.")));
+				 errhint("Classic and blocked filters are bloom values, counting filters counting_bloom, scalable filters scalable_bloom.")));
 }
 
 /* Detoast and check a datum of either type (for output functions). */
@@ -144,14 +146,25 @@ bloom_from_datum_any(Datum d)
 	return f;
 }
 
-/* Detoast and check a bloom datum (counting: a counting_bloom datum). */
+/* Detoast and check a datum of the given kind (BLOOM_KIND_*). */
 BloomFilter *
-bloom_from_datum_kind(Datum d, bool counting)
+bloom_from_datum_kind(Datum d, int kind)
 {
 	BloomFilter *f = (BloomFilter *) PG_DETOAST_DATUM(d);
 
+	if (kind == BLOOM_KIND_SCALABLE)
+	{
+		const char *why = bloom_scalable_check(f, VARSIZE(f));
+
+		if (why != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("invalid scalable bloom filter value"),
+					 errdetail("%c%s.", pg_toupper((unsigned char) why[0]), why + 1)));
+		return f;
+	}
 	bloom_validate(f, VARSIZE(f), ERRCODE_DATA_CORRUPTED);
-	bloom_require_kind(f, counting, ERRCODE_DATA_CORRUPTED);
+	bloom_require_kind(f, kind == BLOOM_KIND_COUNTING, ERRCODE_DATA_CORRUPTED);
 	return f;
 }
 
@@ -159,7 +172,7 @@ bloom_from_datum_kind(Datum d, bool counting)
 BloomFilter *
 bloom_from_datum(Datum d)
 {
-	return bloom_from_datum_kind(d, false);
+	return bloom_from_datum_kind(d, BLOOM_KIND_PLAIN);
 }
 
 /* Is argument argnum of the call a plan constant (a Const node)? */
@@ -183,9 +196,9 @@ bloom_arg_is_const(FmgrInfo *flinfo, int argnum)
 /* Replace the call site's cached filter with a large-page copy of d's. */
 static BloomFilter *
 bloom_cache_filter(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
-				   bool counting)
+				   int kind)
 {
-	BloomFilter *f = bloom_from_datum_kind(d, counting);
+	BloomFilter *f = bloom_from_datum_kind(d, kind);
 
 	if (cache->raw != NULL)
 		pfree(cache->raw);
@@ -223,7 +236,7 @@ bloom_cache_set_key(FunctionCallInfo fcinfo, BloomCallCache *cache,
  *  - anything else is used in place: in-line values cost nothing to fetch.
  */
 BloomFilter *
-bloom_from_datum_cached_kind(FunctionCallInfo fcinfo, Datum d, bool counting)
+bloom_from_datum_cached_kind(FunctionCallInfo fcinfo, Datum d, int kind)
 {
 	struct varlena *attr = (struct varlena *) DatumGetPointer(d);
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
@@ -237,7 +250,7 @@ bloom_from_datum_cached_kind(FunctionCallInfo fcinfo, Datum d, bool counting)
 			return cache->filter;
 		cache->toastrelid = ptr.va_toastrelid;
 		cache->valueid = ptr.va_valueid;
-		return bloom_cache_filter(fcinfo, cache, d, counting);
+		return bloom_cache_filter(fcinfo, cache, d, kind);
 	}
 	cache->toastrelid = InvalidOid;
 	if (VARATT_IS_COMPRESSED(attr))
@@ -247,7 +260,7 @@ bloom_from_datum_cached_kind(FunctionCallInfo fcinfo, Datum d, bool counting)
 			memcmp(cache->key, attr, VARSIZE_ANY(attr)) == 0)
 			return cache->filter;
 		bloom_cache_set_key(fcinfo, cache, attr);
-		return bloom_cache_filter(fcinfo, cache, d, counting);
+		return bloom_cache_filter(fcinfo, cache, d, kind);
 	}
 	if (cache->const_filter)
 		return cache->filter;
@@ -255,16 +268,16 @@ bloom_from_datum_cached_kind(FunctionCallInfo fcinfo, Datum d, bool counting)
 		bloom_arg_is_const(fcinfo->flinfo, 0))
 	{
 		cache->const_filter = true;
-		return bloom_cache_filter(fcinfo, cache, d, counting);
+		return bloom_cache_filter(fcinfo, cache, d, kind);
 	}
-	return bloom_from_datum_kind(d, counting);
+	return bloom_from_datum_kind(d, kind);
 }
 
 /* bloom_from_datum_cached_kind for a bloom argument. */
 BloomFilter *
 bloom_from_datum_cached(FunctionCallInfo fcinfo, Datum d)
 {
-	return bloom_from_datum_cached_kind(fcinfo, d, false);
+	return bloom_from_datum_cached_kind(fcinfo, d, BLOOM_KIND_PLAIN);
 }
 
 /* Raise invalid_text_representation for input str, with a reason. */
@@ -279,9 +292,9 @@ bloom_syntax_error(const char *str, const char *why)
 			 errhint("The text form is \"bloom:v1 layout=... k=... seed=... bits=... items=... flags=... coll=... family=... hex=...\", as bloom_out writes it.")));
 }
 
-/* The text input of both types (counting: counting_bloom). */
+/* The text input of the three types, before the layout is checked. */
 BloomFilter *
-bloom_parse_text(char *str, bool counting)
+bloom_parse_any_text(char *str)
 {
 	BloomFilter hdr;
 	BloomFilter *f;
@@ -298,6 +311,15 @@ bloom_parse_text(char *str, bool counting)
 	if ((why = bloom_text_decode_bits(hex, f)) != NULL ||
 		(why = bloom_check_bits(f)) != NULL)
 		bloom_syntax_error(str, why);
+	return f;
+}
+
+/* The text input of bloom (counting: counting_bloom). */
+BloomFilter *
+bloom_parse_text(char *str, bool counting)
+{
+	BloomFilter *f = bloom_parse_any_text(str);
+
 	bloom_require_kind(f, counting, ERRCODE_INVALID_TEXT_REPRESENTATION);
 	return f;
 }

@@ -12,6 +12,7 @@
  */
 #include "bloom.h"
 
+#include "miscadmin.h"
 #include "utils/guc.h"
 
 PG_MODULE_MAGIC;
@@ -20,13 +21,21 @@ void		_PG_init(void);
 
 static char *bloom_simd_setting = NULL;
 
-/* Load-time setup: kernels and GUCs. */
+/* Let long loops of the core be cancelled (statement_timeout, cancel). */
+static void
+bloom_check_interrupts(void)
+{
+	CHECK_FOR_INTERRUPTS();
+}
+
+/* Load-time setup: kernels, interrupt hook and GUCs. */
 void
 _PG_init(void)
 {
 	const char *portable = getenv("BLOOMSET_PORTABLE");
 
 	bloom_cpu_init(portable != NULL && strcmp(portable, "1") == 0);
+	bloom_interrupt_hook = bloom_check_interrupts;
 	DefineCustomBoolVariable("bloomset.fast_hash",
 							 "Hash int2/int4/int8, text and bytea inline instead of calling the type's hash function.",
 							 "The results are identical either way; turning this off is for testing that.",

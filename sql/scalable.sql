@@ -1,0 +1,50 @@
+-- scalable_bloom: grows with the data; the rate stays under the target
+-- after growing 1000x; union; per-sub-filter info; round trips.
+
+SELECT * FROM scalable_bloom_info(scalable_bloom_empty(100, 0.01));
+SELECT (scalable_bloom_empty(100) || 'a' || 'b') @> 'a' AS has_a,
+       (scalable_bloom_empty(100) || 'a' || 'b') @> 'c' AS has_c,
+       (scalable_bloom_empty(100) || NULL::int) IS NOT NULL AS add_null_keeps;
+
+-- grow 1000x: first sub-filter for 1,000 items, then 1,000,000 items
+CREATE TEMP TABLE sc AS SELECT scalable_bloom_agg(x, 1000, 0.01) AS f FROM generate_series(1, 1000000) x;
+SELECT sub, layout, capacity, items, target_fpr FROM sc, scalable_bloom_info(f);
+SELECT (SELECT count(*) FROM generate_series(1, 1000000) x WHERE NOT f @> x) AS false_negatives,
+       (SELECT count(*) FILTER (WHERE f @> x)::float8 / 1000000 FROM generate_series(-1000000, -1) x) AS measured_fpr_after_1000x,
+       (SELECT count(*) FILTER (WHERE f @> x)::float8 / 1000000 FROM generate_series(-1000000, -1) x) <= 0.01 AS within_target,
+       abs(scalable_bloom_estimate_card(f) - 1000000) / 1000000 < 0.03 AS card_within_3pct
+FROM sc;
+-- duplicates do not use up capacity
+SELECT max(sub) AS subfilters FROM scalable_bloom_info((SELECT scalable_bloom_agg(x % 500, 1000, 0.01) FROM generate_series(1, 100000) x));
+
+-- union of two scalable filters (sub-filter-wise OR), no false negatives
+CREATE TEMP TABLE su AS SELECT
+  (SELECT scalable_bloom_agg(x, 1000, 0.01) FROM generate_series(1, 50000) x) AS a,
+  (SELECT scalable_bloom_agg(x, 1000, 0.01) FROM generate_series(40001, 60000) x) AS b;
+SELECT count(*) AS union_false_negatives FROM (SELECT a | b AS u FROM su OFFSET 0) s, generate_series(1, 60000) x
+WHERE NOT u @> x;
+SELECT (scalable_bloom_empty(100, 0.01) || 1) | (scalable_bloom_empty(200, 0.01) || 1);
+SELECT (scalable_bloom_empty(100) || 1) | (scalable_bloom_empty(100) || 'x');
+
+-- parallel aggregation: same answers as serial
+CREATE TABLE spar AS SELECT x FROM generate_series(1, 200000) x;
+ANALYZE spar;
+SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT scalable_bloom_agg(x, 1000, 0.01) FROM spar;
+CREATE TEMP TABLE spar_f AS SELECT scalable_bloom_agg(x, 1000, 0.01) AS f FROM spar;
+RESET max_parallel_workers_per_gather;
+SELECT count(*) AS parallel_false_negatives FROM spar_f, generate_series(1, 200000) x WHERE NOT f @> x;
+DROP TABLE spar;
+
+-- text and binary round trips; bad input
+SELECT a::text::scalable_bloom::text = a::text AS text_roundtrip FROM su;
+COPY (SELECT a FROM su) TO '/tmp/bloomset_regress_scalable.bin' WITH (FORMAT binary);
+CREATE TEMP TABLE su2 (f scalable_bloom);
+COPY su2 FROM '/tmp/bloomset_regress_scalable.bin' WITH (FORMAT binary);
+SELECT su2.f::text = su.a::text AS binary_roundtrip FROM su, su2;
+SELECT (bloom_empty(10) || 1)::text::scalable_bloom;
+SELECT replace((scalable_bloom_empty(100) || 1)::text, 'k=1 ', 'k=2 ')::scalable_bloom;
+SELECT scalable_bloom_empty(0);
+SELECT scalable_bloom_empty(100, 0.01, 1);
+SELECT (scalable_bloom_empty(100) || 1)::text::bloom;

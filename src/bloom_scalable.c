@@ -1,0 +1,663 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_scalable.c
+ *	  The scalable_bloom type: a filter for streams of unknown size that
+ *	  grows by appending sub-filters (Almeida et al. 2007; RedisBloom's
+ *	  scaling; seed 004's "cascade of bloom filters").
+ *
+ * Sub-filter i is sized for capacity * growth^i items at rate
+ * 0.9 * fpr * 0.5^(i+1), so the rates sum to less than 0.9 * fpr however far
+ * the filter grows (the 10 % margin absorbs the sizing models' rounding).  A value is added to the newest sub-filter unless some sub-filter
+ * already answers "maybe" for it (as RedisBloom does: duplicates do not use
+ * up capacity); when the newest is full a new one is appended.  Probes ask
+ * every sub-filter, newest first.
+ *
+ * Stored format: the bloom header with layout 3 ("scalable"; nhashes holds
+ * the number of sub-filters, nbits the payload size in bits), then the
+ * payload: ScalableMeta (capacity, fpr, growth) and the sub-filters, each a
+ * complete bloom filter image (header and bits).  In memory these are host
+ * structs; in the text and binary forms the meta and every sub-filter
+ * header are in network byte order (the sub-filter header in the 68-byte
+ * wire form followed by 4 zero bytes), so both forms are portable and have
+ * the same size.  Decoding validates every sub-filter like bloom_recv and
+ * checks that they fill the payload exactly.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloom.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "libpq/pqformat.h"
+#include "miscadmin.h"
+#include "port/pg_bswap.h"
+#include "utils/builtins.h"
+
+PG_FUNCTION_INFO_V1(scalable_bloom_in);
+PG_FUNCTION_INFO_V1(scalable_bloom_out);
+PG_FUNCTION_INFO_V1(scalable_bloom_recv);
+PG_FUNCTION_INFO_V1(scalable_bloom_send);
+PG_FUNCTION_INFO_V1(scalable_bloom_empty);
+PG_FUNCTION_INFO_V1(scalable_bloom_add);
+PG_FUNCTION_INFO_V1(scalable_bloom_contains);
+PG_FUNCTION_INFO_V1(scalable_bloom_union);
+PG_FUNCTION_INFO_V1(scalable_bloom_estimate_card);
+PG_FUNCTION_INFO_V1(scalable_bloom_info);
+PG_FUNCTION_INFO_V1(scalable_bloom_agg_trans);
+PG_FUNCTION_INFO_V1(scalable_bloom_agg_final);
+PG_FUNCTION_INFO_V1(scalable_bloom_agg_combine);
+PG_FUNCTION_INFO_V1(scalable_bloom_agg_serial);
+PG_FUNCTION_INFO_V1(scalable_bloom_agg_deserial);
+
+#define SCALABLE_MAX_SUB	32
+#define SCALABLE_SUB_HDR	72		/* wire header (68) + 4 zero bytes */
+
+typedef struct ScalableMeta
+{
+	uint64		capacity;		/* items of the first sub-filter */
+	double		fpr;			/* target rate of the whole filter */
+	uint64		growth;			/* capacity factor from one to the next */
+} ScalableMeta;
+
+#define SCALABLE_META(f)	((ScalableMeta *) (f)->words)
+#define SCALABLE_FIRST(f)	((BloomFilter *) ((char *) (f)->words + sizeof(ScalableMeta)))
+#define SCALABLE_NEXT(s)	((BloomFilter *) ((char *) (s) + VARSIZE(s)))
+#define SCALABLE_PAYLOAD(f) ((size_t) ((f)->nbits / 8))
+
+/* Raise the error for bad scalable filter input. */
+static void
+scalable_bad(int sqlerrcode, const char *why)
+{
+	ereport(ERROR,
+			(errcode(sqlerrcode),
+			 errmsg("invalid scalable bloom filter value"),
+			 errdetail("%c%s.", pg_toupper((unsigned char) why[0]), why + 1)));
+}
+
+/* The sub-filter i would be created with: capacity and rate. */
+static void
+scalable_sub_target(const ScalableMeta *m, int i, double *capacity, double *fpr)
+{
+	*capacity = (double) m->capacity * pow((double) m->growth, i);
+	*fpr = 0.9 * m->fpr * pow(0.5, i + 1);
+}
+
+/* Check (capacity, fpr, growth) of a new or decoded filter; NULL if fine. */
+static const char *
+scalable_check_meta(const ScalableMeta *m)
+{
+	const char *why = bloom_check_sizing_args((int64) Min(m->capacity, (uint64) PG_INT64_MAX), m->fpr);
+
+	if (why != NULL)
+		return why;
+	if (m->growth < 2 || m->growth > 16)
+		return "growth factor must be between 2 and 16";
+	return NULL;
+}
+
+/*
+ * A new scalable filter holding the old one's sub-filters (old may be NULL:
+ * meta then gives the parameters) and one more, empty sub-filter.
+ */
+static BloomFilter *
+scalable_append(const BloomFilter *old, const ScalableMeta *meta, uint64 seed,
+				MemoryContext cxt)
+{
+	int			nsub = old ? old->nhashes : 0;
+	double		cap,
+				fpr;
+	BloomSizing s;
+	size_t		oldpay = old ? SCALABLE_PAYLOAD(old) : sizeof(ScalableMeta);
+	size_t		payload;
+	BloomFilter *f,
+			   *sub;
+
+	if (nsub >= SCALABLE_MAX_SUB)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("scalable bloom filter cannot grow beyond %d sub-filters", SCALABLE_MAX_SUB)));
+	scalable_sub_target(meta, nsub, &cap, &fpr);
+	s = bloom_size_for((int64) Min(ceil(cap), (double) BLOOM_MAX_CAPACITY), fpr,
+					   bloom_choose_layout(fpr), false);
+	payload = oldpay + BLOOM_TOTAL_SIZE(s.nbits);
+	if (s.nbits == 0 || payload * 8 > BLOOM_MAX_BITS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("scalable bloom filter would exceed the limit of %llu bytes",
+						(unsigned long long) (BLOOM_MAX_BITS / 8)),
+				 errhint("Start with a larger capacity or a higher rate, or split the data.")));
+	f = MemoryContextAllocZero(cxt, BLOOM_HEADER_SIZE + payload);
+	if (old)
+		memcpy(f, old, BLOOM_HEADER_SIZE + oldpay);
+	else
+	{
+		bloom_init_header(f, BLOOM_LAYOUT_SCALABLE, 0, 0, seed);
+		*SCALABLE_META(f) = *meta;
+	}
+	SET_VARSIZE(f, BLOOM_HEADER_SIZE + payload);
+	f->nbits = payload * 8;
+	f->nhashes = (uint8) (nsub + 1);
+	sub = (BloomFilter *) ((char *) f + BLOOM_HEADER_SIZE + oldpay);
+	SET_VARSIZE(sub, BLOOM_TOTAL_SIZE(s.nbits));
+	bloom_init_header(sub, s.layout, s.nhashes, s.nbits, f->seed);
+	memcpy(sub->family, f->family, BLOOM_FAMILY_LEN);
+	sub->collfp = f->collfp;
+	return f;
+}
+
+/* Does some sub-filter answer "maybe" for h? */
+static bool
+scalable_test(const BloomFilter *f, uint64 h)
+{
+	const BloomFilter *sub = SCALABLE_FIRST(f);
+
+	for (int i = 0; i < f->nhashes; i++, sub = SCALABLE_NEXT(sub))
+		if (bloom_test_hash(sub, h))
+			return true;
+	return false;
+}
+
+/* The newest sub-filter. */
+static BloomFilter *
+scalable_last(BloomFilter *f)
+{
+	BloomFilter *sub = SCALABLE_FIRST(f);
+
+	for (int i = 1; i < f->nhashes; i++)
+		sub = SCALABLE_NEXT(sub);
+	return sub;
+}
+
+/*
+ * Add h to *pf (which may be replaced by a grown copy in cxt; the old one
+ * is then freed if free_old).
+ */
+static void
+scalable_add_hash(BloomFilter **pf, uint64 h, MemoryContext cxt, bool free_old)
+{
+	BloomFilter *f = *pf;
+	BloomFilter *last;
+	double		cap,
+				fpr;
+
+	if (scalable_test(f, h))
+		return;					/* already (maybe) present: no capacity used */
+	last = scalable_last(f);
+	scalable_sub_target(SCALABLE_META(f), f->nhashes - 1, &cap, &fpr);
+	if ((double) last->nitems >= cap)
+	{
+		BloomFilter *g = scalable_append(f, SCALABLE_META(f), f->seed, cxt);
+
+		if (free_old)
+			pfree(f);
+		*pf = f = g;
+		last = scalable_last(f);
+	}
+	bloom_insert_hash(last, h);
+	bloom_add_items(last, 1);
+	bloom_add_items(f, 1);
+}
+
+/* Set the family of f and of all its sub-filters (first add). */
+static void
+scalable_adopt(BloomFilter *f, const BloomTypeInfo *ti)
+{
+	BloomFilter *sub = SCALABLE_FIRST(f);
+
+	bloom_check_element(f, ti, true);
+	for (int i = 0; i < f->nhashes; i++, sub = SCALABLE_NEXT(sub))
+	{
+		memcpy(sub->family, f->family, BLOOM_FAMILY_LEN);
+		sub->collfp = f->collfp;
+	}
+}
+
+/* ---- validation and the portable forms ------------------------------- */
+
+/*
+ * Check a scalable filter whose payload is in host form; NULL if fine.
+ * Every sub-filter is checked like a bloom value and must be consistent
+ * with the outer header; together they must fill the payload exactly.
+ */
+const char *
+bloom_scalable_check(const BloomFilter *f, size_t size)
+{
+	size_t		off = sizeof(ScalableMeta);
+	const char *why;
+
+	if (size < BLOOM_HEADER_SIZE || f->layout != BLOOM_LAYOUT_SCALABLE ||
+		f->version != BLOOM_FORMAT_VERSION || f->scheme != BLOOM_SCHEME_PGEXT)
+		return "not a scalable filter";
+	if (f->nbits % 64 != 0 || size != BLOOM_HEADER_SIZE + f->nbits / 8 ||
+		f->nbits / 8 < sizeof(ScalableMeta))
+		return "the payload size does not match the header";
+	if (f->nhashes < 1 || f->nhashes > SCALABLE_MAX_SUB)
+		return "number of sub-filters is out of range (1 .. 32)";
+	if ((why = scalable_check_meta(SCALABLE_META(f))) != NULL)
+		return why;
+	for (int i = 0; i < f->nhashes; i++)
+	{
+		const BloomFilter *sub = (const BloomFilter *) ((const char *) f->words + off);
+
+		if (f->nbits / 8 - off < BLOOM_HEADER_SIZE)
+			return "a sub-filter header is truncated";
+		if ((why = bloom_check_header(sub)) != NULL)
+			return why;
+		if (sub->layout == BLOOM_LAYOUT_COUNTING ||
+			f->nbits / 8 - off < BLOOM_TOTAL_SIZE(sub->nbits) ||
+			VARSIZE(sub) != BLOOM_TOTAL_SIZE(sub->nbits))
+			return "a sub-filter is inconsistent or truncated";
+		if (sub->seed != f->seed || sub->collfp != f->collfp ||
+			memcmp(sub->family, f->family, BLOOM_FAMILY_LEN) != 0)
+			return "a sub-filter does not match the outer header";
+		if ((why = bloom_check_bits(sub)) != NULL)
+			return why;
+		off += BLOOM_TOTAL_SIZE(sub->nbits);
+	}
+	return off == f->nbits / 8 ? NULL : "the sub-filters do not fill the payload";
+}
+
+/*
+ * Convert the payload between host form and portable form in place (to
+ * portable when to_wire; from it otherwise, validating each sub-filter
+ * header as it is decoded).  Returns NULL or the reason it is invalid.
+ */
+static const char *
+scalable_convert(BloomFilter *f, bool to_wire)
+{
+	uint8	   *p = (uint8 *) f->words;
+	size_t		payload = f->nbits / 8;
+	size_t		off = sizeof(ScalableMeta);
+	uint64		v[3];
+
+	/* meta: three 64-bit fields */
+	memcpy(v, p, sizeof(v));
+	for (int j = 0; j < 3; j++)
+		v[j] = to_wire ? pg_hton64(v[j]) : pg_ntoh64(v[j]);
+	memcpy(p, v, sizeof(v));
+	for (int i = 0; i < f->nhashes; i++)
+	{
+		BloomFilter hdr;
+		const char *why;
+
+		if (payload - off < SCALABLE_SUB_HDR)
+			return "a sub-filter header is truncated";
+		if (to_wire)
+		{
+			memcpy(&hdr, p + off, BLOOM_HEADER_SIZE);
+			bloom_wire_encode_header(&hdr, p + off);
+			memset(p + off + BLOOM_WIRE_HEADER_SIZE, 0, SCALABLE_SUB_HDR - BLOOM_WIRE_HEADER_SIZE);
+		}
+		else
+		{
+			if ((why = bloom_wire_decode_fields(p + off, &hdr)) != NULL)
+				return why;
+			if (payload - off - SCALABLE_SUB_HDR < BLOOM_DATA_BYTES(&hdr))
+				return "a sub-filter is truncated";
+			SET_VARSIZE(&hdr, BLOOM_TOTAL_SIZE(hdr.nbits));
+			memcpy(p + off, &hdr, BLOOM_HEADER_SIZE);
+		}
+		off += SCALABLE_SUB_HDR + BLOOM_DATA_BYTES(&hdr);
+	}
+	return NULL;
+}
+
+/* Parse the outer text/binary form into a validated host-form filter. */
+static BloomFilter *
+scalable_finish_decode(BloomFilter *f, int sqlerrcode)
+{
+	const char *why;
+
+	if (f->layout != BLOOM_LAYOUT_SCALABLE)
+		scalable_bad(sqlerrcode, "the layout is not scalable");
+	if ((why = scalable_convert(f, false)) != NULL ||
+		(why = bloom_scalable_check(f, VARSIZE(f))) != NULL)
+		scalable_bad(sqlerrcode, why);
+	return f;
+}
+
+/* A validated scalable filter datum. */
+static BloomFilter *
+scalable_arg(FunctionCallInfo fcinfo, int n)
+{
+	return bloom_from_datum_kind(PG_GETARG_DATUM(n), BLOOM_KIND_SCALABLE);
+}
+
+Datum
+scalable_bloom_in(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(scalable_finish_decode(bloom_parse_any_text(PG_GETARG_CSTRING(0)),
+											 ERRCODE_INVALID_TEXT_REPRESENTATION));
+}
+
+Datum
+scalable_bloom_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	BloomFilter *f = bloom_wire_read((const uint8 *) buf->data + buf->cursor,
+									 (size_t) (buf->len - buf->cursor),
+									 CurrentMemoryContext,
+									 "invalid external scalable bloom filter value");
+
+	buf->cursor = buf->len;
+	PG_RETURN_POINTER(scalable_finish_decode(f, ERRCODE_INVALID_BINARY_REPRESENTATION));
+}
+
+/* A copy of f with its payload in portable form. */
+static BloomFilter *
+scalable_portable_copy(FunctionCallInfo fcinfo)
+{
+	BloomFilter *w = bloom_copy(scalable_arg(fcinfo, 0));
+
+	scalable_convert(w, true);
+	return w;
+}
+
+Datum
+scalable_bloom_out(PG_FUNCTION_ARGS)
+{
+	BloomFilter *w = scalable_portable_copy(fcinfo);
+	char	   *out = palloc(bloom_text_size(w));
+
+	bloom_text_encode(w, out);
+	PG_RETURN_CSTRING(out);
+}
+
+Datum
+scalable_bloom_send(PG_FUNCTION_ARGS)
+{
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	bloom_wire_append(&buf, scalable_portable_copy(fcinfo));
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/* ---- SQL functions ------------------------------------------------------ */
+
+/* scalable_bloom_empty(capacity, fpr, growth) */
+Datum
+scalable_bloom_empty(PG_FUNCTION_ARGS)
+{
+	ScalableMeta m;
+	const char *why = NULL;
+
+	m.capacity = (uint64) Max(PG_GETARG_INT64(0), 0);
+	m.fpr = PG_GETARG_FLOAT8(1);
+	m.growth = (uint64) Max(PG_GETARG_INT32(2), 0);
+	if (PG_GETARG_INT64(0) <= 0 || (why = scalable_check_meta(&m)) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid scalable bloom filter parameters: %s",
+						PG_GETARG_INT64(0) <= 0 ? "capacity must be a positive number of items" : why),
+				 errhint("Use an initial capacity >= 1, a rate in (0, 0.5] and a growth factor of 2 to 16.")));
+	PG_RETURN_POINTER(scalable_append(NULL, &m, 0, CurrentMemoryContext));
+}
+
+/* scalable_bloom_add(scalable_bloom, anycompatible): NULL values ignored. */
+Datum
+scalable_bloom_add(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f;
+	BloomTypeInfo *ti;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	f = scalable_arg(fcinfo, 0);
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(f);
+	f = bloom_copy(f);
+	ti = bloom_call_typeinfo(fcinfo, 1);
+	scalable_adopt(f, ti);
+	scalable_add_hash(&f, bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed),
+					  CurrentMemoryContext, true);
+	PG_RETURN_POINTER(f);
+}
+
+/* scalable_bloom_contains(scalable_bloom, anycompatible) */
+Datum
+scalable_bloom_contains(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f = bloom_from_datum_cached_kind(fcinfo, PG_GETARG_DATUM(0),
+												  BLOOM_KIND_SCALABLE);
+	BloomTypeInfo *ti = bloom_call_typeinfo(fcinfo, 1);
+
+	if (f->family[0] == '\0')
+		PG_RETURN_BOOL(false);
+	bloom_check_element(f, ti, false);
+	PG_RETURN_BOOL(scalable_test(f, bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed)));
+}
+
+/* Union of b into a copy of a (same parameters): sub-filter-wise OR. */
+static BloomFilter *
+scalable_merge(const BloomFilter *a, const BloomFilter *b, MemoryContext cxt)
+{
+	const BloomFilter *big = a->nhashes >= b->nhashes ? a : b;
+	const BloomFilter *small = big == a ? b : a;
+	const ScalableMeta *ma = SCALABLE_META(a),
+			   *mb = SCALABLE_META(b);
+	BloomFilter *r,
+			   *rs;
+	const BloomFilter *ss;
+
+	if (ma->capacity != mb->capacity || ma->fpr != mb->fpr || ma->growth != mb->growth ||
+		a->seed != b->seed ||
+		(a->family[0] && b->family[0] &&
+		 (memcmp(a->family, b->family, BLOOM_FAMILY_LEN) != 0 || a->collfp != b->collfp)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot union scalable bloom filters with incompatible parameters"),
+				 errdetail("Capacity, rate, growth, seed and element family must match (%llu/%g/%llu/\"%s\" and %llu/%g/%llu/\"%s\").",
+						   (unsigned long long) ma->capacity, ma->fpr, (unsigned long long) ma->growth, a->family,
+						   (unsigned long long) mb->capacity, mb->fpr, (unsigned long long) mb->growth, b->family)));
+	r = MemoryContextAlloc(cxt, VARSIZE(big));
+	memcpy(r, big, VARSIZE(big));
+	if (r->family[0] == '\0' && small->family[0] != '\0')
+	{
+		BloomTypeInfo ti;
+
+		memset(&ti, 0, sizeof(ti));
+		memcpy(ti.family, small->family, BLOOM_FAMILY_LEN);
+		ti.collfp = small->collfp;
+		scalable_adopt(r, &ti);
+	}
+	rs = SCALABLE_FIRST(r);
+	ss = SCALABLE_FIRST(small);
+	for (int i = 0; i < small->nhashes; i++)
+	{
+		bloom_or_words(rs->words, ss->words, BLOOM_NWORDS(rs));
+		bloom_add_items(rs, ss->nitems);
+		rs = SCALABLE_NEXT(rs);
+		ss = SCALABLE_NEXT(ss);
+	}
+	bloom_add_items(r, small->nitems);
+	return r;
+}
+
+Datum
+scalable_bloom_union(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(scalable_merge(scalable_arg(fcinfo, 0), scalable_arg(fcinfo, 1),
+									 CurrentMemoryContext));
+}
+
+/* Estimated distinct items: the sum over the sub-filters. */
+Datum
+scalable_bloom_estimate_card(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f = scalable_arg(fcinfo, 0);
+	const BloomFilter *sub = SCALABLE_FIRST(f);
+	double		n = 0;
+
+	for (int i = 0; i < f->nhashes; i++, sub = SCALABLE_NEXT(sub))
+		n += bloom_estimate_items(sub, bloom_popcount(sub));
+	PG_RETURN_FLOAT8(n);
+}
+
+/*
+ * scalable_bloom_info(scalable_bloom) -> one row per sub-filter: index,
+ * layout, bits, hashes, capacity, items, target rate, current rate.
+ */
+Datum
+scalable_bloom_info(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	BloomFilter *f = scalable_arg(fcinfo, 0);
+	const BloomFilter *sub = SCALABLE_FIRST(f);
+
+#if PG_VERSION_NUM >= 150000
+	InitMaterializedSRF(fcinfo, 0);
+#else
+	{
+		MemoryContext old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
+		TupleDesc	tupdesc;
+
+		if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+			elog(ERROR, "return type must be a row type");
+		rsinfo->returnMode = SFRM_Materialize;
+		rsinfo->setDesc = CreateTupleDescCopy(tupdesc);
+		rsinfo->setResult = tuplestore_begin_heap(true, false, work_mem);
+		MemoryContextSwitchTo(old);
+	}
+#endif
+	for (int i = 0; i < f->nhashes; i++, sub = SCALABLE_NEXT(sub))
+	{
+		Datum		v[8];
+		bool		nulls[8] = {false};
+		double		cap,
+					fpr;
+
+		scalable_sub_target(SCALABLE_META(f), i, &cap, &fpr);
+		v[0] = Int32GetDatum(i + 1);
+		v[1] = CStringGetTextDatum(bloom_layout_name(sub->layout));
+		v[2] = Int64GetDatum((int64) sub->nbits);
+		v[3] = Int32GetDatum(sub->nhashes);
+		v[4] = Int64GetDatum((int64) cap);
+		v[5] = Int64GetDatum((int64) Min(sub->nitems, (uint64) PG_INT64_MAX));
+		v[6] = Float8GetDatum(fpr);
+		v[7] = Float8GetDatum(bloom_current_fpr(sub));
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, v, nulls);
+	}
+	return (Datum) 0;
+}
+
+/* ---- scalable_bloom_agg(anyelement [, capacity, fpr]) ------------------ */
+
+typedef struct ScalableAggState
+{
+	BloomTypeInfo ti;
+	bool		ti_valid;
+	BloomFilter *f;
+} ScalableAggState;
+
+static MemoryContext
+scalable_agg_context(FunctionCallInfo fcinfo)
+{
+	MemoryContext aggcxt;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("scalable bloom aggregate support function called in non-aggregate context")));
+	return aggcxt;
+}
+
+Datum
+scalable_bloom_agg_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt = scalable_agg_context(fcinfo);
+	ScalableAggState *st;
+
+	if (PG_ARGISNULL(0))
+	{
+		ScalableMeta m = {1000, 0.01, 2};
+		const char *why = NULL;
+
+		if (PG_NARGS() > 3 && !PG_ARGISNULL(2) && !PG_ARGISNULL(3))
+		{
+			m.capacity = (uint64) Max(PG_GETARG_INT64(2), 0);
+			m.fpr = PG_GETARG_FLOAT8(3);
+		}
+		if (m.capacity == 0 || (why = scalable_check_meta(&m)) != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid scalable bloom filter parameters"),
+					 errhint("Use an initial capacity >= 1 and a rate in (0, 0.5].")));
+		st = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
+		st->f = scalable_append(NULL, &m, 0, aggcxt);
+	}
+	else
+		st = (ScalableAggState *) PG_GETARG_POINTER(0);
+	if (!PG_ARGISNULL(1))
+	{
+		if (!st->ti_valid)
+		{
+			bloom_typeinfo_init(&st->ti, get_fn_expr_argtype(fcinfo->flinfo, 1),
+								PG_GET_COLLATION(), aggcxt);
+			st->ti_valid = true;
+			scalable_adopt(st->f, &st->ti);
+		}
+		scalable_add_hash(&st->f, bloom_hash_datum(&st->ti, PG_GETARG_DATUM(1), st->f->seed),
+						  aggcxt, true);
+	}
+	PG_RETURN_POINTER(st);
+}
+
+Datum
+scalable_bloom_agg_final(PG_FUNCTION_ARGS)
+{
+	scalable_agg_context(fcinfo);
+	if (PG_ARGISNULL(0))
+	{
+		ScalableMeta m = {1000, 0.01, 2};
+
+		PG_RETURN_POINTER(scalable_append(NULL, &m, 0, CurrentMemoryContext));
+	}
+	PG_RETURN_POINTER(bloom_copy(((ScalableAggState *) PG_GETARG_POINTER(0))->f));
+}
+
+Datum
+scalable_bloom_agg_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt = scalable_agg_context(fcinfo);
+	ScalableAggState *a = PG_ARGISNULL(0) ? NULL : (ScalableAggState *) PG_GETARG_POINTER(0);
+	ScalableAggState *b = PG_ARGISNULL(1) ? NULL : (ScalableAggState *) PG_GETARG_POINTER(1);
+	ScalableAggState *r;
+
+	if (b == NULL)
+		PG_RETURN_POINTER(a);
+	r = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
+	r->f = a ? scalable_merge(a->f, b->f, aggcxt)
+		: (BloomFilter *) memcpy(MemoryContextAlloc(aggcxt, VARSIZE(b->f)), b->f, VARSIZE(b->f));
+	PG_RETURN_POINTER(r);
+}
+
+Datum
+scalable_bloom_agg_serial(PG_FUNCTION_ARGS)
+{
+	StringInfoData buf;
+	BloomFilter *w;
+
+	scalable_agg_context(fcinfo);
+	w = bloom_copy(((ScalableAggState *) PG_GETARG_POINTER(0))->f);
+	scalable_convert(w, true);
+	pq_begintypsend(&buf);
+	bloom_wire_append(&buf, w);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+Datum
+scalable_bloom_agg_deserial(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	MemoryContext aggcxt = scalable_agg_context(fcinfo);
+	ScalableAggState *st = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
+
+	st->f = scalable_finish_decode(bloom_wire_read((const uint8 *) VARDATA_ANY(b),
+												   VARSIZE_ANY_EXHDR(b), aggcxt,
+												   "invalid serialized scalable bloom state"),
+								   ERRCODE_INVALID_BINARY_REPRESENTATION);
+	PG_RETURN_POINTER(st);
+}

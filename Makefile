@@ -11,7 +11,7 @@ OBJS = src/bloomset.o src/bloom_core.o src/bloom_hash.o src/bloom_io.o \
 DATA = bloomset--1.0.sql
 
 REGRESS = type_io add_contains hashing aggregates union estimates errors \
-	parallel copy_binary batch_estimates text_filters counting scalable security
+	parallel copy_binary batch_estimates text_filters counting scalable mutation security
 REGRESS_OPTS = --load-extension=bloomset
 
 # -O3 for the hot loops; the CPU-specific kernels are chosen at run time,

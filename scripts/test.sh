@@ -4,7 +4,8 @@
 # Installs what it needs from Debian's archive, builds and installs the
 # extension, then runs: the C unit tests of the core (both CPU paths), the
 # pg_regress suite twice (run-time-selected kernels, then BLOOMSET_PORTABLE=1),
-# the TAP durability and isolation tests, and a short libFuzzer run of the
+# the TAP durability and isolation tests, the resource-limit suite (memory
+# bounds, HashAgg spilling, cancellation), and a short libFuzzer run of the
 # decoders.  Prints one line per suite and a closing "N passed, N failed";
 # exits non-zero if anything failed.
 #
@@ -73,8 +74,9 @@ regress_suite() {
 run_suite unit unit_tests
 run_suite regress regress_suite regress ""
 run_suite regress-portable regress_suite regress-portable BLOOMSET_PORTABLE=1
-[ -x test/run_tap_isolation.sh ] && run_suite tap-isolation bash test/run_tap_isolation.sh
-[ -x test/fuzz/run.sh ] && run_suite fuzz-quick bash test/fuzz/run.sh 200000
+[ -f test/run_tap_isolation.sh ] && run_suite tap-isolation bash test/run_tap_isolation.sh
+[ -f test/resources/run.sh ] && run_suite resources env SKIP_BUILD=1 bash test/resources/run.sh
+[ -f test/fuzz/run.sh ] && run_suite fuzz-quick bash test/fuzz/run.sh 200000
 
 echo
 echo "== summary (logs in $LOGDIR)"

@@ -108,6 +108,7 @@ extern BloomFilter *bloom_new_explicit(int32 size_bytes, int32 nhashes,
 
 /* bloom_agg.c: aggregate states shared with bloom_text.c */
 typedef struct BloomAggState BloomAggState;
+extern MemoryContext bloom_agg_context(FunctionCallInfo fcinfo);
 extern BloomAggState *bloom_agg_auto_state(FunctionCallInfo fcinfo,
 										   const char *family);
 extern void bloom_agg_push(BloomAggState *st, uint64 h, bool count_item);

@@ -83,7 +83,7 @@ struct BloomAggState
 };
 
 /* The aggregate memory context, or an error if not called as aggregate. */
-static MemoryContext
+MemoryContext
 bloom_agg_context(FunctionCallInfo fcinfo)
 {
 	MemoryContext aggcxt;

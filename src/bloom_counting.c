@@ -307,17 +307,6 @@ typedef struct CountingAggState
 	BloomFilter *f;
 } CountingAggState;
 
-static MemoryContext
-counting_agg_context(FunctionCallInfo fcinfo)
-{
-	MemoryContext aggcxt;
-
-	if (!AggCheckCallContext(fcinfo, &aggcxt))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("counting bloom aggregate support function called in non-aggregate context")));
-	return aggcxt;
-}
 
 /* A state holding filter f (copied into aggcxt). */
 static CountingAggState *
@@ -333,7 +322,7 @@ counting_state_new(MemoryContext aggcxt, const BloomFilter *f)
 Datum
 counting_bloom_agg_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcxt = counting_agg_context(fcinfo);
+	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 	CountingAggState *st;
 
 	if (PG_ARGISNULL(0))
@@ -365,7 +354,7 @@ counting_bloom_agg_trans(PG_FUNCTION_ARGS)
 Datum
 counting_bloom_agg_final(PG_FUNCTION_ARGS)
 {
-	counting_agg_context(fcinfo);
+	bloom_agg_context(fcinfo);
 	if (PG_ARGISNULL(0))
 		PG_RETURN_BLOOM_P(bloom_alloc(BLOOM_LAYOUT_COUNTING, 1, BLOOM_MIN_BITS, 0));
 	PG_RETURN_BLOOM_P(bloom_copy(((CountingAggState *) PG_GETARG_POINTER(0))->f));
@@ -374,7 +363,7 @@ counting_bloom_agg_final(PG_FUNCTION_ARGS)
 Datum
 counting_bloom_agg_combine(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcxt = counting_agg_context(fcinfo);
+	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 	CountingAggState *a = PG_ARGISNULL(0) ? NULL : (CountingAggState *) PG_GETARG_POINTER(0);
 	CountingAggState *b = PG_ARGISNULL(1) ? NULL : (CountingAggState *) PG_GETARG_POINTER(1);
 
@@ -391,7 +380,7 @@ counting_bloom_agg_serial(PG_FUNCTION_ARGS)
 {
 	StringInfoData buf;
 
-	counting_agg_context(fcinfo);
+	bloom_agg_context(fcinfo);
 	pq_begintypsend(&buf);
 	bloom_wire_append(&buf, ((CountingAggState *) PG_GETARG_POINTER(0))->f);
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
@@ -401,7 +390,7 @@ Datum
 counting_bloom_agg_deserial(PG_FUNCTION_ARGS)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
-	MemoryContext aggcxt = counting_agg_context(fcinfo);
+	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 	CountingAggState *st = MemoryContextAllocZero(aggcxt, sizeof(CountingAggState));
 
 	st->f = bloom_wire_read((const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b),

@@ -552,22 +552,11 @@ typedef struct ScalableAggState
 	BloomFilter *f;
 } ScalableAggState;
 
-static MemoryContext
-scalable_agg_context(FunctionCallInfo fcinfo)
-{
-	MemoryContext aggcxt;
-
-	if (!AggCheckCallContext(fcinfo, &aggcxt))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("scalable bloom aggregate support function called in non-aggregate context")));
-	return aggcxt;
-}
 
 Datum
 scalable_bloom_agg_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcxt = scalable_agg_context(fcinfo);
+	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 	ScalableAggState *st;
 
 	if (PG_ARGISNULL(0))
@@ -608,7 +597,7 @@ scalable_bloom_agg_trans(PG_FUNCTION_ARGS)
 Datum
 scalable_bloom_agg_final(PG_FUNCTION_ARGS)
 {
-	scalable_agg_context(fcinfo);
+	bloom_agg_context(fcinfo);
 	if (PG_ARGISNULL(0))
 	{
 		ScalableMeta m = {1000, 0.01, 2};
@@ -621,7 +610,7 @@ scalable_bloom_agg_final(PG_FUNCTION_ARGS)
 Datum
 scalable_bloom_agg_combine(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcxt = scalable_agg_context(fcinfo);
+	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 	ScalableAggState *a = PG_ARGISNULL(0) ? NULL : (ScalableAggState *) PG_GETARG_POINTER(0);
 	ScalableAggState *b = PG_ARGISNULL(1) ? NULL : (ScalableAggState *) PG_GETARG_POINTER(1);
 	ScalableAggState *r;
@@ -640,7 +629,7 @@ scalable_bloom_agg_serial(PG_FUNCTION_ARGS)
 	StringInfoData buf;
 	BloomFilter *w;
 
-	scalable_agg_context(fcinfo);
+	bloom_agg_context(fcinfo);
 	w = bloom_copy(((ScalableAggState *) PG_GETARG_POINTER(0))->f);
 	scalable_convert(w, true);
 	pq_begintypsend(&buf);
@@ -652,7 +641,7 @@ Datum
 scalable_bloom_agg_deserial(PG_FUNCTION_ARGS)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
-	MemoryContext aggcxt = scalable_agg_context(fcinfo);
+	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 	ScalableAggState *st = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
 
 	st->f = scalable_finish_decode(bloom_wire_read((const uint8 *) VARDATA_ANY(b),

@@ -57,10 +57,20 @@ typedef struct BloomCallCache
 	BloomFilter *filter;		/* in fn_mcxt */
 	void	   *raw;			/* the chunk holding filter, to pfree */
 	struct varlena *key;		/* compressed in-line datum filter came from */
+	const BloomFilter *checked; /* filter whose family matched ti */
 } BloomCallCache;
 
+/* The fn_extra cache of this call site, created on first use. */
+static inline BloomCallCache *
+bloom_call_cache(FunctionCallInfo fcinfo)
+{
+	if (unlikely(fcinfo->flinfo->fn_extra == NULL))
+		fcinfo->flinfo->fn_extra =
+			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BloomCallCache));
+	return (BloomCallCache *) fcinfo->flinfo->fn_extra;
+}
+
 /* bloom_hash.c */
-extern BloomCallCache *bloom_call_cache(FunctionCallInfo fcinfo);
 extern void bloom_typeinfo_init(BloomTypeInfo *ti, Oid typid, Oid collation,
 								MemoryContext mcxt);
 extern uint64 bloom_hash_datum(const BloomTypeInfo *ti, Datum value,

@@ -223,7 +223,7 @@ static inline void
 bloom_state_push(BloomAggState *st, uint64 h)
 {
 	if (st->mode == BLOOM_AGG_FILTER)
-		bloom_prefetch_hash(st->filter, h);
+		bloom_prefetch_hash(st->filter, h, true);
 	else
 		__builtin_prefetch(&st->slots[(uint32) h & (st->nslots - 1)], 1, 3);
 	st->queue[st->nqueued++] = h;
@@ -565,6 +565,9 @@ bloom_agg_serial(PG_FUNCTION_ARGS)
 	bloom_agg_context(fcinfo);
 	bloom_state_flush(st);
 	pq_begintypsend(&buf);
+	/* one allocation for a large filter state, not repeated doubling */
+	if (st->mode == BLOOM_AGG_FILTER)
+		enlargeStringInfo(&buf, BLOOM_WIRE_HEADER_SIZE + (int) BLOOM_DATA_BYTES(st->filter) + 16);
 	pq_sendbyte(&buf, (int) st->mode);
 	pq_sendint64(&buf, st->nadded);
 	if (st->mode == BLOOM_AGG_FILTER)

@@ -79,16 +79,23 @@ bloom_add_all(PG_FUNCTION_ARGS)
 	bool	   *nulls;
 	int			n = bloom_array_elems(arr, &values, &nulls);
 
+	uint64	   *h = palloc(sizeof(uint64) * Max(n, 1));
+	int			nh = 0;
+
 	if ((Pointer) f == DatumGetPointer(PG_GETARG_DATUM(0)))
 		f = bloom_copy(f);
 	bloom_check_element(f, ti, true);
+	/* two passes: hash and prefetch every element, then insert */
 	for (int i = 0; i < n; i++)
 	{
 		if (nulls[i])
 			continue;
-		bloom_insert_hash(f, bloom_hash_datum(ti, values[i], f->seed));
-		bloom_add_items(f, 1);
+		h[nh] = bloom_hash_datum(ti, values[i], f->seed);
+		bloom_prefetch_hash(f, h[nh++], true);
 	}
+	for (int i = 0; i < nh; i++)
+		bloom_insert_hash(f, h[i]);
+	bloom_add_items(f, nh);
 	PG_RETURN_BLOOM_P(f);
 }
 
@@ -107,18 +114,27 @@ bloom_probe_array(FunctionCallInfo fcinfo, int *hits, int *nonnull,
 	bool	   *nulls;
 	int			n = bloom_array_elems(arr, &values, &nulls);
 	Datum	   *answers = palloc(sizeof(Datum) * Max(n, 1));
+	uint64	   *h = palloc(sizeof(uint64) * Max(n, 1));
+	bool		empty = f->family[0] == '\0';
 
 	bloom_check_element(f, ti, false);
 	*hits = *nonnull = 0;
+	/* two passes: hash and prefetch every element, then test */
 	for (int i = 0; i < n; i++)
 	{
-		bool		maybe = false;
+		if (nulls[i] || empty)
+			continue;
+		h[i] = bloom_hash_datum(ti, values[i], f->seed);
+		bloom_prefetch_hash(f, h[i], false);
+	}
+	for (int i = 0; i < n; i++)
+	{
+		bool		maybe;
 
 		if (nulls[i])
 			continue;
 		(*nonnull)++;
-		if (f->family[0] != '\0')
-			maybe = bloom_test_hash(f, bloom_hash_datum(ti, values[i], f->seed));
+		maybe = !empty && bloom_test_hash(f, h[i]);
 		*hits += maybe ? 1 : 0;
 		answers[i] = BoolGetDatum(maybe);
 	}

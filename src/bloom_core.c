@@ -35,9 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define BLOOM_BIG_ENDIAN 1
-#endif
 
 /* called every few million steps of long loops (PostgreSQL: interrupts) */
 void		(*bloom_interrupt_hook) (void) = NULL;
@@ -45,10 +42,6 @@ void		(*bloom_interrupt_hook) (void) = NULL;
 #define BLOOM_POLL(i) \
 	do { if (((i) & 0xFFFFF) == 0 && bloom_interrupt_hook) bloom_interrupt_hook(); } while (0)
 
-static const uint32_t bloom_salt[BLOOM_BLOCK_WORDS32] = {
-	0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
-	0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U
-};
 
 /* ------------------------------------------------------------------------
  * Sizing
@@ -340,71 +333,32 @@ bloom_check_bits(const BloomFilter *f)
  * ------------------------------------------------------------------------
  */
 
-/* Final mixer of MurmurHash3: spreads every input bit over the output. */
-uint64_t
-bloom_mix64(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= UINT64_C(0xff51afd7ed558ccd);
-	h ^= h >> 33;
-	h *= UINT64_C(0xc4ceb9fe1a85ec53);
-	h ^= h >> 33;
-	return h;
-}
-
-/* High 64 bits of a * b: maps a uniform a to [0, b). */
-static inline uint64_t
-bloom_mulhi64(uint64_t a, uint64_t b)
-{
-#ifdef __SIZEOF_INT128__
-	return (uint64_t) (((unsigned __int128) a * b) >> 64);
-#else
-	uint64_t	a_lo = (uint32_t) a,
-				a_hi = a >> 32,
-				b_lo = (uint32_t) b,
-				b_hi = b >> 32;
-	uint64_t	mid1 = a_hi * b_lo + ((a_lo * b_lo) >> 32);
-	uint64_t	mid2 = a_lo * b_hi + (uint32_t) mid1;
-
-	return a_hi * b_hi + (mid1 >> 32) + (mid2 >> 32);
-#endif
-}
-
 #ifdef BLOOM_BIG_ENDIAN
 #define BLOOM_SET_BIT(bytes, b)  ((bytes)[(b) >> 3] |= (uint8_t) (1U << ((b) & 7)))
 #define BLOOM_GET_BIT(bytes, b)  (((bytes)[(b) >> 3] >> ((b) & 7)) & 1)
 #endif
 
-/* Index of the block a hash falls into. */
-static inline uint64_t
-bloom_block_of(const BloomFilter *f, uint64_t h)
-{
-	uint64_t	nblocks = f->nbits / BLOOM_BLOCK_BITS;
-
-	return ((h >> 32) * nblocks) >> 32;
-}
-
-/* Add a hashed item to the filter (does not touch nitems). */
+/*
+ * Add a hashed item to a classic filter, or to a blocked one on big-endian
+ * hosts (the little-endian blocked path is inlined in bloom_format.h).
+ */
 void
-bloom_insert_hash(BloomFilter *f, uint64_t h)
+bloom_insert_hash_other(BloomFilter *f, uint64_t h)
 {
 	if (f->layout == BLOOM_LAYOUT_BLOCKED)
 	{
+#ifdef BLOOM_BIG_ENDIAN
 		uint32_t	h32 = (uint32_t) h;
 		uint64_t	block = bloom_block_of(f, h);
-#ifdef BLOOM_BIG_ENDIAN
 		uint8_t    *bytes = (uint8_t *) f->words;
 
 		for (int i = 0; i < BLOOM_BLOCK_WORDS32; i++)
 			BLOOM_SET_BIT(bytes, block * 256 + i * 32 + ((h32 * bloom_salt[i]) >> 27));
 #else
-		uint32_t   *w = (uint32_t *) f->words + block * BLOOM_BLOCK_WORDS32;
-
-		for (int i = 0; i < BLOOM_BLOCK_WORDS32; i++)
-			w[i] |= UINT32_C(1) << ((h32 * bloom_salt[i]) >> 27);
+		bloom_insert_hash(f, h);
 #endif
+		return;
 	}
-	else
 	{
 		uint64_t	a = h,
 					b = ((h >> 32) | (h << 32)) * UINT64_C(0x9e3779b97f4a7c15) | 1;
@@ -424,15 +378,15 @@ bloom_insert_hash(BloomFilter *f, uint64_t h)
 	}
 }
 
-/* May the hashed item be in the filter? */
+/* May the hashed item be in a classic filter (or blocked, big-endian)? */
 bool
-bloom_test_hash(const BloomFilter *f, uint64_t h)
+bloom_test_hash_other(const BloomFilter *f, uint64_t h)
 {
 	if (f->layout == BLOOM_LAYOUT_BLOCKED)
 	{
+#ifdef BLOOM_BIG_ENDIAN
 		uint32_t	h32 = (uint32_t) h;
 		uint64_t	block = bloom_block_of(f, h);
-#ifdef BLOOM_BIG_ENDIAN
 		const uint8_t *bytes = (const uint8_t *) f->words;
 
 		for (int i = 0; i < BLOOM_BLOCK_WORDS32; i++)
@@ -440,16 +394,9 @@ bloom_test_hash(const BloomFilter *f, uint64_t h)
 				return false;
 		return true;
 #else
-		const uint32_t *w = (const uint32_t *) f->words + block * BLOOM_BLOCK_WORDS32;
-		uint32_t	miss = 0;
-
-		/* branch-free: all eight words are in one cache line anyway */
-		for (int i = 0; i < BLOOM_BLOCK_WORDS32; i++)
-			miss |= ~w[i] & (UINT32_C(1) << ((h32 * bloom_salt[i]) >> 27));
-		return miss == 0;
+		return bloom_test_hash(f, h);
 #endif
 	}
-	else
 	{
 		uint64_t	a = h,
 					b = ((h >> 32) | (h << 32)) * UINT64_C(0x9e3779b97f4a7c15) | 1;
@@ -470,19 +417,6 @@ bloom_test_hash(const BloomFilter *f, uint64_t h)
 		}
 		return true;
 	}
-}
-
-/* Hint the CPU to fetch the cache line a later insert of h will touch. */
-void
-bloom_prefetch_hash(const BloomFilter *f, uint64_t h)
-{
-#if defined(__GNUC__) || defined(__clang__)
-	if (f->layout == BLOOM_LAYOUT_BLOCKED)
-		__builtin_prefetch((const uint32_t *) f->words +
-						   bloom_block_of(f, h) * BLOOM_BLOCK_WORDS32, 1, 3);
-	else
-		__builtin_prefetch(&f->words[bloom_mulhi64(h, f->nbits) >> 6], 1, 3);
-#endif
 }
 
 /* ------------------------------------------------------------------------

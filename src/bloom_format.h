@@ -132,10 +132,113 @@ extern int	bloom_layout_from_name(const char *name);
 
 /* hashing core: 64-bit element hash -> bits --------------------------- */
 
-extern uint64_t bloom_mix64(uint64_t h);
-extern void bloom_insert_hash(BloomFilter *f, uint64_t h);
-extern bool bloom_test_hash(const BloomFilter *f, uint64_t h);
-extern void bloom_prefetch_hash(const BloomFilter *f, uint64_t h);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define BLOOM_BIG_ENDIAN 1
+#endif
+
+/* Parquet's split-block salts: word i of a block uses bit (h32 * SALT[i]) >> 27 */
+static const uint32_t bloom_salt[BLOOM_BLOCK_WORDS32] = {
+	0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
+	0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U
+};
+
+extern void bloom_insert_hash_other(BloomFilter *f, uint64_t h);
+extern bool bloom_test_hash_other(const BloomFilter *f, uint64_t h);
+
+/* Final mixer of MurmurHash3: spreads every input bit over the output. */
+static inline uint64_t
+bloom_mix64(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= UINT64_C(0xff51afd7ed558ccd);
+	h ^= h >> 33;
+	h *= UINT64_C(0xc4ceb9fe1a85ec53);
+	h ^= h >> 33;
+	return h;
+}
+
+/* High 64 bits of a * b: maps a uniform a to [0, b). */
+static inline uint64_t
+bloom_mulhi64(uint64_t a, uint64_t b)
+{
+#ifdef __SIZEOF_INT128__
+	return (uint64_t) (((unsigned __int128) a * b) >> 64);
+#else
+	uint64_t	a_lo = (uint32_t) a,
+				a_hi = a >> 32,
+				b_lo = (uint32_t) b,
+				b_hi = b >> 32;
+	uint64_t	mid1 = a_hi * b_lo + ((a_lo * b_lo) >> 32);
+	uint64_t	mid2 = a_lo * b_hi + (uint32_t) mid1;
+
+	return a_hi * b_hi + (mid1 >> 32) + (mid2 >> 32);
+#endif
+}
+
+/* Index of the block a hash falls into (multiply-shift of the high half). */
+static inline uint64_t
+bloom_block_of(const BloomFilter *f, uint64_t h)
+{
+	return ((h >> 32) * (f->nbits / BLOOM_BLOCK_BITS)) >> 32;
+}
+
+/*
+ * Add a hashed item to a classic or blocked filter (not nitems).  The
+ * blocked layout on little-endian hosts, the hot path of every aggregate,
+ * is inlined here; everything else is in bloom_core.c.
+ */
+static inline void
+bloom_insert_hash(BloomFilter *f, uint64_t h)
+{
+#ifndef BLOOM_BIG_ENDIAN
+	if (f->layout == BLOOM_LAYOUT_BLOCKED)
+	{
+		uint32_t	h32 = (uint32_t) h;
+		uint32_t   *w = (uint32_t *) f->words + bloom_block_of(f, h) * BLOOM_BLOCK_WORDS32;
+
+		for (int i = 0; i < BLOOM_BLOCK_WORDS32; i++)
+			w[i] |= UINT32_C(1) << ((h32 * bloom_salt[i]) >> 27);
+		return;
+	}
+#endif
+	bloom_insert_hash_other(f, h);
+}
+
+/* May the hashed item be in a classic or blocked filter? */
+static inline bool
+bloom_test_hash(const BloomFilter *f, uint64_t h)
+{
+#ifndef BLOOM_BIG_ENDIAN
+	if (f->layout == BLOOM_LAYOUT_BLOCKED)
+	{
+		uint32_t	h32 = (uint32_t) h;
+		const uint32_t *w = (const uint32_t *) f->words + bloom_block_of(f, h) * BLOOM_BLOCK_WORDS32;
+		uint32_t	miss = 0;
+
+		/* branch-free: the eight words share one cache line */
+		for (int i = 0; i < BLOOM_BLOCK_WORDS32; i++)
+			miss |= ~w[i] & (UINT32_C(1) << ((h32 * bloom_salt[i]) >> 27));
+		return miss == 0;
+	}
+#endif
+	return bloom_test_hash_other(f, h);
+}
+
+/* Hint the CPU to fetch the cache line an insert (write) or test of h touches. */
+static inline void
+bloom_prefetch_hash(const BloomFilter *f, uint64_t h, bool for_write)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	const void *p = f->layout == BLOOM_LAYOUT_BLOCKED
+		? (const void *) ((const uint32_t *) f->words + bloom_block_of(f, h) * BLOOM_BLOCK_WORDS32)
+		: (const void *) &f->words[bloom_mulhi64(h, f->nbits) >> 6];
+
+	if (for_write)
+		__builtin_prefetch(p, 1, 3);
+	else
+		__builtin_prefetch(p, 0, 3);
+#endif
+}
 
 /* counting layout ------------------------------------------------------ */
 

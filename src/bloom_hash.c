@@ -349,16 +349,6 @@ bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti, bool adopt)
 				 errhint("Add a COLLATE clause naming the collation the filter was built with.")));
 }
 
-/* The fn_extra cache of this call site, created on first use. */
-BloomCallCache *
-bloom_call_cache(FunctionCallInfo fcinfo)
-{
-	if (fcinfo->flinfo->fn_extra == NULL)
-		fcinfo->flinfo->fn_extra =
-			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BloomCallCache));
-	return (BloomCallCache *) fcinfo->flinfo->fn_extra;
-}
-
 /* Hash information for argument argno, cached per call site. */
 BloomTypeInfo *
 bloom_call_typeinfo(FunctionCallInfo fcinfo, int argno)
@@ -380,6 +370,7 @@ bloom_call_typeinfo(FunctionCallInfo fcinfo, int argno)
 	{
 		bloom_typeinfo_init(&cache->ti, typid, collation, fcinfo->flinfo->fn_mcxt);
 		cache->ti_valid = true;
+		cache->checked = NULL;
 	}
 	return &cache->ti;
 }

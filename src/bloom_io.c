@@ -50,8 +50,9 @@ bloom_alloc(int layout, int nhashes, uint64 nbits, uint64 seed)
 #define BLOOM_HUGEPAGE_MIN		(4 * 1024 * 1024)
 
 /*
- * Uninitialised room for a filter of nbits in cxt (see above); *raw gets
- * the chunk to pfree, which differs from the result for large filters.
+ * Uninitialised room for a filter of nbits in cxt (see above), its bit
+ * array aligned to a cache line at least; *raw gets the chunk to pfree,
+ * which differs from the result.
  */
 BloomFilter *
 bloom_alloc_large(MemoryContext cxt, uint64 nbits, void **raw)
@@ -62,8 +63,11 @@ bloom_alloc_large(MemoryContext cxt, uint64 nbits, void **raw)
 
 	if (total < BLOOM_HUGEPAGE_MIN)
 	{
-		*raw = MemoryContextAlloc(cxt, total);
-		return (BloomFilter *) *raw;
+		/* still align the bits to a cache line: 32-byte blocks never straddle */
+		p = MemoryContextAlloc(cxt, total + PG_CACHE_LINE_SIZE);
+		*raw = p;
+		words = TYPEALIGN(PG_CACHE_LINE_SIZE, (uintptr_t) p + BLOOM_HEADER_SIZE);
+		return (BloomFilter *) (words - BLOOM_HEADER_SIZE);
 	}
 	p = MemoryContextAlloc(cxt, total + BLOOM_HUGEPAGE_SIZE);
 	*raw = p;
@@ -203,7 +207,9 @@ bloom_cache_filter(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
 	if (cache->raw != NULL)
 		pfree(cache->raw);
 	cache->raw = NULL;
+	cache->filter = NULL;
 	cache->filter = bloom_copy_large(fcinfo->flinfo->fn_mcxt, f, &cache->raw);
+	cache->checked = NULL;
 	if ((Pointer) f != DatumGetPointer(d))
 		pfree(f);
 	return cache->filter;
@@ -230,9 +236,10 @@ bloom_cache_set_key(FunctionCallInfo fcinfo, BloomCallCache *cache,
  *  - a compressed in-line filter is decompressed once and keyed by its
  *	  compressed bytes (compared in full: at most a few kB, and an address
  *	  can be reused for another value, so the pointer alone is no key);
- *  - a large Const (a plan constant cannot change while the call site
- *	  lives; a Param can, e.g. a PL/pgSQL variable) is copied once, for its
- *	  large-page layout;
+ *  - a Const (a plan constant cannot change while the call site lives; a
+ *	  Param can, e.g. a PL/pgSQL variable) is validated once, and copied
+ *	  once if it is large (for the large-page layout) or not a plain
+ *	  in-line value;
  *  - anything else is used in place: in-line values cost nothing to fetch.
  */
 BloomFilter *
@@ -264,10 +271,15 @@ bloom_from_datum_cached_kind(FunctionCallInfo fcinfo, Datum d, int kind)
 	}
 	if (cache->const_filter)
 		return cache->filter;
-	if (VARATT_IS_4B_U(attr) && VARSIZE(attr) >= BLOOM_HUGEPAGE_MIN &&
-		bloom_arg_is_const(fcinfo->flinfo, 0))
+	if (bloom_arg_is_const(fcinfo->flinfo, 0))
 	{
 		cache->const_filter = true;
+		if (VARATT_IS_4B_U(attr) && VARSIZE(attr) < BLOOM_HUGEPAGE_MIN)
+		{
+			cache->filter = bloom_from_datum_kind(d, kind);	/* in place */
+			cache->checked = NULL;
+			return cache->filter;
+		}
 		return bloom_cache_filter(fcinfo, cache, d, kind);
 	}
 	return bloom_from_datum_kind(d, kind);

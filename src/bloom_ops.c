@@ -155,8 +155,15 @@ bloom_contains(PG_FUNCTION_ARGS)
 {
 	BloomFilter *f = bloom_from_datum_cached(fcinfo, PG_GETARG_DATUM(0));
 	BloomTypeInfo *ti = bloom_call_typeinfo(fcinfo, 1);
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
 
-	bloom_check_element(f, ti, false);
+	/* a cached filter's family is checked once per call site and type */
+	if (f != cache->checked)
+	{
+		bloom_check_element(f, ti, false);
+		if (f == cache->filter)
+			cache->checked = f;
+	}
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);	/* nothing was ever added */
 	PG_RETURN_BOOL(bloom_test_hash(f, bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed)));

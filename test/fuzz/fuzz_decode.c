@@ -33,6 +33,18 @@
  */
 #define FUZZ_MAX_PROBE_BITS		(UINT64_C(1) << 20)
 
+/*
+ * The counting layout's functions, if this version of the core has them
+ * (weak: the target also builds against a core without them).
+ */
+extern void bloom_counting_add(BloomFilter *f, uint64_t h) __attribute__((weak));
+extern bool bloom_counting_test(const BloomFilter *f, uint64_t h) __attribute__((weak));
+extern bool bloom_counting_remove(BloomFilter *f, uint64_t h) __attribute__((weak));
+extern void bloom_counting_merge(BloomFilter *dst, const BloomFilter *src) __attribute__((weak));
+extern void bloom_counting_to_bits(const BloomFilter *src, BloomFilter *dst) __attribute__((weak));
+/* the header-only decoder of scalable sub-filters, where present */
+extern const char *bloom_wire_decode_fields(const uint8_t *buf, BloomFilter *hdr) __attribute__((weak));
+
 #define FUZZ_CHECK(cond, what) \
 	do { \
 		if (!(cond)) \
@@ -294,6 +306,51 @@ fuzz_resize(const BloomFilter *f, const uint64_t *h, int nh, uint8_t pick)
 	free(folded);
 }
 
+/*
+ * Counting layout: counters added must test present, a counting filter
+ * must map onto the classic filter of nbits / 4 bits holding the same
+ * items, merging saturates without losing items, and removing an item
+ * that was added twice keeps it present.
+ */
+static void
+fuzz_counting(BloomFilter *f, const uint64_t *h, int nh)
+{
+	BloomFilter *bits;
+	BloomFilter *copy;
+
+	if (f->layout != BLOOM_LAYOUT_COUNTING || !bloom_counting_add ||
+		!bloom_counting_test || !bloom_counting_remove ||
+		!bloom_counting_merge || !bloom_counting_to_bits)
+		return;
+	for (int i = 0; i < nh; i++)
+		bloom_counting_add(f, h[i]);
+	for (int i = 0; i < nh; i++)
+		FUZZ_CHECK(bloom_counting_test(f, h[i]), "counting: false negative after add");
+	copy = fuzz_reshape(f, f->nbits);
+	memcpy(copy->words, f->words, BLOOM_DATA_BYTES(f));
+	bloom_counting_merge(copy, f);
+	for (int i = 0; i < nh; i++)
+		FUZZ_CHECK(bloom_counting_test(copy, h[i]), "counting: false negative after merge");
+	if (nh > 0)
+	{
+		bloom_counting_add(copy, h[0]);
+		FUZZ_CHECK(bloom_counting_remove(copy, h[0]), "counting: remove of a present item failed");
+		for (int i = 0; i < nh; i++)
+			FUZZ_CHECK(bloom_counting_test(copy, h[i]), "counting: false negative after remove");
+	}
+	fuzz_round_trips(copy);
+	free(copy);
+	/* the classic image (a valid bloom value only from 1024 bits up) */
+	bits = fuzz_reshape(f, f->nbits / 4);
+	bits->layout = BLOOM_LAYOUT_CLASSIC;
+	bloom_counting_to_bits(f, bits);
+	if (bits->nbits >= BLOOM_MIN_BITS)
+		FUZZ_CHECK(bloom_check_header(bits) == NULL, "counting: the classic image has an invalid header");
+	for (int i = 0; i < nh; i++)
+		FUZZ_CHECK(bloom_test_hash(bits, h[i]), "counting: false negative in the classic image");
+	free(bits);
+}
+
 /* Exercise an accepted filter (which it may modify). */
 static void
 fuzz_exercise(BloomFilter *f, const uint8_t *data, size_t len)
@@ -313,7 +370,7 @@ fuzz_exercise(BloomFilter *f, const uint8_t *data, size_t len)
 	{
 		uint64_t	x = bloom_mix64((uint64_t) i * 0x9e3779b97f4a7c15ULL ^ len);
 
-		bloom_prefetch_hash(f, x);
+		bloom_prefetch_hash(f, x, true);
 		(void) bloom_test_hash(f, x);
 	}
 
@@ -335,7 +392,10 @@ fuzz_exercise(BloomFilter *f, const uint8_t *data, size_t len)
 			   "filter invalid after inserts");
 	fuzz_check_estimates(f);
 	fuzz_round_trips(f);
-	fuzz_resize(f, h, nh, pick);
+	if (f->layout == BLOOM_LAYOUT_COUNTING)
+		fuzz_counting(f, h, nh);	/* counters do not fold bitwise */
+	else
+		fuzz_resize(f, h, nh, pick);
 }
 
 int
@@ -360,6 +420,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else
 		FUZZ_CHECK(why != NULL && why[0] != '\0', "rejected without a reason");
 	free(s);
+
+	/* (b') a header alone, as a scalable filter's sub-filter headers */
+	if (bloom_wire_decode_fields && size >= BLOOM_WIRE_HEADER_SIZE)
+	{
+		BloomFilter hdr;
+		uint8_t		again[BLOOM_WIRE_HEADER_SIZE];
+
+		if (bloom_wire_decode_fields(data, &hdr) == NULL)
+		{
+			FUZZ_CHECK(bloom_check_header(&hdr) == NULL, "decode_fields accepted an invalid header");
+			bloom_wire_encode_header(&hdr, again);
+			FUZZ_CHECK(memcmp(again, data, BLOOM_WIRE_HEADER_SIZE) == 0,
+					   "decode_fields/encode_header round trip differs");
+		}
+	}
 
 	/* (b) the binary form */
 	f = fuzz_wire_decode(data, size, &why);

@@ -1,0 +1,106 @@
+# bench/lib_bench.sh -- shared by bench/run.sh and bench/profile.sh (sourced
+# after scripts/lib.sh).  bench_setup N: build, install privately, start a throwaway
+# cluster and load the benchmark data (t, filters, target, staging) with N
+# rows; sql: psql with @N@ / @NTARGET@ substituted in the script on stdin.
+
+say() { echo "[$(date +%H:%M:%S)] $*" >&2; }
+
+sql() {
+	sed -e "s/@N@/$N/g" -e "s/@NTARGET@/$NTARGET/g" | psql_q -v VERBOSITY=terse "$@"
+}
+
+# bench_build: build and install bloomset where nothing else can touch it.
+# The work tree and the system's PostgreSQL lib directory are shared with
+# other developers' builds and test runs (which install their own
+# bloomset.so at any moment), so the benchmark
+#  - builds from a snapshot of the sources (src/, Makefile, SQL, control),
+#  - installs into a private copy of PostgreSQL 15 (PostgreSQL finds its
+#    lib and share directories relative to its binaries), and
+#  - runs that copy's server, so every backend loads this very build.
+# Sets BENCH_ROOT, PG_BIN (the private copy) and BUILD_REV.
+bench_build() {
+	local root=$BENCH_DIR/.. snap sys_bin=$PG_BIN
+	BENCH_ROOT=$(mktemp -d /tmp/bloomset-bench.XXXXXX)
+	chmod 755 "$BENCH_ROOT"
+	snap=$BENCH_ROOT/src
+	mkdir -p "$snap" "$BENCH_ROOT/pg/usr/lib/postgresql" "$BENCH_ROOT/pg/usr/share/postgresql"
+	(cd "$root" && tar cf - --exclude='*.o' --exclude='*.bc' --exclude='*.so' \
+		Makefile ./*.control ./*.sql src) | tar xf - -C "$snap"
+	BUILD_REV=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')
+	if [ -n "$(git -C "$root" status --porcelain -- src Makefile 'bloomset--*.sql' bloomset.control 2>/dev/null)" ]; then
+		BUILD_REV="$BUILD_REV + uncommitted changes"
+	fi
+	BUILD_REV="$BUILD_REV (source snapshot hash $(cd "$snap" && cat Makefile ./*.sql src/*.[ch] | sha1sum | cut -c1-10))"
+	cp -a "/usr/lib/postgresql/$PG_MAJOR" "$BENCH_ROOT/pg/usr/lib/postgresql/"
+	cp -a "/usr/share/postgresql/$PG_MAJOR" "$BENCH_ROOT/pg/usr/share/postgresql/"
+	say "building bloomset $BUILD_REV into $BENCH_ROOT"
+	make -C "$snap" -s -j2 PG_CONFIG="$sys_bin/pg_config" >/dev/null
+	make -C "$snap" -s PG_CONFIG="$sys_bin/pg_config" DESTDIR="$BENCH_ROOT/pg" install >/dev/null
+	PG_BIN=$BENCH_ROOT/pg/usr/lib/postgresql/$PG_MAJOR/bin
+}
+
+bench_cleanup() {
+	pg_stop
+	[ -n "${BENCH_ROOT:-}" ] && rm -rf "$BENCH_ROOT"
+	BENCH_ROOT=
+}
+
+bench_setup() {
+	N=$1
+	SB=${BENCH_SHARED_BUFFERS:-2GB}
+	NTARGET=$(( N < 1000000 ? N : 1000000 ))
+	ensure_base_packages
+	ensure_packages postgresql-$PG_MAJOR-hll
+	bench_build
+	pg_start "shared_buffers = $SB" "jit = off" "max_parallel_workers_per_gather = 0" \
+		"work_mem = 256MB" "maintenance_work_mem = 1GB" "autovacuum = off" \
+		"wal_level = minimal" "max_wal_senders = 0" "max_wal_size = 20GB" \
+		"checkpoint_timeout = 1h" "synchronous_commit = off"
+	trap bench_cleanup EXIT
+	[ "$(echo "SELECT setting FROM pg_config WHERE name = 'PKGLIBDIR'" | psql_q -At)" = \
+	  "$BENCH_ROOT/pg/usr/lib/postgresql/$PG_MAJOR/lib" ] || { echo "private PostgreSQL copy not in use" >&2; exit 1; }
+say "loading $N rows"
+sql <<'EOF'
+CREATE EXTENSION bloomset;
+CREATE EXTENSION hll;
+CREATE EXTENSION pg_prewarm;
+CREATE TABLE t AS SELECT id::bigint AS id, md5(id::text) AS s FROM generate_series(1, @N@) AS id;
+CREATE TABLE filters (name text PRIMARY KEY, f bloom);
+EOF
+psql_q -f "$BENCH_DIR/bench_helpers.sql" >/dev/null
+
+say "building the stored filters"
+sql <<'EOF'
+-- the largest capacity whose 1 % filter fits in 1 MiB, capped at the rows
+SELECT least(max(c), @N@) AS nsmall
+  FROM generate_series(100000, 2000000, 1000) AS c
+ WHERE (bloom_params(c, 0.01)).bytes <= 1048576 \gset
+INSERT INTO bench_info VALUES ('nsmall', :nsmall);
+INSERT INTO filters SELECT 'big', bloom_agg(s, @N@, 0.01) FROM t;
+INSERT INTO filters SELECT 'small', bloom_agg(s, :nsmall, 0.01) FROM t WHERE id <= :nsmall;
+EOF
+
+say "loading the ETL tables"
+sql <<'EOF'
+-- target: @NTARGET@ keys; staging: @N@ keys, every other one already in target
+CREATE TABLE target AS SELECT md5(i::text) AS key FROM generate_series(1, @NTARGET@) AS i;
+CREATE TABLE staging AS
+	SELECT md5(CASE WHEN i % 2 = 0 THEN (i / 2) % @NTARGET@ + 1 ELSE @NTARGET@ + i END::text) AS key
+	  FROM generate_series(1, @N@) AS i;
+INSERT INTO filters SELECT 'target', bloom_agg(key, @NTARGET@, 0.01) FROM target;
+VACUUM ANALYZE t;
+VACUUM ANALYZE filters;
+VACUUM ANALYZE target;
+VACUUM ANALYZE staging;
+SET parallel_setup_cost = 0;
+SELECT pg_prewarm('t') + pg_prewarm('staging') + pg_prewarm('target') AS blocks \gset
+INSERT INTO bench_info
+SELECT 'etl_bloom', count(*) FROM staging WHERE NOT bloom_contains((SELECT f FROM filters WHERE name = 'target'), key);
+INSERT INTO bench_info
+SELECT 'etl_exact', count(*) FROM staging s WHERE NOT EXISTS (SELECT 1 FROM target t WHERE t.key = s.key);
+INSERT INTO bench_info
+SELECT 'filter_sizes', string_agg(format('%s %s B stored as %s B', name, (bloom_info(f)).bytes, pg_column_size(f)), ', ' ORDER BY name)
+  FROM filters;
+EOF
+
+}

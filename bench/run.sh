@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# bench/run.sh [rows] -- the bloomset benchmark.
+#
+# Builds bloomset, starts a throwaway PostgreSQL 15 cluster,
+# loads t(id bigint, s text = md5(id::text)) with `rows` rows (default 10M),
+# and times each case against its baselines, interleaved (A B A B ...), on
+# the server (clock around PL/pgSQL EXECUTE, see bench_helpers.sql).  The
+# extension is built from a snapshot of the sources and installed into a
+# private copy of PostgreSQL (see lib_bench.sh): other developers' installs
+# into the system PostgreSQL cannot change the build under test.
+# Prints a Markdown report and writes it to bench/results/latest.md.
+#
+# Environment: BENCH_REPS (timed rounds per case, default 5),
+#              BENCH_OUT (report file, default bench/results/latest.md),
+#              BENCH_SHARED_BUFFERS (default 2GB).
+# Progress goes to stderr; the report to stdout and the file.
+set -euo pipefail
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source "$BENCH_DIR/../scripts/lib.sh"
+
+CMDLINE="bench/run.sh${*:+ $*}"
+N=${1:-10000000}
+REPS=${BENCH_REPS:-5}
+OUT=${BENCH_OUT:-$BENCH_DIR/results/latest.md}
+case "$N" in ''|*[!0-9]*) echo "usage: bench/run.sh [rows]" >&2; exit 2 ;; esac
+[ "$N" -ge 1000 ] || { echo "rows must be at least 1000" >&2; exit 2; }
+
+T_START=$(date +%s)
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+source "$BENCH_DIR/lib_bench.sh"
+bench_setup "$N"
+
+# ---------------------------------------------------------------------------
+# The cases: groups of queries timed interleaved, then report rows pairing a
+# query with its baseline.
+# ---------------------------------------------------------------------------
+sql <<'EOF'
+INSERT INTO bench_q (grp, ord, label, query, workers, fname) VALUES
+ ('agg-text', 1, 'SELECT bloom_agg(s, @N@, 0.01) FROM t', NULL, 0, NULL),
+ ('agg-text', 2, 'SELECT count(s) FROM t', NULL, 0, NULL),
+ ('agg-text', 3, 'SELECT hll_add_agg(hll_hash_text(s)) FROM t', NULL, 0, NULL),
+ ('agg-int', 1, 'SELECT bloom_agg(id, @N@, 0.01) FROM t', NULL, 0, NULL),
+ ('agg-int', 2, 'SELECT count(id) FROM t', NULL, 0, NULL),
+ ('agg-int', 3, 'SELECT hll_add_agg(hll_hash_bigint(id)) FROM t', NULL, 0, NULL),
+ ('agg-auto', 1, 'SELECT bloom_agg(s) FROM t', NULL, 0, NULL),
+ ('agg-auto', 2, 'SELECT count(s) FROM t', NULL, 0, NULL),
+ ('probe', 1, 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s)', NULL, 0, 'big'),
+ ('probe', 2, 'SELECT count(*) FROM t WHERE bloom_contains($1 /* 1 MiB */, s)', NULL, 0, 'small'),
+ ('probe', 3, 'SELECT count(*) FROM t WHERE s <> ''''', NULL, 0, NULL),
+ ('probe', 4, 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE name=''big''), s)', NULL, 0, NULL),
+ ('probe', 5, 'SELECT count(*) FROM t JOIN filters ON name=''big'' WHERE bloom_contains(filters.f, t.s)', NULL, 0, NULL),
+ ('etl', 1, 'SELECT count(*) FROM staging WHERE NOT bloom_contains((SELECT f FROM filters WHERE name=''target''), key)', NULL, 0, NULL),
+ ('etl', 2, 'SELECT count(*) FROM staging s WHERE NOT EXISTS (SELECT 1 FROM target t WHERE t.key = s.key)', NULL, 0, NULL),
+ ('parallel', 1, 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 2 workers */', NULL, 2, NULL),
+ ('parallel', 2, 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 0 workers */', NULL, 0, NULL),
+ ('parallel', 3, 'SELECT count(s) FROM t /* 2 workers */', NULL, 2, NULL),
+ ('parallel', 4, 'SELECT count(s) FROM t /* 0 workers */', NULL, 0, NULL),
+ ('union', 1, 'SELECT bloom_union_agg(f) FROM ufilters /* 1000 x 1 MiB, STORAGE EXTERNAL */', NULL, 0, NULL),
+ ('union', 2, 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters /* detoast + copy floor */', NULL, 0, NULL),
+ ('union', 3, 'SELECT bloom_union_agg(f) FROM ufilters_z /* 1000 x 1 MiB, pglz-compressed */', NULL, 0, NULL),
+ ('union', 4, 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters_z /* detoast + copy floor */', NULL, 0, NULL);
+UPDATE bench_q SET query = label WHERE query IS NULL;
+
+CREATE TABLE bench_rows (ord serial, name text, grp text, label text, bgrp text, blabel text, note text);
+INSERT INTO bench_rows (name, grp, label, bgrp, blabel, note) VALUES
+ ('agg-text', 'agg-text', 'SELECT bloom_agg(s, @N@, 0.01) FROM t', 'agg-text', 'SELECT count(s) FROM t', 'rows'),
+ ('agg-text', 'agg-text', 'SELECT bloom_agg(s, @N@, 0.01) FROM t', 'agg-text', 'SELECT hll_add_agg(hll_hash_text(s)) FROM t', 'rows'),
+ ('agg-int', 'agg-int', 'SELECT bloom_agg(id, @N@, 0.01) FROM t', 'agg-int', 'SELECT count(id) FROM t', 'rows'),
+ ('agg-int', 'agg-int', 'SELECT bloom_agg(id, @N@, 0.01) FROM t', 'agg-int', 'SELECT hll_add_agg(hll_hash_bigint(id)) FROM t', 'rows'),
+ ('agg-auto', 'agg-auto', 'SELECT bloom_agg(s) FROM t', 'agg-auto', 'SELECT count(s) FROM t', 'rows'),
+ ('probe-const', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s)', 'probe', 'SELECT count(*) FROM t WHERE s <> ''''', 'rows'),
+ ('probe-const', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* 1 MiB */, s)', 'probe', 'SELECT count(*) FROM t WHERE s <> ''''', 'rows'),
+ ('probe-stored', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE name=''big''), s)', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s)', 'rows'),
+ ('probe-stored', 'probe', 'SELECT count(*) FROM t JOIN filters ON name=''big'' WHERE bloom_contains(filters.f, t.s)', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s)', 'rows'),
+ ('etl-new-keys', 'etl', 'SELECT count(*) FROM staging WHERE NOT bloom_contains((SELECT f FROM filters WHERE name=''target''), key)', 'etl', 'SELECT count(*) FROM staging s WHERE NOT EXISTS (SELECT 1 FROM target t WHERE t.key = s.key)', 'etl'),
+ ('parallel', 'parallel', 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 2 workers */', 'parallel', 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 0 workers */', 'speedup'),
+ ('parallel', 'parallel', 'SELECT count(s) FROM t /* 2 workers */', 'parallel', 'SELECT count(s) FROM t /* 0 workers */', 'speedup'),
+ ('union', 'union', 'SELECT bloom_union_agg(f) FROM ufilters /* 1000 x 1 MiB, STORAGE EXTERNAL */', 'union', 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters /* detoast + copy floor */', 'gbps'),
+ ('union', 'union', 'SELECT bloom_union_agg(f) FROM ufilters_z /* 1000 x 1 MiB, pglz-compressed */', 'union', 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters_z /* detoast + copy floor */', 'gbps');
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+ALTER DATABASE postgres SET parallel_setup_cost = 0;
+ALTER DATABASE postgres SET parallel_tuple_cost = 0;
+ALTER DATABASE postgres SET min_parallel_table_scan_size = 0;
+EOF
+
+run_group() {
+	say "case $1"
+	echo "SELECT bench_group('$1', $REPS);" | psql_q -v VERBOSITY=terse >/dev/null 2> >(sed -n -e 's/^NOTICE:  /    /p' -e '/^ERROR/p' -e '/^psql/p' >&2)
+}
+run_group agg-text
+run_group agg-int
+run_group agg-auto
+run_group probe
+run_group etl
+sql <<'EOF'
+DROP TABLE staging, target;   -- keep shared_buffers for the union case
+EOF
+run_group parallel
+
+say "building 2 x 1000 filters of 1 MiB"
+sql <<'EOF'
+CREATE TABLE ufilters (i int, f bloom);
+ALTER TABLE ufilters ALTER COLUMN f SET STORAGE EXTERNAL;
+INSERT INTO ufilters
+	SELECT i, bloom_add(bloom_add(bloom_add(bloom_empty(1048576, 7, 0), i), i + 1000), i + 2000)
+	  FROM generate_series(1, 1000) AS i;
+-- the same filters with the type's default storage (extended): pglz
+CREATE TABLE ufilters_z AS SELECT * FROM ufilters;
+VACUUM ANALYZE ufilters;
+VACUUM ANALYZE ufilters_z;
+SELECT pg_prewarm('ufilters') + pg_prewarm(reltoastrelid) AS b FROM pg_class WHERE relname = 'ufilters' \gset
+SELECT pg_prewarm('ufilters_z') + pg_prewarm(reltoastrelid) AS b FROM pg_class WHERE relname = 'ufilters_z' \gset
+INSERT INTO bench_info
+SELECT 'union_sizes', format('ufilters: %s (toast %s), ufilters_z: %s (toast %s); stored per filter %s B / %s B',
+	pg_size_pretty(pg_total_relation_size('ufilters')), pg_size_pretty(pg_relation_size((SELECT reltoastrelid FROM pg_class WHERE relname = 'ufilters'))),
+	pg_size_pretty(pg_total_relation_size('ufilters_z')), pg_size_pretty(pg_relation_size((SELECT reltoastrelid FROM pg_class WHERE relname = 'ufilters_z'))),
+	(SELECT avg(pg_column_size(f))::bigint FROM ufilters), (SELECT avg(pg_column_size(f))::bigint FROM ufilters_z));
+INSERT INTO bench_info SELECT 'union_bytes', sum((bloom_info(f)).bits / 8) FROM ufilters;
+EOF
+run_group union
+
+say "space"
+SPACE_SQL=$(cat <<'EOF'
+-- bits per item: bloomset's sizing vs the classic optimum and the floor;
+-- measured rate: 1M values that are not in t, probed against real filters.
+CREATE TEMP TABLE absent AS SELECT md5(g::text) AS s FROM generate_series(@N@ + 1, @N@ + 1000000) AS g;
+CREATE TEMP TABLE sp AS
+SELECT p, lay, (bloom_params(@N@, p, lay)).*
+  FROM (VALUES (0.01), (0.001)) AS v(p), (VALUES (NULL), ('classic')) AS l(lay);
+INSERT INTO filters
+SELECT 'p' || p || '/' || coalesce(lay, 'auto'),
+	   CASE WHEN lay IS NULL THEN (SELECT bloom_agg(s, @N@, p) FROM t)
+	   ELSE (SELECT bloom_agg(s, bytes::int, hashes, 0) FROM t) END
+  FROM sp;
+\pset footer off
+SELECT format('| %s %% | %s | %s | %s | %s | %s | %s | %s | %s |',
+	   (p * 100)::text, sp.layout, round(sp.bits_per_item::numeric, 2), sp.hashes,
+	   round((-ln(p) / ln(2) ^ 2)::numeric, 2),
+	   round((ln(1 / p) / ln(2))::numeric, 2),
+	   to_char(100 * (sp.bits_per_item / (-ln(p) / ln(2) ^ 2) - 1), 'FM990.0') || ' %',
+	   to_char(100 * sp.expected_fpr, 'FM0.0000') || ' %',
+	   to_char(100 * (SELECT avg(bloom_contains(f.f, a.s)::int) FROM absent a), 'FM0.0000') || ' %')
+  FROM sp JOIN filters f ON f.name = 'p' || p || '/' || coalesce(lay, 'auto')
+ ORDER BY p DESC, lay NULLS FIRST;
+EOF
+)
+SPACE_ROWS=$(echo "$SPACE_SQL" | sql -At)
+
+say "report"
+REPORT_SQL=$(cat <<'EOF'
+SELECT format('| %s | `%s` | %s | `%s` | %s | %s | %s |',
+	   r.name, r.label, to_char(m.med, 'FM999999990.0'), r.blabel,
+	   to_char(b.med, 'FM999999990.0'), to_char(m.med / b.med, 'FM9990.00'),
+	   concat_ws('; ',
+		   CASE r.note
+			 WHEN 'rows' THEN to_char(m.med * 1e6 / @N@, 'FM9990.0') || ' vs ' || to_char(b.med * 1e6 / @N@, 'FM9990.0') || ' ns/row'
+			 WHEN 'speedup' THEN 'speedup ' || to_char(b.med / m.med, 'FM990.00') || 'x, workers launched ' || m.launched
+				|| ' (warm-up under EXPLAIN ANALYZE: ' || to_char(m.explain_ms, 'FM999999990') || ' vs ' || to_char(b.explain_ms, 'FM999999990') || ' ms)'
+			 WHEN 'gbps' THEN to_char((SELECT v::numeric FROM bench_info WHERE k = 'union_bytes') / (m.med / 1000) / 1e9, 'FM990.00') || ' GB/s of bits (floor ' ||
+				to_char((SELECT v::numeric FROM bench_info WHERE k = 'union_bytes') / (b.med / 1000) / 1e9, 'FM990.00') || ' GB/s)'
+			 WHEN 'etl' THEN 'new keys: bloom ' || (SELECT v FROM bench_info WHERE k = 'etl_bloom') || ', exact ' || (SELECT v FROM bench_info WHERE k = 'etl_exact')
+		   END,
+		   'spread ' || to_char(100 * (m.hi - m.lo) / m.med, 'FM990') || ' % / ' || to_char(100 * (b.hi - b.lo) / b.med, 'FM990') || ' %'))
+  FROM bench_rows r
+  JOIN bench_med m ON m.grp = r.grp AND m.label = r.label
+  JOIN bench_med b ON b.grp = r.bgrp AND b.label = r.blabel
+ ORDER BY r.ord;
+EOF
+)
+TABLE_ROWS=$(echo "$REPORT_SQL" | sql -At)
+PLANS=$(psql_q -At <<'EOF'
+SELECT format('- %s `%s`: %s', grp, label, plan) FROM bench_med ORDER BY grp, label;
+EOF
+)
+INFO=$(echo "SELECT format('- %s: %s', k, v) FROM bench_info ORDER BY k;" | psql_q -At)
+PGVER=$(echo "SELECT version();" | psql_q -At)
+SIMD=$(printf "LOAD 'bloomset';\nSHOW bloomset.simd;\n" | psql_q -At 2>/dev/null || echo "?")
+T_END=$(date +%s)
+
+mkdir -p "$(dirname "$OUT")"
+{
+	echo "# bloomset benchmark"
+	echo
+	echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+	echo "- command: \`$CMDLINE\` (BENCH_REPS=$REPS)"
+	echo "- nproc: $(nproc); CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1); memory: $(free -g | awk '/^Mem:/ {print $2}') GiB"
+	echo "- PostgreSQL: $PGVER"
+	echo "- bloomset built from: $BUILD_REV; bloomset.simd = $SIMD"
+	echo "- settings: shared_buffers = $SB, jit = off, work_mem = 256MB, max_parallel_workers_per_gather = 0 unless stated; tables VACUUM ANALYZEd and pg_prewarm'ed"
+	echo "- rows: $N; each query run once to warm up, then $REPS timed rounds, the queries of a case interleaved (A B C A B C ...)"
+	echo "- timing: on the server, clock_timestamp() around a PL/pgSQL EXECUTE ... INTO of the query (includes parse and plan, ~0.1 ms; no result goes to the client; no per-row instrumentation), see bench/bench_helpers.sql; median of the rounds; ratio = median / baseline median; spread = (max - min) / median; the warm-up run is an EXPLAIN ANALYZE, which gives the plans and workers below"
+	echo "- total run time: $((T_END - T_START)) s; load average (1/5/15 min) at start $LOAD_START, at end $(cut -d' ' -f1-3 /proc/loadavg); the backend's on-CPU share of each case's timed rounds is under Data (cpu_share; leader only for parallel)"
+	echo
+	echo "## Cases"
+	echo
+	echo "| case | query | median ms | baseline | baseline median ms | ratio | notes |"
+	echo "|---|---|---|---|---|---|---|"
+	echo "$TABLE_ROWS"
+	echo
+	echo "## Space (capacity $N)"
+	echo
+	echo "| rate | layout | bits/item | k | classic optimum −ln p/(ln 2)² | floor log2(1/p) | over optimum | model FPR | measured FPR (1M absent) |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+	echo "$SPACE_ROWS"
+	echo
+	echo "## Data"
+	echo
+	echo "$INFO"
+	echo
+	echo "## Plans (node types, [parent relationship], children in parentheses)"
+	echo
+	echo "$PLANS"
+} | tee "$OUT"
+say "done in $((T_END - T_START)) s; report in $OUT"

@@ -200,7 +200,8 @@ run_add(BloomFilter *f, const uint64_t *keys, size_t n)
 	return timer_per_op(t0, n);
 }
 
-/* As bloom_agg's transition: queue hashes, prefetch each when queued. */
+/* As bloom_agg's transition: queue hashes, prefetch each when queued,
+ * insert the queue with bloom_insert_hashes. */
 static double
 run_add_batched(BloomFilter *f, const uint64_t *keys, size_t n)
 {
@@ -216,13 +217,11 @@ run_add_batched(BloomFilter *f, const uint64_t *keys, size_t n)
 		queue[nq++] = h;
 		if (nq == QUEUE_LEN)
 		{
-			for (int j = 0; j < QUEUE_LEN; j++)
-				bloom_insert_hash(f, queue[j]);
+			bloom_insert_hashes(f, queue, QUEUE_LEN);	/* AVX2 when available */
 			nq = 0;
 		}
 	}
-	for (int j = 0; j < nq; j++)
-		bloom_insert_hash(f, queue[j]);
+	bloom_insert_hashes(f, queue, nq);
 	return timer_per_op(t0, n);
 }
 

@@ -204,15 +204,20 @@ bloom_state_to_filter(BloomAggState *st)
 static void
 bloom_state_flush(BloomAggState *st)
 {
-	for (int i = 0; i < st->nqueued; i++)
+	if (st->mode == BLOOM_AGG_FILTER)
+		bloom_insert_hashes(st->filter, st->queue, st->nqueued);
+	else
 	{
-		if (st->mode == BLOOM_AGG_FILTER)
-			bloom_insert_hash(st->filter, st->queue[i]);
-		else
+		for (int i = 0; i < st->nqueued; i++)
 		{
-			bloom_set_insert(st, st->queue[i]);
-			if (bloom_set_count(st) > BLOOM_AUTO_EXACT_MAX)
-				bloom_state_to_filter(st);
+			if (st->mode == BLOOM_AGG_FILTER)
+				bloom_insert_hash(st->filter, st->queue[i]);
+			else
+			{
+				bloom_set_insert(st, st->queue[i]);
+				if (bloom_set_count(st) > BLOOM_AUTO_EXACT_MAX)
+					bloom_state_to_filter(st);
+			}
 		}
 	}
 	st->nqueued = 0;

@@ -280,6 +280,7 @@ extern const char *bloom_wire_decode_fields(const uint8_t *buf, BloomFilter *hdr
 /* run-time CPU dispatch ------------------------------------------------- */
 
 extern void bloom_cpu_init(bool portable_only);
+extern void bloom_insert_hashes(BloomFilter *f, const uint64_t *h, int n);
 extern void (*bloom_interrupt_hook) (void);
 extern const char *bloom_cpu_path(void);
 

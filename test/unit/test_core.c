@@ -42,6 +42,20 @@ test_layout(int layout)
 	for (uint64_t i = 1000000; i < 1400000; i++)
 		fp += bloom_test_hash(f, bloom_mix64(i));
 	CHECK(fn == 0, "no false negatives");
+	{
+		/* the batch (SIMD when available) insert sets exactly the same bits */
+		BloomFilter *g = new_filter(layout, s.nhashes, s.nbits);
+		uint64_t	hs[100];
+
+		for (uint64_t i = 0; i < 100000; i += 100)
+		{
+			for (int j = 0; j < 100; j++)
+				hs[j] = bloom_mix64(i + j);
+			bloom_insert_hashes(g, hs, 100);
+		}
+		CHECK(memcmp(g->words, f->words, BLOOM_DATA_BYTES(f)) == 0, "batch insert equals single inserts");
+		free(g);
+	}
 	CHECK(fp / 400000.0 < 0.0115 && fp / 400000.0 > 0.0085, "rate within 15 % of 1 %");
 	CHECK(fabs(bloom_estimate_items(f, bloom_popcount(f)) - 100000) < 3000, "cardinality within 3 %");
 	CHECK(fabs(bloom_current_fpr(f) - fp / 400000.0) < 0.002, "current rate matches measured");

@@ -59,7 +59,18 @@ INSERT INTO bench_q (grp, ord, label, query, workers, fname) VALUES
  ('union', 1, 'SELECT bloom_union_agg(f) FROM ufilters /* 1000 x 1 MiB, STORAGE EXTERNAL */', NULL, 0, NULL),
  ('union', 2, 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters /* detoast + copy floor */', NULL, 0, NULL),
  ('union', 3, 'SELECT bloom_union_agg(f) FROM ufilters_z /* 1000 x 1 MiB, pglz-compressed */', NULL, 0, NULL),
- ('union', 4, 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters_z /* detoast + copy floor */', NULL, 0, NULL);
+ ('union', 4, 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters_z /* detoast + copy floor */', NULL, 0, NULL),
+ ('beyond', 1, 'SELECT counting_bloom_agg(id, @N@, 0.01) FROM t', NULL, 0, NULL),
+ ('beyond', 2, 'SELECT count(id) FROM t', NULL, 0, NULL),
+ ('beyond', 3, 'SELECT counting_bloom_remove_all((SELECT f FROM cfilters), (SELECT array_agg(id) FROM t WHERE id <= 1000000)) IS NULL', NULL, 0, NULL),
+ ('beyond', 4, 'SELECT array_length((SELECT array_agg(id) FROM t WHERE id <= 1000000), 1) /* array floor */', NULL, 0, NULL),
+ ('beyond', 5, 'SELECT scalable_bloom_agg(id) FROM t', NULL, 0, NULL),
+ ('beyond', 6, 'SELECT count(*) FROM t WHERE scalable_bloom_contains((SELECT f FROM sfilters), id)', NULL, 0, NULL),
+ ('beyond', 7, 'SELECT count(*) FROM t WHERE id > 0', NULL, 0, NULL),
+ ('beyond', 8, 'SELECT count(*) FROM chunks WHERE bloom_ngram_may_contain(grams, ''c0ffee42'') /* 100 chunk filters */', NULL, 0, NULL),
+ ('beyond', 9, 'SELECT count(*) FROM t WHERE s LIKE ''%c0ffee42%'' /* full scan */', NULL, 0, NULL),
+ ('beyond', 10, 'SELECT bloom_ngram_agg(s) FROM t WHERE id <= 1000000', NULL, 0, NULL),
+ ('beyond', 11, 'SELECT count(s) FROM t WHERE id <= 1000000', NULL, 0, NULL);
 UPDATE bench_q SET query = label WHERE query IS NULL;
 
 CREATE TABLE bench_rows (ord serial, name text, grp text, label text, bgrp text, blabel text, note text);
@@ -77,7 +88,13 @@ INSERT INTO bench_rows (name, grp, label, bgrp, blabel, note) VALUES
  ('parallel', 'parallel', 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 2 workers */', 'parallel', 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 0 workers */', 'speedup'),
  ('parallel', 'parallel', 'SELECT count(s) FROM t /* 2 workers */', 'parallel', 'SELECT count(s) FROM t /* 0 workers */', 'speedup'),
  ('union', 'union', 'SELECT bloom_union_agg(f) FROM ufilters /* 1000 x 1 MiB, STORAGE EXTERNAL */', 'union', 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters /* detoast + copy floor */', 'gbps'),
- ('union', 'union', 'SELECT bloom_union_agg(f) FROM ufilters_z /* 1000 x 1 MiB, pglz-compressed */', 'union', 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters_z /* detoast + copy floor */', 'gbps');
+ ('union', 'union', 'SELECT bloom_union_agg(f) FROM ufilters_z /* 1000 x 1 MiB, pglz-compressed */', 'union', 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters_z /* detoast + copy floor */', 'gbps'),
+ ('counting-add', 'beyond', 'SELECT counting_bloom_agg(id, @N@, 0.01) FROM t', 'beyond', 'SELECT count(id) FROM t', 'rows'),
+ ('counting-remove', 'beyond', 'SELECT counting_bloom_remove_all((SELECT f FROM cfilters), (SELECT array_agg(id) FROM t WHERE id <= 1000000)) IS NULL', 'beyond', 'SELECT array_length((SELECT array_agg(id) FROM t WHERE id <= 1000000), 1) /* array floor */', NULL),
+ ('scalable-agg', 'beyond', 'SELECT scalable_bloom_agg(id) FROM t', 'beyond', 'SELECT count(id) FROM t', 'rows'),
+ ('scalable-probe', 'beyond', 'SELECT count(*) FROM t WHERE scalable_bloom_contains((SELECT f FROM sfilters), id)', 'beyond', 'SELECT count(*) FROM t WHERE id > 0', 'rows'),
+ ('substring-check', 'beyond', 'SELECT count(*) FROM chunks WHERE bloom_ngram_may_contain(grams, ''c0ffee42'') /* 100 chunk filters */', 'beyond', 'SELECT count(*) FROM t WHERE s LIKE ''%c0ffee42%'' /* full scan */', NULL),
+ ('ngram-agg', 'beyond', 'SELECT bloom_ngram_agg(s) FROM t WHERE id <= 1000000', 'beyond', 'SELECT count(s) FROM t WHERE id <= 1000000', NULL);
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
@@ -121,6 +138,19 @@ SELECT 'union_sizes', format('ufilters: %s (toast %s), ufilters_z: %s (toast %s)
 INSERT INTO bench_info SELECT 'union_bytes', sum((bloom_info(f)).bits / 8) FROM ufilters;
 EOF
 run_group union
+
+say "building the filters of the counting, scalable and substring cases"
+sql <<'EOF'
+DROP TABLE ufilters, ufilters_z;
+CREATE TABLE cfilters AS SELECT counting_bloom_agg(id, @N@, 0.01) AS f FROM t;
+CREATE TABLE sfilters AS SELECT scalable_bloom_agg(id) AS f FROM t;
+CREATE TABLE chunks AS SELECT id / 100000 AS chunk, bloom_ngram_agg(s) AS grams
+  FROM t GROUP BY 1 LIMIT 100;
+VACUUM ANALYZE cfilters;
+VACUUM ANALYZE sfilters;
+VACUUM ANALYZE chunks;
+EOF
+run_group beyond
 
 say "space"
 SPACE_SQL=$(cat <<'EOF'

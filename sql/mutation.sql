@@ -578,7 +578,242 @@ SELECT count(*) > 500 AS many_accepted_values,
        count(*) = (SELECT count(*) FROM mut_accepted_bin) AND count(*) = (SELECT count(*) FROM mut_accepted_txt) AS all_copied,
        bool_and(bloom_to_bytea(a.f) = bloom_to_bytea(b.f) AND bloom_to_bytea(a.f) = bloom_to_bytea(t.f)) AS copy_round_trips_identical
 FROM mut_accepted a JOIN mut_accepted_bin b USING (id) JOIN mut_accepted_txt t USING (id);
-COPY (SELECT 1 WHERE false) TO :'mut_path';
+
+-- The other filter types share the stored format: counting_bloom (4-bit
+-- counters) and scalable_bloom (a payload of meta data and complete
+-- sub-filter images, each validated on input).  Their text input gets the
+-- same text mutations, their binary input (recv, through binary COPY) the
+-- same byte mutations.
+CREATE TABLE mut_base2 (typ text, id int, t text, b bytea);
+INSERT INTO mut_base2
+SELECT 'counting_bloom', 1, f::text, counting_bloom_send(f)
+FROM (SELECT counting_bloom_agg(x, 1000, 0.01) AS f FROM generate_series(1, 500) x) s
+UNION ALL SELECT 'counting_bloom', 2, f::text, counting_bloom_send(f) FROM (SELECT counting_bloom_empty(10) AS f) s
+UNION ALL SELECT 'counting_bloom', 3, f::text, counting_bloom_send(f) FROM (SELECT counting_bloom_empty(50) || 7 || 8 AS f) s
+UNION ALL SELECT 'scalable_bloom', 1, f::text, scalable_bloom_send(f)
+FROM (SELECT scalable_bloom_agg(x, 10, 0.01) AS f FROM generate_series(1, 100) x) s
+UNION ALL SELECT 'scalable_bloom', 2, f::text, scalable_bloom_send(f) FROM (SELECT scalable_bloom_empty(10, 0.01, 2) AS f) s
+UNION ALL SELECT 'scalable_bloom', 3, f::text, scalable_bloom_send(f) FROM (SELECT scalable_bloom_empty(5, 0.1, 3) || 'a'::text || 'b'::text AS f) s;
+
+-- Does an accepted counting_bloom behave?  'ok', or 'BAD: <what>'.
+CREATE FUNCTION mut_check_counting(f counting_bloom) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	i record;
+	step text := 'counting_bloom_info';
+	t text;
+	g counting_bloom;
+	coll text;
+BEGIN
+	i := counting_bloom_info(f);
+	IF i.counters < 64 OR i.hashes NOT BETWEEN 1 AND 32 OR i.nonzero_counters NOT BETWEEN 0 AND i.counters
+	   OR i.saturated_counters NOT BETWEEN 0 AND i.nonzero_counters
+	   OR i.estimated_fpr = 'NaN' OR i.estimated_fpr NOT BETWEEN 0 AND 1 OR i.items < 0
+	   OR i.bytes <> 72 + i.counters / 2 OR i.element_family IS NULL THEN
+		RETURN 'BAD: counting_bloom_info ' || row(i.*)::text;
+	END IF;
+	step := 'text round trip';
+	t := f::text;
+	IF t::counting_bloom::text IS DISTINCT FROM t THEN
+		RETURN 'BAD: text round trip';
+	END IF;
+	coll := mut_get_field(t, ' coll=');
+	step := 'probing';
+	IF i.element_family = '' OR (i.element_family = 'integer_ops' AND coll = '0') THEN
+		IF i.element_family = '' AND f @> 12345 THEN
+			RETURN 'BAD: a filter without a family is not empty';
+		END IF;
+		g := f || 12345;
+		IF NOT g @> 12345 OR NOT (g | f) @> 12345 OR NOT ((g || 12345) - 12345) @> 12345 THEN
+			RETURN 'BAD: false negative';
+		END IF;
+		g := g - 12345;
+	ELSE
+		BEGIN
+			PERFORM f @> 12345;
+			RETURN 'BAD: probe of a foreign family or collation accepted';
+		EXCEPTION WHEN datatype_mismatch OR collation_mismatch THEN
+			NULL;
+		END;
+	END IF;
+	step := 'conversion to bloom';
+	-- (a filter of fewer than 256 counters has no valid bloom image: see
+	-- the hand-written cases below)
+	IF i.counters >= 256 AND mut_check(f::bloom) <> 'ok' THEN
+		RETURN 'BAD: the bloom image does not behave: ' || mut_check(f::bloom);
+	END IF;
+	RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+	RETURN 'BAD: ' || step || ' raised ' || SQLSTATE || ': ' || SQLERRM;
+END $$;
+
+-- Does an accepted scalable_bloom behave?  'ok', or 'BAD: <what>'.
+CREATE FUNCTION mut_check_scalable(f scalable_bloom) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	nsub int;
+	last record;
+	step text := 'scalable_bloom_info';
+	t text;
+	g scalable_bloom;
+	coll text;
+	fam text;
+	est float8;
+BEGIN
+	SELECT count(*) INTO nsub FROM scalable_bloom_info(f) i
+	WHERE i.bits BETWEEN 256 AND 2147483648 AND i.hashes BETWEEN 1 AND 32 AND i.items >= 0
+	  AND i.estimated_fpr BETWEEN 0 AND 1 AND i.capacity > 0 AND i.target_fpr > 0;
+	SELECT * INTO last FROM scalable_bloom_info(f) ORDER BY sub DESC LIMIT 1;
+	t := f::text;
+	IF nsub IS DISTINCT FROM (SELECT count(*) FROM scalable_bloom_info(f))::int
+	   OR nsub <> mut_get_field(t, ' k=')::int OR nsub NOT BETWEEN 1 AND 32 THEN
+		RETURN 'BAD: scalable_bloom_info';
+	END IF;
+	step := 'scalable_bloom_estimate_card';
+	est := scalable_bloom_estimate_card(f);
+	IF est = 'NaN' OR est < 0 OR est = 'Infinity' THEN
+		RETURN 'BAD: scalable_bloom_estimate_card ' || est;
+	END IF;
+	step := 'text round trip';
+	IF t::scalable_bloom::text IS DISTINCT FROM t THEN
+		RETURN 'BAD: text round trip';
+	END IF;
+	coll := mut_get_field(t, ' coll=');
+	fam := mut_get_field(t, ' family=');
+	step := 'probing';
+	IF fam = '' OR (fam = 'integer_ops' AND coll = '0') THEN
+		IF fam = '' AND scalable_bloom_contains(f, 12345) THEN
+			RETURN 'BAD: a filter without a family is not empty';
+		END IF;
+		-- adding may append a sub-filter sized from the (mutated) meta
+		-- data: only where that stays small
+		IF last.items < last.capacity OR last.capacity <= 4096 THEN
+			g := f || 12345;
+			IF NOT scalable_bloom_contains(g, 12345) OR NOT scalable_bloom_contains(scalable_bloom_union(g, f), 12345) THEN
+				RETURN 'BAD: false negative';
+			END IF;
+		END IF;
+	ELSE
+		BEGIN
+			PERFORM scalable_bloom_contains(f, 12345);
+			RETURN 'BAD: probe of a foreign family or collation accepted';
+		EXCEPTION WHEN datatype_mismatch OR collation_mismatch THEN
+			NULL;
+		END;
+	END IF;
+	RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+	RETURN 'BAD: ' || step || ' raised ' || SQLSTATE || ': ' || SQLERRM;
+END $$;
+
+CREATE FUNCTION mut_try_typed_text(typ text, s text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	c text;
+BEGIN
+	BEGIN
+		IF typ = 'counting_bloom' THEN
+			c := mut_check_counting(s::counting_bloom);
+		ELSIF typ = 'scalable_bloom' THEN
+			c := mut_check_scalable(s::scalable_bloom);
+		ELSE
+			c := mut_check(s::bloom);
+		END IF;
+	EXCEPTION WHEN OTHERS THEN
+		GET STACKED DIAGNOSTICS c = PG_EXCEPTION_DETAIL;
+		RETURN SQLSTATE || ' ' || c;
+	END;
+	RETURN CASE WHEN c = 'ok' THEN 'valid' ELSE c END;
+END $$;
+
+CREATE TABLE mut_copy_counting (f counting_bloom);
+CREATE TABLE mut_copy_scalable (f scalable_bloom);
+CREATE FUNCTION mut_try_typed_recv(typ text, b bytea, path text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	c text;
+	tab text := CASE typ WHEN 'counting_bloom' THEN 'mut_copy_counting' ELSE 'mut_copy_scalable' END;
+	t text;
+BEGIN
+	EXECUTE format('TRUNCATE %I', tab);
+	EXECUTE format('COPY (SELECT %L::bytea) TO %L WITH (FORMAT binary)', b, path);
+	BEGIN
+		EXECUTE format('COPY %I FROM %L WITH (FORMAT binary)', tab, path);
+	EXCEPTION WHEN OTHERS THEN
+		GET STACKED DIAGNOSTICS c = PG_EXCEPTION_DETAIL;
+		RETURN SQLSTATE || ' ' || c;
+	END;
+	EXECUTE format('SELECT f::text FROM %I', tab) INTO t;
+	RETURN mut_try_typed_text(typ, t);
+END $$;
+
+CREATE TABLE mut_results2 (typ text, form text, base int, n int, op text, outcome text,
+						   input_text text, input_bin bytea);
+INSERT INTO mut_results2 (typ, form, base, n, op, input_text)
+SELECT b.typ, 'text', b.id, n, m.op, m.m
+FROM mut_base2 b, generate_series(1, 300) n, LATERAL mut_text(b.t, 'c' || b.typ || b.id || ':' || n) m;
+INSERT INTO mut_results2 (typ, form, base, n, op, input_bin)
+SELECT b.typ, 'binary', b.id, n, m.op, m.m
+FROM mut_base2 b, generate_series(1, 60) n, LATERAL mut_bin(b.b, 'd' || b.typ || b.id || ':' || n) m;
+UPDATE mut_results2 SET outcome = mut_try_typed_text(typ, input_text) WHERE form = 'text';
+UPDATE mut_results2 SET outcome = mut_try_typed_recv(typ, input_bin, :'mut_path') WHERE form = 'binary';
+SELECT typ, form, count(*) AS cases_tried,
+       count(*) FILTER (WHERE outcome = 'valid') > 10 AS some_accepted,
+       count(*) FILTER (WHERE outcome <> 'valid') > 10 AS some_rejected,
+       bool_and(outcome = 'valid' OR outcome LIKE '22%') AS all_errors_are_22xxx,
+       bool_and(outcome NOT LIKE 'BAD%') AS accepted_ok
+FROM mut_results2 GROUP BY typ, form ORDER BY typ, form;
+-- violations (none expected)
+SELECT typ, form, base, n, op, outcome, left(coalesce(input_text, encode(input_bin, 'hex')), 100) AS input
+FROM mut_results2 WHERE NOT (outcome = 'valid' OR outcome LIKE '22%') ORDER BY 1, 2, 3, 4 LIMIT 20;
+
+-- Hand-written cases for these types.
+SELECT c AS typed_case, mut_short(mut_try_typed_text(typ, s)) AS outcome
+FROM (SELECT t AS sc FROM mut_base2 WHERE typ = 'scalable_bloom' AND id = 3) g,
+     (SELECT t AS cc FROM mut_base2 WHERE typ = 'counting_bloom' AND id = 3) h,
+LATERAL (VALUES
+  ('counting: unchanged', 'counting_bloom', cc),
+  ('counting: as bloom', 'bloom', cc),
+  ('counting: k=0', 'counting_bloom', mut_set_field(cc, ' k=', '0')),
+  ('counting: k=33', 'counting_bloom', mut_set_field(cc, ' k=', '33')),
+  ('counting: bits=320', 'counting_bloom', mut_set_field(cc, ' bits=', '320')),
+  ('counting: layout=classic', 'counting_bloom', mut_set_field(cc, ' layout=', 'classic')),
+  ('scalable: unchanged', 'scalable_bloom', sc),
+  ('scalable: layout=blocked', 'scalable_bloom', mut_set_field(sc, ' layout=', 'blocked')),
+  ('scalable: k=0 (no sub-filters)', 'scalable_bloom', mut_set_field(sc, ' k=', '0')),
+  ('scalable: k=2 (one missing)', 'scalable_bloom', mut_set_field(sc, ' k=', '2')),
+  ('scalable: k=33', 'scalable_bloom', mut_set_field(sc, ' k=', '33')),
+  ('scalable: growth 1', 'scalable_bloom', overlay(sc PLACING '0000000000000001' FROM strpos(sc, 'hex=') + 4 + 32 FOR 16)),
+  ('scalable: growth 17', 'scalable_bloom', overlay(sc PLACING '0000000000000011' FROM strpos(sc, 'hex=') + 4 + 32 FOR 16)),
+  ('scalable: capacity 0', 'scalable_bloom', overlay(sc PLACING '0000000000000000' FROM strpos(sc, 'hex=') + 4 FOR 16)),
+  ('scalable: fpr NaN', 'scalable_bloom', overlay(sc PLACING '7ff8000000000000' FROM strpos(sc, 'hex=') + 4 + 16 FOR 16)),
+  ('scalable: sub-filter version 2', 'scalable_bloom', overlay(sc PLACING '02' FROM strpos(sc, 'hex=') + 4 + 48 FOR 2)),
+  ('scalable: sub-filter counting', 'scalable_bloom', overlay(sc PLACING '02' FROM strpos(sc, 'hex=') + 4 + 50 FOR 2)),
+  ('scalable: sub-filter k=0', 'scalable_bloom', overlay(sc PLACING '00' FROM strpos(sc, 'hex=') + 4 + 54 FOR 2)),
+  ('scalable: sub-filter nbits 2^63', 'scalable_bloom', overlay(sc PLACING '80' FROM strpos(sc, 'hex=') + 4 + 72 FOR 2)),
+  ('scalable: sub-filter seed differs', 'scalable_bloom', overlay(sc PLACING '01' FROM strpos(sc, 'hex=') + 4 + 70 FOR 2)),
+  ('scalable: sub-filter family cleared', 'scalable_bloom', overlay(sc PLACING repeat('0', 22) FROM strpos(sc, 'hex=') + 4 + 120 FOR 22)),
+  ('scalable: payload one word short', 'scalable_bloom', left(mut_set_field(sc, ' bits=', (mut_get_field(sc, ' bits=')::int - 64)::text), -16)),
+  ('scalable: payload one word long', 'scalable_bloom', mut_set_field(sc, ' bits=', (mut_get_field(sc, ' bits=')::int + 64)::text) || repeat('0', 16))
+) v(c, typ, s);
+-- Two bugs this test found (now fixed): a scalable sub-filter of layout
+-- "scalable" was accepted and then answered false for items it held; a
+-- counting filter of fewer than 256 counters (counting_bloom_agg over no
+-- rows) converted to a bloom value of fewer than 256 bits.
+SELECT mut_short(mut_try_typed_text('scalable_bloom',
+         overlay(sc PLACING '03' FROM strpos(sc, 'hex=') + 4 + 50 FOR 2))) AS nested_scalable_sub_filter
+FROM (SELECT (scalable_bloom_empty(10, 0.01, 2) || 'a'::text)::text AS sc) s;
+CREATE FUNCTION mut_sqlstate(q text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE q;
+	RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+	RETURN SQLSTATE;
+END $$;
+SELECT mut_sqlstate('SELECT counting_bloom_agg(x, 10, 0.01)::bloom::text FROM generate_series(1, 0) x')
+         AS empty_counting_agg_as_bloom,
+       mut_sqlstate('SELECT counting_bloom_agg(x, 10, 0.01)::bloom::text FROM generate_series(1, 3) x')
+         AS counting_agg_as_bloom;
 
 -- The aggregates' support functions.  SQL cannot pass them garbage directly:
 -- an internal argument cannot be written.
@@ -587,9 +822,10 @@ SELECT bloom_agg_deserial('\x00'::bytea, NULL::internal);
 SELECT bloom_setop_deserial('\xdeadbeef'::bytea, NULL::internal);
 SELECT bloom_agg_combine(NULL::internal, NULL::internal);
 SELECT bloom_agg_serial(NULL::internal);
--- ... but an aggregate can pair one serializer with the other's
--- deserializer; each deserializer then gets a well-formed state of the
--- wrong kind, and must reject it cleanly (22P03) in a parallel plan.
+-- ... but an aggregate (a superuser's: the transition type is internal) can
+-- pair one serializer with the other's deserializer; each deserializer then
+-- gets a well-formed state of the wrong kind, and must reject it cleanly
+-- (22P03) in a parallel plan.
 CREATE AGGREGATE mut_foreign_agg(anyelement) (
 	SFUNC = bloom_agg_trans, STYPE = internal, FINALFUNC = bloom_agg_final,
 	COMBINEFUNC = bloom_agg_combine, SERIALFUNC = bloom_agg_serial,
@@ -625,11 +861,15 @@ RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 RESET parallel_leader_participation;
 
+COPY (SELECT 1 WHERE false) TO :'mut_path';
 DROP AGGREGATE mut_foreign_agg(anyelement);
 DROP AGGREGATE mut_foreign_sized_agg(anyelement, bigint, float8);
 DROP AGGREGATE mut_foreign_union(bloom);
 DROP TABLE mut_base, mut_results, mut_copy_in, mut_recv, mut_accepted,
-	mut_accepted_bin, mut_accepted_txt, mut_par;
+	mut_accepted_bin, mut_accepted_txt, mut_par, mut_base2, mut_results2,
+	mut_copy_counting, mut_copy_scalable;
 DROP FUNCTION mut_rand, mut_pick, mut_chars, mut_bytes, mut_nbytes, mut_set_field,
 	mut_get_field, mut_text1, mut_text, mut_be, mut_bin1, mut_bin, mut_check,
-	mut_try_text, mut_try_bin, mut_try_recv, mut_nonascii, mut_short;
+	mut_try_text, mut_try_bin, mut_try_recv, mut_nonascii, mut_short,
+	mut_check_counting, mut_check_scalable, mut_try_typed_text, mut_try_typed_recv,
+	mut_sqlstate;

@@ -643,10 +643,13 @@ bloom_agg_deserial(PG_FUNCTION_ARGS)
 	mode = pq_getmsgbyte(&buf);
 	nadded = (uint64) pq_getmsgint64(&buf);
 	if (mode == BLOOM_AGG_FILTER)
-		st = bloom_state_new(aggcxt,
-							 bloom_wire_read((const uint8 *) buf.data + buf.cursor,
-											 buf.len - buf.cursor, aggcxt,
-											 BLOOM_STATE_MSG));
+	{
+		BloomFilter *f = bloom_wire_read((const uint8 *) buf.data + buf.cursor,
+										 buf.len - buf.cursor, aggcxt, BLOOM_STATE_MSG);
+
+		bloom_require_kind(f, false, ERRCODE_INVALID_BINARY_REPRESENTATION);
+		st = bloom_state_new(aggcxt, f);
+	}
 	else if (mode == BLOOM_AGG_EXACT)
 	{
 		st = bloom_state_new(aggcxt, NULL);
@@ -798,7 +801,9 @@ bloom_setop_deserial(PG_FUNCTION_ARGS)
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 
-	PG_RETURN_POINTER(bloom_wire_read((const uint8 *) VARDATA_ANY(b),
-									  VARSIZE_ANY_EXHDR(b), aggcxt,
-									  BLOOM_STATE_MSG));
+	BloomFilter *f = bloom_wire_read((const uint8 *) VARDATA_ANY(b),
+									 VARSIZE_ANY_EXHDR(b), aggcxt, BLOOM_STATE_MSG);
+
+	bloom_require_kind(f, false, ERRCODE_INVALID_BINARY_REPRESENTATION);
+	PG_RETURN_POINTER(f);
 }

@@ -290,8 +290,9 @@ bloom_check_shape(const BloomFilter *f)
 		if (f->nhashes != BLOOM_BLOCKED_HASHES)
 			return "a blocked filter must use 8 hashes";
 	}
-	else if (f->layout == BLOOM_LAYOUT_COUNTING && f->nbits % 256 != 0)
-		return "a counting filter's size must be a multiple of 64 counters";
+	else if (f->layout == BLOOM_LAYOUT_COUNTING &&
+			 (f->nbits % 256 != 0 || f->nbits < 4 * BLOOM_MIN_BITS))
+		return "a counting filter must have a multiple of 64 counters, at least 256";
 	else if (f->nhashes < 1 || f->nhashes > BLOOM_MAX_HASHES)
 		return "number of hashes is out of range (1 .. 32)";
 	return NULL;

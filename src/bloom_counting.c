@@ -356,7 +356,7 @@ counting_bloom_agg_final(PG_FUNCTION_ARGS)
 {
 	bloom_agg_context(fcinfo);
 	if (PG_ARGISNULL(0))
-		PG_RETURN_BLOOM_P(bloom_alloc(BLOOM_LAYOUT_COUNTING, 1, BLOOM_MIN_BITS, 0));
+		PG_RETURN_BLOOM_P(bloom_alloc(BLOOM_LAYOUT_COUNTING, 1, 4 * BLOOM_MIN_BITS, 0));
 	PG_RETURN_BLOOM_P(bloom_copy(((CountingAggState *) PG_GETARG_POINTER(0))->f));
 }
 

@@ -245,7 +245,7 @@ bloom_scalable_check(const BloomFilter *f, size_t size)
 			return "a sub-filter header is truncated";
 		if ((why = bloom_check_header(sub)) != NULL)
 			return why;
-		if (sub->layout == BLOOM_LAYOUT_COUNTING ||
+		if ((sub->layout != BLOOM_LAYOUT_CLASSIC && sub->layout != BLOOM_LAYOUT_BLOCKED) ||
 			f->nbits / 8 - off < BLOOM_TOTAL_SIZE(sub->nbits) ||
 			VARSIZE(sub) != BLOOM_TOTAL_SIZE(sub->nbits))
 			return "a sub-filter is inconsistent or truncated";

@@ -50,9 +50,10 @@ emit(const char *dir, const BloomFilter *f)
 	free(w);
 }
 
+/* A filter with these parameters; NULL if this core rejects them and optional. */
 static BloomFilter *
 make(int layout, int k, uint64_t nbits, uint64_t seed, const char *family,
-	 uint32_t flags, uint32_t collfp, int nitems)
+	 uint32_t flags, uint32_t collfp, int nitems, bool optional)
 {
 	BloomFilter *f = calloc(1, BLOOM_TOTAL_SIZE(nbits));
 
@@ -68,6 +69,9 @@ make(int layout, int k, uint64_t nbits, uint64_t seed, const char *family,
 	}
 	if (bloom_check_header(f) != NULL || bloom_check_bits(f) != NULL)
 	{
+		free(f);
+		if (optional)
+			return NULL;
 		fprintf(stderr, "gen_seeds: invalid seed filter\n");
 		exit(1);
 	}
@@ -85,21 +89,24 @@ main(int argc, char **argv)
 		return 2;
 	}
 	bloom_cpu_init(false);
-#define SEED(args) do { f = make args; emit(argv[1], f); free(f); } while (0)
+#define SEED(args) do { f = make args; if (f) { emit(argv[1], f); free(f); } } while (0)
 	/* the empty result of bloom_agg over no rows */
-	SEED((BLOOM_LAYOUT_BLOCKED, 8, 256, 0, NULL, BLOOM_FLAG_AUTOSIZED, 0, 0));
+	SEED((BLOOM_LAYOUT_BLOCKED, 8, 256, 0, NULL, BLOOM_FLAG_AUTOSIZED, 0, 0, false));
 	/* auto-sized blocked filters (bloom_agg(x)) */
-	SEED((BLOOM_LAYOUT_BLOCKED, 8, 512, 0, "integer_ops", BLOOM_FLAG_AUTOSIZED, 0, 20));
-	SEED((BLOOM_LAYOUT_BLOCKED, 8, 2048, 0, "text_ops", BLOOM_FLAG_AUTOSIZED | BLOOM_FLAG_FOLDED, 0, 150));
+	SEED((BLOOM_LAYOUT_BLOCKED, 8, 512, 0, "integer_ops", BLOOM_FLAG_AUTOSIZED, 0, 20, false));
+	SEED((BLOOM_LAYOUT_BLOCKED, 8, 2048, 0, "text_ops", BLOOM_FLAG_AUTOSIZED | BLOOM_FLAG_FOLDED, 0, 150, false));
 	/* bloom_agg(x, 1000, 0.01)-like: blocked, not a power of two */
-	SEED((BLOOM_LAYOUT_BLOCKED, 8, 768, 0, "array(integer_ops)", 0, 0, 40));
+	SEED((BLOOM_LAYOUT_BLOCKED, 8, 768, 0, "array(integer_ops)", 0, 0, 40, false));
 	/* classic: bloom_empty(64, 3, 7) || 1, and others */
-	SEED((BLOOM_LAYOUT_CLASSIC, 3, 512, 7, "integer_ops", 0, 0, 1));
-	SEED((BLOOM_LAYOUT_CLASSIC, 3, 512, 7, NULL, 0, 0, 0));
-	SEED((BLOOM_LAYOUT_CLASSIC, 7, 960, UINT64_C(0xffffffffffffffff), "text_ops", 0, 0x1234abcd, 60));
-	SEED((BLOOM_LAYOUT_CLASSIC, 32, 320, 42, "range(numeric_ops)", BLOOM_FLAG_FOLDED, 0, 5));
-	SEED((BLOOM_LAYOUT_CLASSIC, 1, 256, 1, "enum:mood", 0, 0, 3));
-	SEED((BLOOM_LAYOUT_CLASSIC, 10, 4096, 99, "abcdefghijklmnopqrstuvwxyz01234", 0, 7, 300));
+	SEED((BLOOM_LAYOUT_CLASSIC, 3, 512, 7, "integer_ops", 0, 0, 1, false));
+	SEED((BLOOM_LAYOUT_CLASSIC, 3, 512, 7, NULL, 0, 0, 0, false));
+	SEED((BLOOM_LAYOUT_CLASSIC, 7, 960, UINT64_C(0xffffffffffffffff), "text_ops", 0, 0x1234abcd, 60, false));
+	SEED((BLOOM_LAYOUT_CLASSIC, 32, 320, 42, "range(numeric_ops)", BLOOM_FLAG_FOLDED, 0, 5, false));
+	SEED((BLOOM_LAYOUT_CLASSIC, 1, 256, 1, "enum:mood", 0, 0, 3, false));
+	SEED((BLOOM_LAYOUT_CLASSIC, 10, 4096, 99, "abcdefghijklmnopqrstuvwxyz01234", 0, 7, 300, false));
+	/* the counting layout (4-bit counters), where this core supports it */
+	SEED((BLOOM_LAYOUT_COUNTING, 4, 1024, 0, "integer_ops", 0, 0, 10, true));
+	SEED((BLOOM_LAYOUT_COUNTING, 1, 256, 0, NULL, 0, 0, 0, true));
 	printf("%d seeds written to %s\n", nseeds, argv[1]);
 	return 0;
 }

@@ -6,6 +6,9 @@ SELECT (counting_bloom_empty(100) || 'abc') @> 'abc' AS added,
        ((counting_bloom_empty(100) || 5 || 5) - 5) @> 5 AS added_twice_removed_once;
 -- note: binary - binds tighter than ||, so write (f || x) - y
 SELECT * FROM counting_bloom_info(counting_bloom_empty(1000) || 1 || 2);
+-- the function forms of the operators
+SELECT counting_bloom_contains(counting_bloom_add(counting_bloom_empty(100), 7), 7) AS fn_add_contains,
+       counting_bloom_contains(counting_bloom_union(counting_bloom_empty(100) || 1, counting_bloom_empty(100) || 2), 2) AS fn_union;
 
 -- 100,000 items, then a disjoint half removed: zero false negatives for the
 -- other half, and the removed half is mostly gone

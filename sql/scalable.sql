@@ -4,7 +4,8 @@
 SELECT * FROM scalable_bloom_info(scalable_bloom_empty(100, 0.01));
 SELECT (scalable_bloom_empty(100) || 'a' || 'b') @> 'a' AS has_a,
        (scalable_bloom_empty(100) || 'a' || 'b') @> 'c' AS has_c,
-       (scalable_bloom_empty(100) || NULL::int) IS NOT NULL AS add_null_keeps;
+       (scalable_bloom_empty(100) || NULL::int) IS NOT NULL AS add_null_keeps,
+       scalable_bloom_contains(scalable_bloom_add(scalable_bloom_empty(100), 5), 5) AS fn_add_contains;
 
 -- grow 1000x: first sub-filter for 1,000 items, then 1,000,000 items
 CREATE TEMP TABLE sc AS SELECT scalable_bloom_agg(x, 1000, 0.01) AS f FROM generate_series(1, 1000000) x;

@@ -73,4 +73,6 @@ SELECT bloom_union_agg(f) FROM (VALUES (bloom_empty(64, 3, 0) || 1), (bloom_empt
 -- equality compares parameters and bits, not the item counter
 SELECT (bloom_empty(100) || 1 || 1) = (bloom_empty(100) || 1) AS same_bits_equal,
        (bloom_empty(100) || 1) <> (bloom_empty(100) || 2) AS different_bits,
-       bloom_empty(100) <> bloom_empty(100000) AS different_sizes;
+       bloom_empty(100) <> bloom_empty(100000) AS different_sizes,
+       bloom_eq(bloom_empty(100) || 1, bloom_empty(100) || 1) AS eq_function,
+       bloom_ne(bloom_empty(100) || 1, bloom_empty(100) || 1) AS ne_function;

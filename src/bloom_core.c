@@ -463,6 +463,22 @@ bloom_counting_positions(const BloomFilter *f, uint64_t h, uint64_t *pos)
 	return f->nhashes;
 }
 
+/* Prefetch the cache lines of all of h's counters (before an add). */
+void
+bloom_counting_prefetch(const BloomFilter *f, uint64_t h)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	uint64_t	pos[BLOOM_MAX_HASHES];
+	int			k = bloom_counting_positions(f, h, pos);
+
+	for (int i = 0; i < k; i++)
+		__builtin_prefetch((const uint8_t *) f->words + (pos[i] >> 1), 1, 3);
+#else
+	(void) f;
+	(void) h;
+#endif
+}
+
 /* Add hash h: each of its counters + 1, saturating at 15. */
 void
 bloom_counting_add(BloomFilter *f, uint64_t h)

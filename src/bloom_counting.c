@@ -300,12 +300,26 @@ counting_bloom_info(PG_FUNCTION_ARGS)
 
 /* ---- counting_bloom_agg(anyelement, capacity, fpr) ------------------------ */
 
+#define COUNTING_QUEUE_LEN	8	/* rows of prefetch look-ahead */
+
 typedef struct CountingAggState
 {
 	BloomTypeInfo ti;
 	bool		ti_valid;
 	BloomFilter *f;
+	int			nqueued;		/* hashes whose counters are being prefetched */
+	uint64		queue[COUNTING_QUEUE_LEN];
 } CountingAggState;
+
+/* Apply the queued hashes. */
+static void
+counting_state_flush(CountingAggState *st)
+{
+	for (int i = 0; i < st->nqueued; i++)
+		bloom_counting_add(st->f, st->queue[i]);
+	bloom_add_items(st->f, st->nqueued);
+	st->nqueued = 0;
+}
 
 
 /* A state holding filter f (copied into aggcxt). */
@@ -337,6 +351,8 @@ counting_bloom_agg_trans(PG_FUNCTION_ARGS)
 		st = (CountingAggState *) PG_GETARG_POINTER(0);
 	if (!PG_ARGISNULL(1))
 	{
+		uint64		h;
+
 		if (!st->ti_valid)
 		{
 			bloom_typeinfo_init(&st->ti, get_fn_expr_argtype(fcinfo->flinfo, 1),
@@ -344,8 +360,13 @@ counting_bloom_agg_trans(PG_FUNCTION_ARGS)
 			st->ti_valid = true;
 			bloom_check_element(st->f, &st->ti, true);
 		}
-		bloom_counting_add(st->f, bloom_hash_datum(&st->ti, PG_GETARG_DATUM(1), st->f->seed));
-		bloom_add_items(st->f, 1);
+		h = bloom_hash_datum(&st->ti, PG_GETARG_DATUM(1), st->f->seed);
+
+		/* queue a few rows ahead, prefetching every counter each will touch */
+		bloom_counting_prefetch(st->f, h);
+		st->queue[st->nqueued++] = h;
+		if (st->nqueued == COUNTING_QUEUE_LEN)
+			counting_state_flush(st);
 	}
 	PG_RETURN_POINTER(st);
 }
@@ -357,6 +378,7 @@ counting_bloom_agg_final(PG_FUNCTION_ARGS)
 	bloom_agg_context(fcinfo);
 	if (PG_ARGISNULL(0))
 		PG_RETURN_BLOOM_P(bloom_alloc(BLOOM_LAYOUT_COUNTING, 1, 4 * BLOOM_MIN_BITS, 0));
+	counting_state_flush((CountingAggState *) PG_GETARG_POINTER(0));
 	PG_RETURN_BLOOM_P(bloom_copy(((CountingAggState *) PG_GETARG_POINTER(0))->f));
 }
 
@@ -369,8 +391,10 @@ counting_bloom_agg_combine(PG_FUNCTION_ARGS)
 
 	if (b == NULL)
 		PG_RETURN_POINTER(a);
+	counting_state_flush(b);
 	if (a == NULL)
 		PG_RETURN_POINTER(counting_state_new(aggcxt, b->f));
+	counting_state_flush(a);
 	counting_merge_checked(a->f, b->f);
 	PG_RETURN_POINTER(a);
 }
@@ -381,6 +405,7 @@ counting_bloom_agg_serial(PG_FUNCTION_ARGS)
 	StringInfoData buf;
 
 	bloom_agg_context(fcinfo);
+	counting_state_flush((CountingAggState *) PG_GETARG_POINTER(0));
 	pq_begintypsend(&buf);
 	bloom_wire_append(&buf, ((CountingAggState *) PG_GETARG_POINTER(0))->f);
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));

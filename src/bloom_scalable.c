@@ -119,8 +119,14 @@ scalable_append(const BloomFilter *old, const ScalableMeta *meta, uint64 seed,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("scalable bloom filter cannot grow beyond %d sub-filters", SCALABLE_MAX_SUB)));
 	scalable_sub_target(meta, nsub, &cap, &fpr);
+	/*
+	 * Always the blocked layout: a probe asks every sub-filter, so each must
+	 * cost one cache line (and all of them are prefetched together), even
+	 * though blocked needs more bits than classic at the tight rates of
+	 * later sub-filters.
+	 */
 	s = bloom_size_for((int64) Min(ceil(cap), (double) BLOOM_MAX_CAPACITY), fpr,
-					   bloom_choose_layout(fpr), false);
+					   BLOOM_LAYOUT_BLOCKED, false);
 	payload = oldpay + BLOOM_TOTAL_SIZE(s.nbits);
 	if (s.nbits == 0 || payload * 8 > BLOOM_MAX_BITS)
 		ereport(ERROR,
@@ -147,14 +153,25 @@ scalable_append(const BloomFilter *old, const ScalableMeta *meta, uint64 seed,
 	return f;
 }
 
-/* Does some sub-filter answer "maybe" for h? */
+/*
+ * Does some sub-filter answer "maybe" for h?  The cache lines of all the
+ * sub-filters are prefetched first, so their memory misses overlap, then
+ * tested newest (largest) first.
+ */
 static bool
 scalable_test(const BloomFilter *f, uint64 h)
 {
+	const BloomFilter *subs[SCALABLE_MAX_SUB];
 	const BloomFilter *sub = SCALABLE_FIRST(f);
+	int			n = f->nhashes;
 
-	for (int i = 0; i < f->nhashes; i++, sub = SCALABLE_NEXT(sub))
-		if (bloom_test_hash(sub, h))
+	for (int i = 0; i < n; i++, sub = SCALABLE_NEXT(sub))
+	{
+		subs[i] = sub;
+		bloom_prefetch_hash(sub, h, false);
+	}
+	for (int i = n - 1; i >= 0; i--)
+		if (bloom_test_hash(subs[i], h))
 			return true;
 	return false;
 }

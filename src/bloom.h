@@ -112,6 +112,10 @@ extern BloomFilter *bloom_wire_read(const uint8 *p, size_t len,
 extern BloomFilter *bloom_combine(const BloomFilter *a, const BloomFilter *b,
 								  bool is_union);
 extern void bloom_add_items(BloomFilter *f, uint64 n);
+extern void bloom_sized_header(BloomFilter *hdr, int64 capacity, double fpr,
+							   bool pow2);
+extern void bloom_explicit_header(BloomFilter *hdr, int32 size_bytes,
+								  int32 nhashes, int64 seed);
 extern BloomFilter *bloom_new_sized(int64 capacity, double fpr, bool pow2);
 extern BloomFilter *bloom_new_explicit(int32 size_bytes, int32 nhashes,
 									   int64 seed);

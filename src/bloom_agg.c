@@ -78,6 +78,7 @@ struct BloomAggState
 	uint32		nslots;
 	uint32		nused;
 	bool		has_zero;		/* hash value 0 is in the set */
+	bool		deserialized;	/* made by bloom_agg_deserial: combine may keep it */
 	int			nqueued;
 	uint64		queue[BLOOM_QUEUE_LEN];
 };
@@ -296,48 +297,54 @@ bloom_agg_push(BloomAggState *st, uint64 h, bool count_item)
 Datum
 bloom_agg_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	BloomAggState *st = PG_ARGISNULL(0) ? bloom_state_new(aggcxt, NULL)
+	BloomAggState *st = PG_ARGISNULL(0) ? bloom_state_new(bloom_agg_context(fcinfo), NULL)
 		: (BloomAggState *) PG_GETARG_POINTER(0);
 
 	bloom_state_add_arg(fcinfo, st);
 	PG_RETURN_POINTER(st);
 }
 
-/* A new state for a filter made in aggcxt by make(fcinfo). */
+/*
+ * A new state whose filter has the header make(fcinfo) describes, allocated
+ * once, zeroed, in the aggregate context (large-page aligned if large).
+ */
 static BloomAggState *
-bloom_state_for(FunctionCallInfo fcinfo, BloomFilter *(*make) (FunctionCallInfo))
+bloom_state_for(FunctionCallInfo fcinfo, void (*make) (FunctionCallInfo, BloomFilter *))
 {
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	BloomFilter *f = make(fcinfo);
+	BloomFilter hdr;
+	BloomFilter *f;
 	void	   *raw;
-	BloomAggState *st = bloom_state_new(aggcxt, bloom_copy_large(aggcxt, f, &raw));
 
-	pfree(f);
-	return st;
+	make(fcinfo, &hdr);
+	f = bloom_alloc_large(aggcxt, hdr.nbits, &raw);
+	memset(f, 0, BLOOM_TOTAL_SIZE(hdr.nbits));
+	memcpy(f, &hdr, BLOOM_HEADER_SIZE);
+	SET_VARSIZE(f, BLOOM_TOTAL_SIZE(hdr.nbits));
+	return bloom_state_new(aggcxt, f);
 }
 
 /* The filter of bloom_agg(x, capacity, fpr), from the first row's arguments. */
-static BloomFilter *
-bloom_make_sized(FunctionCallInfo fcinfo)
+static void
+bloom_make_sized(FunctionCallInfo fcinfo, BloomFilter *hdr)
 {
 	if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("bloom_agg capacity and false-positive rate must not be NULL")));
-	return bloom_new_sized(PG_GETARG_INT64(2), PG_GETARG_FLOAT8(3), false);
+	bloom_sized_header(hdr, PG_GETARG_INT64(2), PG_GETARG_FLOAT8(3), false);
 }
 
 /* The filter of bloom_agg(x, size_bytes, hashes, seed). */
-static BloomFilter *
-bloom_make_explicit(FunctionCallInfo fcinfo)
+static void
+bloom_make_explicit(FunctionCallInfo fcinfo, BloomFilter *hdr)
 {
 	if (PG_ARGISNULL(2) || PG_ARGISNULL(3) || PG_ARGISNULL(4))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("bloom_agg size, hashes and seed must not be NULL")));
-	return bloom_new_explicit(PG_GETARG_INT32(2), PG_GETARG_INT32(3),
-							  PG_GETARG_INT64(4));
+	bloom_explicit_header(hdr, PG_GETARG_INT32(2), PG_GETARG_INT32(3),
+						  PG_GETARG_INT64(4));
 }
 
 /* bloom_agg(anyelement, capacity bigint, fpr float8) */
@@ -546,7 +553,12 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(a);	/* may be NULL too: the result is NULL */
 	bloom_state_flush(b);
 	if (a == NULL)
+	{
+		/* a state deserialized in this aggregate context is ours to keep */
+		if (b->deserialized)
+			PG_RETURN_POINTER(b);
 		PG_RETURN_POINTER(bloom_state_copy(aggcxt, b));
+	}
 	bloom_state_flush(a);
 	bloom_state_merge_family(bloom_state_header(a), bloom_state_header(b));
 	bloom_state_merge(a, b);
@@ -658,6 +670,7 @@ bloom_agg_deserial(PG_FUNCTION_ARGS)
 	else
 		bloom_bad_state("unknown state kind");
 	st->nadded = nadded;
+	st->deserialized = true;
 	PG_RETURN_POINTER(st);
 }
 

@@ -65,32 +65,52 @@ bloom_too_large_error(double bits)
 }
 
 /*
- * An empty filter for capacity items at rate fpr, in the layout bloomset
- * chooses for that rate; pow2 rounds the size up to a power of two (the
- * automatic sizing of bloom_agg(x), which keeps such filters foldable).
+ * The header of an empty filter for capacity items at rate fpr, in the
+ * layout bloomset chooses for that rate (checked: an error before anything
+ * is allocated); pow2 rounds the size up to a power of two (the automatic
+ * sizing of bloom_agg(x), which keeps such filters foldable).
  */
-BloomFilter *
-bloom_new_sized(int64 capacity, double fpr, bool pow2)
+void
+bloom_sized_header(BloomFilter *hdr, int64 capacity, double fpr, bool pow2)
 {
 	BloomSizing s;
-	BloomFilter *f;
 
 	bloom_check_sizing(capacity, fpr);
 	s = bloom_size_for(capacity, fpr, bloom_choose_layout(fpr), pow2);
 	if (s.nbits == 0)
 		bloom_too_large_error(s.needed_bits);
-	f = bloom_alloc(s.layout, s.nhashes, s.nbits, 0);
+	bloom_init_header(hdr, s.layout, s.nhashes, s.nbits, 0);
 	if (pow2)
-		f->flags |= BLOOM_FLAG_AUTOSIZED;
+		hdr->flags |= BLOOM_FLAG_AUTOSIZED;
+}
+
+/* A zeroed filter with hdr's parameters, in the current context. */
+static BloomFilter *
+bloom_from_header(const BloomFilter *hdr)
+{
+	BloomFilter *f = bloom_alloc(hdr->layout, hdr->nhashes, hdr->nbits, hdr->seed);
+
+	f->flags = hdr->flags;
 	return f;
 }
 
-/*
- * An empty classic filter with ClickHouse-style explicit parameters: size in
- * bytes (rounded up to a multiple of 8), number of hashes, seed.
- */
+/* An empty filter for capacity items at rate fpr (see bloom_sized_header). */
 BloomFilter *
-bloom_new_explicit(int32 size_bytes, int32 nhashes, int64 seed)
+bloom_new_sized(int64 capacity, double fpr, bool pow2)
+{
+	BloomFilter hdr;
+
+	bloom_sized_header(&hdr, capacity, fpr, pow2);
+	return bloom_from_header(&hdr);
+}
+
+/*
+ * The header of an empty classic filter with ClickHouse-style explicit
+ * parameters: size in bytes (rounded up to a multiple of 8), number of
+ * hashes, seed (checked).
+ */
+void
+bloom_explicit_header(BloomFilter *hdr, int32 size_bytes, int32 nhashes, int64 seed)
 {
 	if (size_bytes < BLOOM_MIN_BITS / 8 || (uint64) size_bytes > BLOOM_MAX_BITS / 8)
 		ereport(ERROR,
@@ -106,8 +126,18 @@ bloom_new_explicit(int32 size_bytes, int32 nhashes, int64 seed)
 						BLOOM_MAX_HASHES),
 				 errdetail("Got %d hashes.", nhashes),
 				 errhint("About 0.7 times the bits per item is optimal; 7 suits 10 bits per item.")));
-	return bloom_alloc(BLOOM_LAYOUT_CLASSIC, nhashes,
-					   (uint64) TYPEALIGN(8, size_bytes) * 8, (uint64) seed);
+	bloom_init_header(hdr, BLOOM_LAYOUT_CLASSIC, nhashes,
+					  (uint64) TYPEALIGN(8, size_bytes) * 8, (uint64) seed);
+}
+
+/* An empty filter with explicit parameters (see bloom_explicit_header). */
+BloomFilter *
+bloom_new_explicit(int32 size_bytes, int32 nhashes, int64 seed)
+{
+	BloomFilter hdr;
+
+	bloom_explicit_header(&hdr, size_bytes, nhashes, seed);
+	return bloom_from_header(&hdr);
 }
 
 /* bloom_empty(capacity bigint, fpr float8) -> bloom */

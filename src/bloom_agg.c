@@ -457,9 +457,7 @@ bloom_state_merge(BloomAggState *dst, BloomAggState *src)
 		bloom_state_to_filter(dst);
 	if (dst->mode == BLOOM_AGG_EXACT)
 	{
-		uint64		zero_then_slots = src->has_zero ? 1 : 0;
-
-		if (zero_then_slots)
+		if (src->has_zero)
 			bloom_set_insert(dst, 0);
 		for (uint32 i = 0; i < src->nslots; i++)
 		{

@@ -105,6 +105,7 @@ extern BloomFilter *bloom_alloc_large(MemoryContext cxt, uint64 nbits, void **ra
 extern BloomFilter *bloom_copy_large(MemoryContext cxt, const BloomFilter *f,
 									 void **raw);
 extern void bloom_wire_append(StringInfo buf, const BloomFilter *f);
+extern bytea *bloom_wire_bytea(const BloomFilter *f);
 extern BloomFilter *bloom_wire_read(const uint8 *p, size_t len,
 									MemoryContext cxt, const char *errmsg_text);
 

@@ -797,12 +797,8 @@ bloom_intersect_combine(PG_FUNCTION_ARGS)
 Datum
 bloom_setop_serial(PG_FUNCTION_ARGS)
 {
-	StringInfoData buf;
-
 	bloom_agg_context(fcinfo);
-	pq_begintypsend(&buf);
-	bloom_wire_append(&buf, (BloomFilter *) PG_GETARG_POINTER(0));
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	PG_RETURN_BYTEA_P(bloom_wire_bytea((BloomFilter *) PG_GETARG_POINTER(0)));
 }
 
 /* Deserialize: validated like bloom_recv. */

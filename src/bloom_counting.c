@@ -402,13 +402,11 @@ counting_bloom_agg_combine(PG_FUNCTION_ARGS)
 Datum
 counting_bloom_agg_serial(PG_FUNCTION_ARGS)
 {
-	StringInfoData buf;
+	CountingAggState *st = (CountingAggState *) PG_GETARG_POINTER(0);
 
 	bloom_agg_context(fcinfo);
-	counting_state_flush((CountingAggState *) PG_GETARG_POINTER(0));
-	pq_begintypsend(&buf);
-	bloom_wire_append(&buf, ((CountingAggState *) PG_GETARG_POINTER(0))->f);
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	counting_state_flush(st);
+	PG_RETURN_BYTEA_P(bloom_wire_bytea(st->f));
 }
 
 Datum

@@ -424,15 +424,26 @@ bloom_recv(PG_FUNCTION_ARGS)
 	PG_RETURN_BLOOM_P(bloom_parse_wire((StringInfo) PG_GETARG_POINTER(0), false));
 }
 
-/* bloom_send(bloom) -> bytea */
-Datum
-bloom_send(PG_FUNCTION_ARGS)
+/*
+ * f in the binary form as a bytea (send functions, aggregate serialization),
+ * allocated once at its full size.
+ */
+bytea *
+bloom_wire_bytea(const BloomFilter *f)
 {
 	StringInfoData buf;
 
 	pq_begintypsend(&buf);
-	bloom_wire_append(&buf, bloom_from_datum_any(PG_GETARG_DATUM(0)));
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	enlargeStringInfo(&buf, BLOOM_WIRE_HEADER_SIZE + (int) BLOOM_DATA_BYTES(f));
+	bloom_wire_append(&buf, f);
+	return pq_endtypsend(&buf);
+}
+
+/* bloom_send(bloom) -> bytea */
+Datum
+bloom_send(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BYTEA_P(bloom_wire_bytea(bloom_from_datum_any(PG_GETARG_DATUM(0))));
 }
 
 /*

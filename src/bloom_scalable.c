@@ -364,9 +364,9 @@ scalable_bloom_recv(PG_FUNCTION_ARGS)
 
 /* A copy of f with its payload in portable form. */
 static BloomFilter *
-scalable_portable_copy(FunctionCallInfo fcinfo)
+scalable_portable_copy(const BloomFilter *f)
 {
-	BloomFilter *w = bloom_copy(scalable_arg(fcinfo, 0));
+	BloomFilter *w = bloom_copy(f);
 
 	scalable_convert(w, true);
 	return w;
@@ -375,7 +375,7 @@ scalable_portable_copy(FunctionCallInfo fcinfo)
 Datum
 scalable_bloom_out(PG_FUNCTION_ARGS)
 {
-	BloomFilter *w = scalable_portable_copy(fcinfo);
+	BloomFilter *w = scalable_portable_copy(scalable_arg(fcinfo, 0));
 	char	   *out = palloc(bloom_text_size(w));
 
 	bloom_text_encode(w, out);
@@ -385,11 +385,7 @@ scalable_bloom_out(PG_FUNCTION_ARGS)
 Datum
 scalable_bloom_send(PG_FUNCTION_ARGS)
 {
-	StringInfoData buf;
-
-	pq_begintypsend(&buf);
-	bloom_wire_append(&buf, scalable_portable_copy(fcinfo));
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	PG_RETURN_BYTEA_P(bloom_wire_bytea(scalable_portable_copy(scalable_arg(fcinfo, 0))));
 }
 
 /* ---- SQL functions ------------------------------------------------------ */
@@ -643,15 +639,8 @@ scalable_bloom_agg_combine(PG_FUNCTION_ARGS)
 Datum
 scalable_bloom_agg_serial(PG_FUNCTION_ARGS)
 {
-	StringInfoData buf;
-	BloomFilter *w;
-
 	bloom_agg_context(fcinfo);
-	w = bloom_copy(((ScalableAggState *) PG_GETARG_POINTER(0))->f);
-	scalable_convert(w, true);
-	pq_begintypsend(&buf);
-	bloom_wire_append(&buf, w);
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	PG_RETURN_BYTEA_P(bloom_wire_bytea(scalable_portable_copy(((ScalableAggState *) PG_GETARG_POINTER(0))->f)));
 }
 
 Datum

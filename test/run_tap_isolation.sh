@@ -138,7 +138,9 @@ iso_tests=()
 for f in "$WORK"/isolation/specs/*.spec; do iso_tests+=("$(basename "$f" .spec)"); done
 echo "== isolation: ${iso_tests[*]}"
 set +e
-as_tester env -C "$WORK/isolation" PATH="$PG_BIN:$PATH" \
+# PGISOLATIONTIMEOUT: a step still running after 60 s is cancelled (and the
+# test fails) instead of after the default 300 s.
+as_tester env -C "$WORK/isolation" PATH="$PG_BIN:$PATH" PGISOLATIONTIMEOUT=60 \
 	"$ISO_REGRESS" --temp-instance="$WORK/isolation/tmp_instance" \
 	--bindir="$PG_BIN" --inputdir=. --outputdir=out \
 	--load-extension=bloomset "${iso_tests[@]}" </dev/null >"$WORK/iso.out" 2>&1

@@ -23,6 +23,7 @@ CREATE TABLE bench_q (			-- what to measure, in interleaving groups
 	query	text,				-- the SQL, as run ($1 = filter named fname)
 	workers int DEFAULT 0,		-- max_parallel_workers_per_gather
 	fname	text,				-- filters.name passed as $1, detoasted
+	guc		text,				-- 'name=value' set for this query only, or NULL
 	PRIMARY KEY (grp, label)
 );
 
@@ -57,14 +58,21 @@ $$;
 -- Time q (clock), or with explain run it under EXPLAIN ANALYZE for its
 -- plan and workers (ms is then EXPLAIN's execution time, for reference).
 CREATE FUNCTION bench_ms(q text, f bloom, workers int, explain bool DEFAULT false,
+						 guc text DEFAULT NULL,
 						 OUT ms float8, OUT launched int, OUT plan text)
 LANGUAGE plpgsql AS $$
 DECLARE
 	j	json;
 	rec record;
 	t0	timestamptz;
+	gname text := split_part(guc, '=', 1);
+	gold text;
 BEGIN
 	PERFORM set_config('max_parallel_workers_per_gather', workers::text, true);
+	IF guc IS NOT NULL THEN
+		gold := current_setting(gname);
+		PERFORM set_config(gname, split_part(guc, '=', 2), true);
+	END IF;
 	IF explain THEN
 		EXECUTE 'EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON, COSTS OFF, FORMAT JSON) ' || q
 			INTO j USING f;
@@ -75,6 +83,9 @@ BEGIN
 		t0 := clock_timestamp();
 		EXECUTE q INTO rec USING f;
 		ms := 1000 * extract(epoch FROM clock_timestamp() - t0);
+	END IF;
+	IF guc IS NOT NULL THEN
+		PERFORM set_config(gname, gold, true);
 	END IF;
 END $$;
 
@@ -113,7 +124,7 @@ BEGIN
 		END IF;
 		FOR q IN SELECT * FROM bench_q WHERE grp = g ORDER BY ord LOOP
 			fv := CASE WHEN q.fname IS NULL THEN NULL ELSE bench_filter(q.fname) END;
-			SELECT * INTO res FROM bench_ms(q.query, fv, q.workers, r = 0);
+			SELECT * INTO res FROM bench_ms(q.query, fv, q.workers, r = 0, q.guc);
 			INSERT INTO bench_r VALUES (g, q.label, r, res.ms, res.launched, res.plan);
 			RAISE NOTICE '% %/% %: % ms', g, r, reps, left(q.label, 60), round(res.ms::numeric, 1);
 		END LOOP;

@@ -12,7 +12,10 @@
 #
 # Environment: BENCH_REPS (timed rounds per case, default 5),
 #              BENCH_OUT (report file, default bench/results/latest.md),
-#              BENCH_SHARED_BUFFERS (default 2GB).
+#              BENCH_SHARED_BUFFERS (default 2GB),
+#              BENCH_GROUPS (space-separated case groups to run, default all:
+#              agg-text agg-int agg-auto probe etl parallel union beyond space;
+#              for quick experiments, the committed report runs them all).
 # Progress goes to stderr; the report to stdout and the file.
 set -euo pipefail
 
@@ -36,41 +39,43 @@ bench_setup "$N"
 # query with its baseline.
 # ---------------------------------------------------------------------------
 sql <<'EOF'
-INSERT INTO bench_q (grp, ord, label, query, workers, fname) VALUES
- ('agg-text', 1, 'SELECT bloom_agg(s, @N@, 0.01) FROM t', NULL, 0, NULL),
- ('agg-text', 2, 'SELECT count(s) FROM t', NULL, 0, NULL),
- ('agg-text', 3, 'SELECT hll_add_agg(hll_hash_text(s)) FROM t', NULL, 0, NULL),
- ('agg-int', 1, 'SELECT bloom_agg(id, @N@, 0.01) FROM t', NULL, 0, NULL),
- ('agg-int', 2, 'SELECT count(id) FROM t', NULL, 0, NULL),
- ('agg-int', 3, 'SELECT hll_add_agg(hll_hash_bigint(id)) FROM t', NULL, 0, NULL),
- ('agg-auto', 1, 'SELECT bloom_agg(s) FROM t', NULL, 0, NULL),
- ('agg-auto', 2, 'SELECT count(s) FROM t', NULL, 0, NULL),
- ('probe', 1, 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s)', NULL, 0, 'big'),
- ('probe', 2, 'SELECT count(*) FROM t WHERE bloom_contains($1 /* 1 MiB */, s)', NULL, 0, 'small'),
- ('probe', 3, 'SELECT count(*) FROM t WHERE s <> ''''', NULL, 0, NULL),
- ('probe', 4, 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE name=''big''), s)', NULL, 0, NULL),
- ('probe', 5, 'SELECT count(*) FROM t JOIN filters ON name=''big'' WHERE bloom_contains(filters.f, t.s)', NULL, 0, NULL),
- ('etl', 1, 'SELECT count(*) FROM staging WHERE NOT bloom_contains((SELECT f FROM filters WHERE name=''target''), key)', NULL, 0, NULL),
- ('etl', 2, 'SELECT count(*) FROM staging s WHERE NOT EXISTS (SELECT 1 FROM target t WHERE t.key = s.key)', NULL, 0, NULL),
- ('parallel', 1, 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 2 workers */', NULL, 2, NULL),
- ('parallel', 2, 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 0 workers */', NULL, 0, NULL),
- ('parallel', 3, 'SELECT count(s) FROM t /* 2 workers */', NULL, 2, NULL),
- ('parallel', 4, 'SELECT count(s) FROM t /* 0 workers */', NULL, 0, NULL),
- ('union', 1, 'SELECT bloom_union_agg(f) FROM ufilters /* 1000 x 1 MiB, STORAGE EXTERNAL */', NULL, 0, NULL),
- ('union', 2, 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters /* detoast + copy floor */', NULL, 0, NULL),
- ('union', 3, 'SELECT bloom_union_agg(f) FROM ufilters_z /* 1000 x 1 MiB, pglz-compressed */', NULL, 0, NULL),
- ('union', 4, 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters_z /* detoast + copy floor */', NULL, 0, NULL),
- ('beyond', 1, 'SELECT counting_bloom_agg(id, @N@, 0.01) FROM t', NULL, 0, NULL),
- ('beyond', 2, 'SELECT count(id) FROM t', NULL, 0, NULL),
- ('beyond', 3, 'SELECT counting_bloom_remove_all((SELECT f FROM cfilters), (SELECT array_agg(id) FROM t WHERE id <= 1000000)) IS NULL', NULL, 0, NULL),
- ('beyond', 4, 'SELECT array_length((SELECT array_agg(id) FROM t WHERE id <= 1000000), 1) /* array floor */', NULL, 0, NULL),
- ('beyond', 5, 'SELECT scalable_bloom_agg(id) FROM t', NULL, 0, NULL),
- ('beyond', 6, 'SELECT count(*) FROM t WHERE scalable_bloom_contains((SELECT f FROM sfilters), id)', NULL, 0, NULL),
- ('beyond', 7, 'SELECT count(*) FROM t WHERE id > 0', NULL, 0, NULL),
- ('beyond', 8, 'SELECT count(*) FROM chunks WHERE bloom_ngram_may_contain(grams, ''c0ffee42'') /* 100 chunk filters */', NULL, 0, NULL),
- ('beyond', 9, 'SELECT count(*) FROM t WHERE s LIKE ''%c0ffee42%'' /* full scan */', NULL, 0, NULL),
- ('beyond', 10, 'SELECT bloom_ngram_agg(s) FROM t WHERE id <= 1000000', NULL, 0, NULL),
- ('beyond', 11, 'SELECT count(s) FROM t WHERE id <= 1000000', NULL, 0, NULL);
+INSERT INTO bench_q (grp, ord, label, query, workers, fname, guc) VALUES
+ ('agg-text', 1, 'SELECT bloom_agg(s, @N@, 0.01) FROM t', NULL, 0, NULL, NULL),
+ ('agg-text', 2, 'SELECT count(s) FROM t', NULL, 0, NULL, NULL),
+ ('agg-text', 3, 'SELECT hll_add_agg(hll_hash_text(s)) FROM t', NULL, 0, NULL, NULL),
+ ('agg-int', 1, 'SELECT bloom_agg(id, @N@, 0.01) FROM t', NULL, 0, NULL, NULL),
+ ('agg-int', 2, 'SELECT count(id) FROM t', NULL, 0, NULL, NULL),
+ ('agg-int', 3, 'SELECT hll_add_agg(hll_hash_bigint(id)) FROM t', NULL, 0, NULL, NULL),
+ ('agg-auto', 1, 'SELECT bloom_agg(s) FROM t', NULL, 0, NULL, NULL),
+ ('agg-auto', 2, 'SELECT count(s) FROM t', NULL, 0, NULL, NULL),
+ ('probe', 1, 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s)', NULL, 0, 'big', NULL),
+ ('probe', 2, 'SELECT count(*) FROM t WHERE bloom_contains($1 /* 1 MiB */, s)', NULL, 0, 'small', NULL),
+ ('probe', 3, 'SELECT count(*) FROM t WHERE s <> ''''', NULL, 0, NULL, NULL),
+ ('probe', 4, 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE name=''big''), s)', NULL, 0, NULL, NULL),
+ ('probe', 5, 'SELECT count(*) FROM t JOIN filters ON name=''big'' WHERE bloom_contains(filters.f, t.s)', NULL, 0, NULL, NULL),
+ ('probe', 6, 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big, bloomset.lookahead = off */, s)', 'SELECT count(*) FROM t WHERE bloom_contains($1, s)', 0, 'big', 'bloomset.lookahead=off'),
+ ('probe', 7, 'SELECT count(*) FROM t WHERE bloom_contains($1 /* 1 MiB, bloomset.lookahead = off */, s)', 'SELECT count(*) FROM t WHERE bloom_contains($1, s)', 0, 'small', 'bloomset.lookahead=off'),
+ ('etl', 1, 'SELECT count(*) FROM staging WHERE NOT bloom_contains((SELECT f FROM filters WHERE name=''target''), key)', NULL, 0, NULL, NULL),
+ ('etl', 2, 'SELECT count(*) FROM staging s WHERE NOT EXISTS (SELECT 1 FROM target t WHERE t.key = s.key)', NULL, 0, NULL, NULL),
+ ('parallel', 1, 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 2 workers */', NULL, 2, NULL, NULL),
+ ('parallel', 2, 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 0 workers */', NULL, 0, NULL, NULL),
+ ('parallel', 3, 'SELECT count(s) FROM t /* 2 workers */', NULL, 2, NULL, NULL),
+ ('parallel', 4, 'SELECT count(s) FROM t /* 0 workers */', NULL, 0, NULL, NULL),
+ ('union', 1, 'SELECT bloom_union_agg(f) FROM ufilters /* 1000 x 1 MiB, STORAGE EXTERNAL */', NULL, 0, NULL, NULL),
+ ('union', 2, 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters /* detoast + copy floor */', NULL, 0, NULL, NULL),
+ ('union', 3, 'SELECT bloom_union_agg(f) FROM ufilters_z /* 1000 x 1 MiB, pglz-compressed */', NULL, 0, NULL, NULL),
+ ('union', 4, 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters_z /* detoast + copy floor */', NULL, 0, NULL, NULL),
+ ('beyond', 1, 'SELECT counting_bloom_agg(id, @N@, 0.01) FROM t', NULL, 0, NULL, NULL),
+ ('beyond', 2, 'SELECT count(id) FROM t', NULL, 0, NULL, NULL),
+ ('beyond', 3, 'SELECT counting_bloom_remove_all((SELECT f FROM cfilters), (SELECT array_agg(id) FROM t WHERE id <= 1000000)) IS NULL', NULL, 0, NULL, NULL),
+ ('beyond', 4, 'SELECT array_length((SELECT array_agg(id) FROM t WHERE id <= 1000000), 1) /* array floor */', NULL, 0, NULL, NULL),
+ ('beyond', 5, 'SELECT scalable_bloom_agg(id) FROM t', NULL, 0, NULL, NULL),
+ ('beyond', 6, 'SELECT count(*) FROM t WHERE scalable_bloom_contains((SELECT f FROM sfilters), id)', NULL, 0, NULL, NULL),
+ ('beyond', 7, 'SELECT count(*) FROM t WHERE id > 0', NULL, 0, NULL, NULL),
+ ('beyond', 8, 'SELECT count(*) FROM chunks WHERE bloom_ngram_may_contain(grams, ''c0ffee42'') /* 100 chunk filters */', NULL, 0, NULL, NULL),
+ ('beyond', 9, 'SELECT count(*) FROM t WHERE s LIKE ''%c0ffee42%'' /* full scan */', NULL, 0, NULL, NULL),
+ ('beyond', 10, 'SELECT bloom_ngram_agg(s) FROM t WHERE id <= 1000000', NULL, 0, NULL, NULL),
+ ('beyond', 11, 'SELECT count(s) FROM t WHERE id <= 1000000', NULL, 0, NULL, NULL);
 UPDATE bench_q SET query = label WHERE query IS NULL;
 
 CREATE TABLE bench_rows (ord serial, name text, grp text, label text, bgrp text, blabel text, note text);
@@ -82,6 +87,8 @@ INSERT INTO bench_rows (name, grp, label, bgrp, blabel, note) VALUES
  ('agg-auto', 'agg-auto', 'SELECT bloom_agg(s) FROM t', 'agg-auto', 'SELECT count(s) FROM t', 'rows'),
  ('probe-const', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s)', 'probe', 'SELECT count(*) FROM t WHERE s <> ''''', 'rows'),
  ('probe-const', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* 1 MiB */, s)', 'probe', 'SELECT count(*) FROM t WHERE s <> ''''', 'rows'),
+ ('probe-const', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big, bloomset.lookahead = off */, s)', 'probe', 'SELECT count(*) FROM t WHERE s <> ''''', 'rows'),
+ ('probe-const', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* 1 MiB, bloomset.lookahead = off */, s)', 'probe', 'SELECT count(*) FROM t WHERE s <> ''''', 'rows'),
  ('probe-stored', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE name=''big''), s)', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s)', 'rows'),
  ('probe-stored', 'probe', 'SELECT count(*) FROM t JOIN filters ON name=''big'' WHERE bloom_contains(filters.f, t.s)', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s)', 'rows'),
  ('etl-new-keys', 'etl', 'SELECT count(*) FROM staging WHERE NOT bloom_contains((SELECT f FROM filters WHERE name=''target''), key)', 'etl', 'SELECT count(*) FROM staging s WHERE NOT EXISTS (SELECT 1 FROM target t WHERE t.key = s.key)', 'etl'),
@@ -103,7 +110,10 @@ ALTER DATABASE postgres SET parallel_tuple_cost = 0;
 ALTER DATABASE postgres SET min_parallel_table_scan_size = 0;
 EOF
 
+want() { [ -z "${BENCH_GROUPS:-}" ] || [[ " $BENCH_GROUPS " == *" $1 "* ]]; }
+
 run_group() {
+	want "$1" || return 0
 	say "case $1"
 	echo "SELECT bench_group('$1', $REPS);" | psql_q -v VERBOSITY=terse >/dev/null 2> >(sed -n -e 's/^NOTICE:  /    /p' -e '/^ERROR/p' -e '/^psql/p' >&2)
 }
@@ -117,6 +127,7 @@ DROP TABLE staging, target;   -- keep shared_buffers for the union case
 EOF
 run_group parallel
 
+if want union; then
 say "building 2 x 1000 filters of 1 MiB"
 sql <<'EOF'
 CREATE TABLE ufilters (i int, f bloom);
@@ -138,10 +149,13 @@ SELECT 'union_sizes', format('ufilters: %s (toast %s), ufilters_z: %s (toast %s)
 INSERT INTO bench_info SELECT 'union_bytes', sum((bloom_info(f)).bits / 8) FROM ufilters;
 EOF
 run_group union
+echo "DROP TABLE ufilters, ufilters_z;" | sql
+fi
+
+if want beyond; then
 
 say "building the filters of the counting, scalable and substring cases"
 sql <<'EOF'
-DROP TABLE ufilters, ufilters_z;
 CREATE TABLE cfilters AS SELECT counting_bloom_agg(id, @N@, 0.01) AS f FROM t;
 CREATE TABLE sfilters AS SELECT scalable_bloom_agg(id) AS f FROM t;
 CREATE TABLE chunks AS SELECT id / 100000 AS chunk, bloom_ngram_agg(s) AS grams
@@ -151,7 +165,10 @@ VACUUM ANALYZE sfilters;
 VACUUM ANALYZE chunks;
 EOF
 run_group beyond
+fi
 
+SPACE_ROWS=
+if want space; then
 say "space"
 SPACE_SQL=$(cat <<'EOF'
 -- bits per item: bloomset's sizing vs the classic optimum and the floor;
@@ -178,6 +195,7 @@ SELECT format('| %s %% | %s | %s | %s | %s | %s | %s | %s | %s |',
 EOF
 )
 SPACE_ROWS=$(echo "$SPACE_SQL" | sql -At)
+fi
 
 say "report"
 REPORT_SQL=$(cat <<'EOF'

@@ -50,7 +50,8 @@ run_suite() {
 }
 
 unit_tests() {
-	cc -O2 -Wall -o "$LOGDIR/test_core" test/unit/test_core.c src/bloom_core.c -lm || return 1
+	cc -O2 -Wall -o "$LOGDIR/test_core" test/unit/test_core.c src/bloom_core.c \
+		-L"$("$PG_BIN/pg_config" --pkglibdir)" -lpgcommon -lpgport -lm || return 1
 	"$LOGDIR/test_core" && "$LOGDIR/test_core" portable
 }
 

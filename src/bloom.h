@@ -12,6 +12,7 @@
 
 #include "postgres.h"
 #include "fmgr.h"
+#include "common/hashfn.h"
 #include "lib/stringinfo.h"
 
 #include "bloom_format.h"
@@ -43,6 +44,39 @@ typedef struct BloomTypeInfo
 } BloomTypeInfo;
 
 /*
+ * State of the scan lookahead of one probing call site (bloom_lookahead.c):
+ * where the previous value was found, so the next rows of its page can be
+ * prefetched.
+ */
+#define BLOOM_LOOKAHEAD_RING		8	/* > the prefetch distance, a power of 2 */
+#define BLOOM_LOOKAHEAD_COPY_MAX	64	/* longest value whose hash is kept */
+
+/* A value hashed ahead of its probe, with a copy of it to verify reuse. */
+typedef struct BloomLookaheadEntry
+{
+	const char *ptr;			/* where it was read, NULL if not kept */
+	uint64		seed;
+	uint64		hash;
+	uint32		len;			/* VARSIZE_ANY of the value */
+	char		bytes[BLOOM_LOOKAHEAD_COPY_MAX];
+} BloomLookaheadEntry;
+
+typedef struct BloomLookahead
+{
+	BloomLookaheadEntry ring[BLOOM_LOOKAHEAD_RING]; /* by line pointer */
+	const char *page;			/* buffer page of the previous value, or NULL */
+	uint32		attoff;			/* offset of the values within their tuples */
+	uint16		cur;			/* line pointer of the previous value */
+	uint16		next;			/* first line pointer not prefetched yet */
+	uint32		calls;			/* calls and failed predictions in this window */
+	uint32		misses;
+	bool		disabled;		/* predictions failed: off for this query */
+} BloomLookahead;
+
+/* filters smaller than this are probed without looking ahead */
+#define BLOOM_LOOKAHEAD_MIN_BYTES	(256 * 1024)
+
+/*
  * Per-call-site cache kept in fn_extra: the value type's hash information
  * and a detoasted copy of a filter stored out of line, keyed by its TOAST
  * pointer, so a filter read from a table is not detoasted once per row.
@@ -58,6 +92,8 @@ typedef struct BloomCallCache
 	void	   *raw;			/* the chunk holding filter, to pfree */
 	struct varlena *key;		/* compressed in-line datum filter came from */
 	const BloomFilter *checked; /* filter whose family matched ti */
+	bool		lookahead;		/* checked's probes look ahead */
+	BloomLookahead la;
 } BloomCallCache;
 
 /* The fn_extra cache of this call site, created on first use. */
@@ -70,6 +106,20 @@ bloom_call_cache(FunctionCallInfo fcinfo)
 	return (BloomCallCache *) fcinfo->flinfo->fn_extra;
 }
 
+/*
+ * The extended hash of the bytes of a text (deterministic collation) or
+ * bytea value, before scheme 1's fmix64: hash_bytes_extended(), inlined.
+ */
+static inline uint64
+bloom_bytes_hash(const char *p, size_t len, uint64 seed)
+{
+#ifdef WORDS_BIGENDIAN
+	return hash_bytes_extended((const unsigned char *) p, (int) len, seed);
+#else
+	return bloom_lookup3_bytes((const uint8_t *) p, (uint32_t) len, seed);
+#endif
+}
+
 /* bloom_hash.c */
 extern void bloom_typeinfo_init(BloomTypeInfo *ti, Oid typid, Oid collation,
 								MemoryContext mcxt);
@@ -79,6 +129,12 @@ extern void bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti,
 								bool adopt);
 extern BloomTypeInfo *bloom_call_typeinfo(FunctionCallInfo fcinfo, int argno);
 extern bool bloom_fast_hash_enabled;
+
+/* bloom_lookahead.c */
+extern bool bloom_lookahead_enabled;
+extern bool bloom_lookahead_useful(const BloomFilter *f, const BloomTypeInfo *ti);
+extern bool bloom_lookahead(BloomLookahead *la, const BloomFilter *f,
+							const BloomTypeInfo *ti, Datum value, uint64 *hash);
 
 /* bloom_io.c */
 extern BloomFilter *bloom_alloc(int layout, int nhashes, uint64 nbits,

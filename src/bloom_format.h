@@ -39,6 +39,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define BLOOM_FORMAT_VERSION	1
 
@@ -155,6 +156,134 @@ bloom_mix64(uint64_t h)
 	h *= UINT64_C(0xc4ceb9fe1a85ec53);
 	h ^= h >> 33;
 	return h;
+}
+
+/*
+ * Bob Jenkins' lookup3, as PostgreSQL's hash_bytes_extended() and
+ * hash_bytes_uint32_extended() compute it (src/common/hashfn.c), which is
+ * what the extended hash functions of text, bytea and the integer types
+ * return: scheme 1 hashes those values with these inlined equivalents.
+ * The byte version reads the key as little-endian words, which is what
+ * PostgreSQL computes on little-endian machines whatever the alignment
+ * (PostgreSQL itself reads native-endian words, so its results differ on
+ * big-endian machines, where bloomset calls it instead; see bloom_hash.c).
+ */
+#define BLOOM_ROT32(x, k)	(((x) << (k)) | ((x) >> (32 - (k))))
+#define BLOOM_LOOKUP3_MIX(a, b, c) \
+	do { \
+		a -= c; a ^= BLOOM_ROT32(c, 4);  c += b; \
+		b -= a; b ^= BLOOM_ROT32(a, 6);  a += c; \
+		c -= b; c ^= BLOOM_ROT32(b, 8);  b += a; \
+		a -= c; a ^= BLOOM_ROT32(c, 16); c += b; \
+		b -= a; b ^= BLOOM_ROT32(a, 19); a += c; \
+		c -= b; c ^= BLOOM_ROT32(b, 4);  b += a; \
+	} while (0)
+#define BLOOM_LOOKUP3_FINAL(a, b, c) \
+	do { \
+		c ^= b; c -= BLOOM_ROT32(b, 14); \
+		a ^= c; a -= BLOOM_ROT32(c, 11); \
+		b ^= a; b -= BLOOM_ROT32(a, 25); \
+		c ^= b; c -= BLOOM_ROT32(b, 16); \
+		a ^= c; a -= BLOOM_ROT32(c, 4); \
+		b ^= a; b -= BLOOM_ROT32(a, 14); \
+		c ^= b; c -= BLOOM_ROT32(b, 24); \
+	} while (0)
+
+/* The little-endian 32-bit word at p (any alignment). */
+static inline uint32_t
+bloom_le32(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t	v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+#else
+	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) |
+		((uint32_t) p[2] << 16) | ((uint32_t) p[3] << 24);
+#endif
+}
+
+/* Initial state of lookup3 for a key of len bytes and a seed. */
+#define BLOOM_LOOKUP3_INIT(a, b, c, len, seed) \
+	do { \
+		a = b = c = 0x9e3779b9U + (uint32_t) (len) + 3923095U; \
+		if ((seed) != 0) \
+		{ \
+			a += (uint32_t) ((seed) >> 32); \
+			b += (uint32_t) (seed); \
+			BLOOM_LOOKUP3_MIX(a, b, c); \
+		} \
+	} while (0)
+
+/* hash_bytes_extended(k, len, seed) on a little-endian machine */
+static inline uint64_t
+bloom_lookup3_bytes(const uint8_t *k, uint32_t len, uint64_t seed)
+{
+	uint32_t	a, b, c;
+
+	BLOOM_LOOKUP3_INIT(a, b, c, len, seed);
+	for (; len >= 12; k += 12, len -= 12)
+	{
+		a += bloom_le32(k);
+		b += bloom_le32(k + 4);
+		c += bloom_le32(k + 8);
+		BLOOM_LOOKUP3_MIX(a, b, c);
+	}
+	/* the last 0..11 bytes; the lowest byte of c takes none of them */
+	switch (len)
+	{
+		case 11:
+			c += (uint32_t) k[10] << 24;
+			/* fall through */
+		case 10:
+			c += (uint32_t) k[9] << 16;
+			/* fall through */
+		case 9:
+			c += (uint32_t) k[8] << 8;
+			/* fall through */
+		case 8:
+			b += bloom_le32(k + 4);
+			a += bloom_le32(k);
+			break;
+		case 7:
+			b += (uint32_t) k[6] << 16;
+			/* fall through */
+		case 6:
+			b += (uint32_t) k[5] << 8;
+			/* fall through */
+		case 5:
+			b += k[4];
+			/* fall through */
+		case 4:
+			a += bloom_le32(k);
+			break;
+		case 3:
+			a += (uint32_t) k[2] << 16;
+			/* fall through */
+		case 2:
+			a += (uint32_t) k[1] << 8;
+			/* fall through */
+		case 1:
+			a += k[0];
+			break;
+		default:
+			break;
+	}
+	BLOOM_LOOKUP3_FINAL(a, b, c);
+	return ((uint64_t) b << 32) | c;
+}
+
+/* hash_bytes_uint32_extended(k, seed), on any machine */
+static inline uint64_t
+bloom_lookup3_u32(uint32_t k, uint64_t seed)
+{
+	uint32_t	a, b, c;
+
+	BLOOM_LOOKUP3_INIT(a, b, c, sizeof(uint32_t), seed);
+	a += k;
+	BLOOM_LOOKUP3_FINAL(a, b, c);
+	return ((uint64_t) b << 32) | c;
 }
 
 /* High 64 bits of a * b: maps a uniform a to [0, b). */

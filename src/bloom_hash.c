@@ -264,7 +264,7 @@ bloom_hash_enum(Datum value, uint64 seed)
 				 errmsg("invalid internal value for enum: %u",
 						DatumGetObjectId(value))));
 	label = NameStr(((Form_pg_enum) GETSTRUCT(tup))->enumlabel);
-	h = hash_bytes_extended((const unsigned char *) label, (int) strlen(label), seed);
+	h = bloom_bytes_hash(label, strlen(label), seed);
 	ReleaseSysCache(tup);
 	return h;
 }
@@ -278,10 +278,10 @@ bloom_hash_datum(const BloomTypeInfo *ti, Datum value, uint64 seed)
 	switch (ti->kind)
 	{
 		case BLOOM_HASH_INT2:
-			h = hash_bytes_uint32_extended((uint32) (int32) DatumGetInt16(value), seed);
+			h = bloom_lookup3_u32((uint32) (int32) DatumGetInt16(value), seed);
 			break;
 		case BLOOM_HASH_INT4:
-			h = hash_bytes_uint32_extended((uint32) DatumGetInt32(value), seed);
+			h = bloom_lookup3_u32((uint32) DatumGetInt32(value), seed);
 			break;
 		case BLOOM_HASH_INT8:
 			{
@@ -291,15 +291,14 @@ bloom_hash_datum(const BloomTypeInfo *ti, Datum value, uint64 seed)
 				uint32		hi = (uint32) (v >> 32);
 
 				lo ^= (v >= 0) ? hi : ~hi;
-				h = hash_bytes_uint32_extended(lo, seed);
+				h = bloom_lookup3_u32(lo, seed);
 				break;
 			}
 		case BLOOM_HASH_BYTES:
 			{
 				struct varlena *t = PG_DETOAST_DATUM_PACKED(value);
 
-				h = hash_bytes_extended((unsigned char *) VARDATA_ANY(t),
-										(int) VARSIZE_ANY_EXHDR(t), seed);
+				h = bloom_bytes_hash(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), seed);
 				if ((Pointer) t != DatumGetPointer(value))
 					pfree(t);
 				break;

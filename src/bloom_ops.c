@@ -186,17 +186,27 @@ bloom_contains(PG_FUNCTION_ARGS)
 	BloomFilter *f = bloom_from_datum_cached(fcinfo, PG_GETARG_DATUM(0));
 	BloomTypeInfo *ti = bloom_call_typeinfo(fcinfo, 1);
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
+	uint64		h;
 
-	/* a cached filter's family is checked once per call site and type */
+	/*
+	 * A cached filter's family is checked once per call site and type; only
+	 * a cached filter is probed often enough for a lookahead to pay.
+	 */
 	if (f != cache->checked)
 	{
 		bloom_check_element(f, ti, false);
 		if (f == cache->filter)
+		{
 			cache->checked = f;
+			cache->lookahead = bloom_lookahead_useful(f, ti);
+		}
 	}
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);	/* nothing was ever added */
-	PG_RETURN_BOOL(bloom_test_hash(f, bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed)));
+	if (!(cache->lookahead && f == cache->checked &&
+		  bloom_lookahead(&cache->la, f, ti, PG_GETARG_DATUM(1), &h)))
+		h = bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed);
+	PG_RETURN_BOOL(bloom_test_hash(f, h));
 }
 
 /*

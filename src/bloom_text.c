@@ -40,9 +40,9 @@ typedef void (*BloomEmit) (void *arg, uint64 h);
 
 /* Hash of a byte string as a text element (scheme 1, deterministic). */
 static inline uint64
-bloom_bytes_hash(const char *p, int len, uint64 seed)
+bloom_text_hash(const char *p, int len, uint64 seed)
 {
-	return bloom_mix64(hash_bytes_extended((const unsigned char *) p, len, seed));
+	return bloom_mix64(bloom_bytes_hash(p, len, seed));
 }
 
 /* Emit the hash of every n-gram of s[0..len); returns how many. */
@@ -66,7 +66,7 @@ bloom_each_ngram(const char *s, int len, int n, uint64 seed, BloomEmit emit, voi
 		{
 			int			first = starts[(count - n) % (n + 1)];
 
-			emit(arg, bloom_bytes_hash(s + first, pos - first, seed));
+			emit(arg, bloom_text_hash(s + first, pos - first, seed));
 			emitted++;
 		}
 	}
@@ -99,7 +99,7 @@ bloom_each_token(const char *s, int len, uint64 seed, BloomEmit emit, void *arg)
 			i++;
 		if (i > start)
 		{
-			emit(arg, bloom_bytes_hash(s + start, i - start, seed));
+			emit(arg, bloom_text_hash(s + start, i - start, seed));
 			emitted++;
 		}
 	}

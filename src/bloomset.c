@@ -41,6 +41,11 @@ _PG_init(void)
 							 "The results are identical either way; turning this off is for testing that.",
 							 &bloom_fast_hash_enabled, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("bloomset.lookahead",
+							 "Let probes of large filters prefetch for the next rows of the scanned page.",
+							 "Answers are identical either way; see bloom_lookahead.c.",
+							 &bloom_lookahead_enabled, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 	DefineCustomStringVariable("bloomset.simd",
 							   "The CPU kernels in use (portable, popcnt or avx2).",
 							   NULL, &bloom_simd_setting, bloom_cpu_path(),

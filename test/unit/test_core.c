@@ -1,7 +1,9 @@
 /*
  * test_core.c -- unit tests of the PostgreSQL-free core (src/bloom_core.c):
  * sizing, no false negatives, folding equals building small, codec round
- * trips, header validation.  Prints "SUITE unit: N passed, M failed".
+ * trips, header validation, and the inlined lookup3 hashes against
+ * PostgreSQL's own (linked from libpgcommon).  Prints
+ * "SUITE unit: N passed, M failed".
  */
 #include "../../src/bloom_format.h"
 
@@ -15,6 +17,10 @@ static int	passed,
 
 #define CHECK(cond, what) \
 	do { if (cond) passed++; else { failed++; printf("FAIL: %s\n", what); } } while (0)
+
+/* PostgreSQL's functions (src/common/hashfn.c, libpgcommon) */
+extern uint64_t hash_bytes_extended(const unsigned char *k, int keylen, uint64_t seed);
+extern uint64_t hash_bytes_uint32_extended(uint32_t k, uint64_t seed);
 
 static BloomFilter *
 new_filter(int layout, int k, uint64_t nbits)
@@ -155,6 +161,47 @@ test_sizing(void)
 		  "sizing argument checks");
 }
 
+/*
+ * bloom_lookup3_bytes/u32 equal PostgreSQL's hash_bytes_extended and
+ * hash_bytes_uint32_extended for every length 0..300, every alignment of the
+ * key, bytes with the high bit set, and zero and non-zero seeds.
+ */
+static void
+test_lookup3(void)
+{
+	static const uint64_t seeds[] = {0, 1, UINT64_C(0xdeadbeefcafebabe), UINT64_C(1) << 40};
+	uint8_t		buf[320];
+	uint64_t	state = 12345;
+	long		tried = 0,
+				differ = 0;
+
+	for (int len = 0; len <= 300; len++)
+		for (int align = 0; align < 8; align++)
+			for (int si = 0; si < 4; si++)
+			{
+				for (int i = 0; i < len; i++)
+				{
+					state = bloom_mix64(state + 1);
+					buf[align + i] = (uint8_t) state;
+				}
+				tried++;
+				if (bloom_lookup3_bytes(buf + align, len, seeds[si]) !=
+					hash_bytes_extended(buf + align, len, seeds[si]))
+					differ++;
+			}
+	CHECK(tried == 301 * 8 * 4 && differ == 0, "lookup3 bytes = hash_bytes_extended");
+	differ = 0;
+	for (uint32_t i = 0; i < 200000; i++)
+	{
+		uint32_t	k = (uint32_t) bloom_mix64(i);
+		uint64_t	seed = i % 3 == 0 ? 0 : bloom_mix64(~(uint64_t) i);
+
+		if (bloom_lookup3_u32(k, seed) != hash_bytes_uint32_extended(k, seed))
+			differ++;
+	}
+	CHECK(differ == 0, "lookup3 u32 = hash_bytes_uint32_extended");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -168,6 +215,7 @@ main(int argc, char **argv)
 	test_fold(BLOOM_LAYOUT_CLASSIC);
 	test_codecs();
 	test_sizing();
+	test_lookup3();
 	printf("SUITE unit (%s): %d passed, %d failed\n", bloom_cpu_path(), passed, failed);
 	return failed != 0;
 }

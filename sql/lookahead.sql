@@ -19,13 +19,13 @@ INSERT INTO la_varying
 SELECT g, CASE WHEN g % 3 = 0 THEN NULL ELSE repeat('x', g % 17) END, md5(g::text)
   FROM generate_series(1, 200000) g;
 
--- filters of the even ids, large enough (>= 256 kB) for the lookahead
+-- filters of the even ids, large enough (>= 4 MiB) for the lookahead
 CREATE TABLE la_f AS
-SELECT (SELECT bloom_agg(s, 400000, 0.01) FROM la_fixed WHERE id % 2 = 0) AS fs,
-       (SELECT bloom_agg(b, 400000, 0.01) FROM la_fixed WHERE id % 2 = 0) AS fb,
-       (SELECT bloom_agg(s, 400000, 0.01) FROM la_varying WHERE id % 2 = 0) AS fv;
-SELECT (bloom_info(fs)).bits / 8 >= 262144 AS text_filter_large,
-       (bloom_info(fb)).bits / 8 >= 262144 AS bytea_filter_large
+SELECT (SELECT bloom_agg(s, 4000000, 0.01) FROM la_fixed WHERE id % 2 = 0) AS fs,
+       (SELECT bloom_agg(b, 4000000, 0.01) FROM la_fixed WHERE id % 2 = 0) AS fb,
+       (SELECT bloom_agg(s, 4000000, 0.01) FROM la_varying WHERE id % 2 = 0) AS fv;
+SELECT (bloom_info(fs)).bits / 8 >= 4194304 AS text_filter_large,
+       (bloom_info(fb)).bits / 8 >= 4194304 AS bytea_filter_large
   FROM la_f;
 
 -- the probes, as seq scans over shared buffers

@@ -73,8 +73,12 @@ typedef struct BloomLookahead
 	bool		disabled;		/* predictions failed: off for this query */
 } BloomLookahead;
 
-/* filters smaller than this are probed without looking ahead */
-#define BLOOM_LOOKAHEAD_MIN_BYTES	(256 * 1024)
+/*
+ * Filters smaller than this are probed without looking ahead: measured here
+ * (1 MiB L2 per core), a 1 MiB filter probed 22 % slower with it, a 12.6 MiB
+ * one 2.2 times faster.
+ */
+#define BLOOM_LOOKAHEAD_MIN_BYTES	(4 * 1024 * 1024)
 
 /*
  * Per-call-site cache kept in fn_extra: the value type's hash information

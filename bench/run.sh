@@ -61,6 +61,8 @@ INSERT INTO bench_q (grp, ord, label, query, workers, fname, guc) VALUES
  ('parallel', 2, 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 0 workers */', NULL, 0, NULL, NULL),
  ('parallel', 3, 'SELECT count(s) FROM t /* 2 workers */', NULL, 2, NULL, NULL),
  ('parallel', 4, 'SELECT count(s) FROM t /* 0 workers */', NULL, 0, NULL, NULL),
+ ('parallel', 5, 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 2 workers, parallel_leader_participation = off */', 'SELECT bloom_agg(s, @N@, 0.01) FROM t', 2, NULL, 'parallel_leader_participation=off'),
+ ('parallel', 6, 'SELECT count(s) FROM t /* 2 workers, parallel_leader_participation = off */', 'SELECT count(s) FROM t', 2, NULL, 'parallel_leader_participation=off'),
  ('union', 1, 'SELECT bloom_union_agg(f) FROM ufilters /* 1000 x 1 MiB, STORAGE EXTERNAL */', NULL, 0, NULL, NULL),
  ('union', 2, 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters /* detoast + copy floor */', NULL, 0, NULL, NULL),
  ('union', 3, 'SELECT bloom_union_agg(f) FROM ufilters_z /* 1000 x 1 MiB, pglz-compressed */', NULL, 0, NULL, NULL),
@@ -94,6 +96,8 @@ INSERT INTO bench_rows (name, grp, label, bgrp, blabel, note) VALUES
  ('etl-new-keys', 'etl', 'SELECT count(*) FROM staging WHERE NOT bloom_contains((SELECT f FROM filters WHERE name=''target''), key)', 'etl', 'SELECT count(*) FROM staging s WHERE NOT EXISTS (SELECT 1 FROM target t WHERE t.key = s.key)', 'etl'),
  ('parallel', 'parallel', 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 2 workers */', 'parallel', 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 0 workers */', 'speedup'),
  ('parallel', 'parallel', 'SELECT count(s) FROM t /* 2 workers */', 'parallel', 'SELECT count(s) FROM t /* 0 workers */', 'speedup'),
+ ('parallel', 'parallel', 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 2 workers, parallel_leader_participation = off */', 'parallel', 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 0 workers */', 'speedup'),
+ ('parallel', 'parallel', 'SELECT count(s) FROM t /* 2 workers, parallel_leader_participation = off */', 'parallel', 'SELECT count(s) FROM t /* 0 workers */', 'speedup'),
  ('union', 'union', 'SELECT bloom_union_agg(f) FROM ufilters /* 1000 x 1 MiB, STORAGE EXTERNAL */', 'union', 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters /* detoast + copy floor */', 'gbps'),
  ('union', 'union', 'SELECT bloom_union_agg(f) FROM ufilters_z /* 1000 x 1 MiB, pglz-compressed */', 'union', 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters_z /* detoast + copy floor */', 'gbps'),
  ('counting-add', 'beyond', 'SELECT counting_bloom_agg(id, @N@, 0.01) FROM t', 'beyond', 'SELECT count(id) FROM t', 'rows'),
@@ -237,7 +241,7 @@ mkdir -p "$(dirname "$OUT")"
 	echo "- nproc: $(nproc); CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1); memory: $(free -g | awk '/^Mem:/ {print $2}') GiB"
 	echo "- PostgreSQL: $PGVER"
 	echo "- bloomset built from: $BUILD_REV; bloomset.simd = $SIMD"
-	echo "- settings: shared_buffers = $SB, jit = off, work_mem = 256MB, max_parallel_workers_per_gather = 0 unless stated; tables VACUUM ANALYZEd and pg_prewarm'ed"
+	echo "- settings: shared_buffers = $SB, $HUGE_SETTING, jit = off, work_mem = 256MB, max_parallel_workers_per_gather = 0 unless stated; tables VACUUM ANALYZEd and pg_prewarm'ed"
 	echo "- rows: $N; each query run once to warm up, then $REPS timed rounds, the queries of a case interleaved (A B C A B C ...)"
 	echo "- timing: on the server, clock_timestamp() around a PL/pgSQL EXECUTE ... INTO of the query (includes parse and plan, ~0.1 ms; no result goes to the client; no per-row instrumentation), see bench/bench_helpers.sql; median of the rounds; ratio = median / baseline median; spread = (max - min) / median; the warm-up run is an EXPLAIN ANALYZE, which gives the plans and workers below"
 	echo "- total run time: $((T_END - T_START)) s; load average (1/5/15 min) at start $LOAD_START, at end $(cut -d' ' -f1-3 /proc/loadavg); the backend's on-CPU share of each case's timed rounds is under Data (cpu_share; leader only for parallel)"

@@ -296,8 +296,11 @@ bloom_hash_datum(const BloomTypeInfo *ti, Datum value, uint64 seed)
 			}
 		case BLOOM_HASH_BYTES:
 			{
-				struct varlena *t = PG_DETOAST_DATUM_PACKED(value);
+				struct varlena *t = (struct varlena *) DatumGetPointer(value);
 
+				/* in-line values, short header or not, are hashed in place */
+				if (unlikely(VARATT_IS_EXTERNAL(t) || VARATT_IS_COMPRESSED(t)))
+					t = pg_detoast_datum_packed(t);
 				h = bloom_bytes_hash(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), seed);
 				if ((Pointer) t != DatumGetPointer(value))
 					pfree(t);

@@ -776,6 +776,40 @@ bloom_popcount_portable(const uint64_t *w, size_t n)
 #define BLOOM_X86_DISPATCH 1
 #include <immintrin.h>
 
+/* The eight salted bits of h32 in a block, one per 32-bit word. */
+__attribute__((target("avx2")))
+static inline __m256i
+bloom_block_mask_avx2(uint32_t h32)
+{
+	const __m256i salt = _mm256_setr_epi32((int) 0x47b6137bU, (int) 0x44974d91U,
+										   (int) 0x8824ad5bU, (int) 0xa2b7289dU,
+										   (int) 0x705495c7U, (int) 0x2df1424bU,
+										   (int) 0x9efc4947U, (int) 0x5c6bfb31U);
+	__m256i		bit = _mm256_srli_epi32(_mm256_mullo_epi32(_mm256_set1_epi32((int) h32), salt), 27);
+
+	return _mm256_sllv_epi32(_mm256_set1_epi32(1), bit);
+}
+
+/* Set h32's bits in a block (see bloom_insert_hash). */
+__attribute__((target("avx2")))
+void
+bloom_block_insert_avx2(uint32_t *block, uint32_t h32)
+{
+	__m256i    *blk = (__m256i *) block;
+
+	_mm256_storeu_si256(blk, _mm256_or_si256(_mm256_loadu_si256(blk),
+											 bloom_block_mask_avx2(h32)));
+}
+
+/* Are all of h32's bits set in a block? (see bloom_test_hash) */
+__attribute__((target("avx2")))
+bool
+bloom_block_test_avx2(const uint32_t *block, uint32_t h32)
+{
+	return _mm256_testc_si256(_mm256_loadu_si256((const __m256i *) block),
+							  bloom_block_mask_avx2(h32)) != 0;
+}
+
 /*
  * Insert n hashes into a blocked filter with AVX2: the eight salted bit
  * positions of a block are computed in one 256-bit multiply, shift and
@@ -785,21 +819,13 @@ __attribute__((target("avx2")))
 static void
 bloom_insert_hashes_avx2(BloomFilter *f, const uint64_t *h, int n)
 {
-	const __m256i salt = _mm256_setr_epi32((int) 0x47b6137bU, (int) 0x44974d91U,
-										   (int) 0x8824ad5bU, (int) 0xa2b7289dU,
-										   (int) 0x705495c7U, (int) 0x2df1424bU,
-										   (int) 0x9efc4947U, (int) 0x5c6bfb31U);
-	const __m256i one = _mm256_set1_epi32(1);
-
 	for (int i = 0; i < n; i++)
 	{
-		__m256i		hv = _mm256_set1_epi32((int) (uint32_t) h[i]);
-		__m256i		bit = _mm256_srli_epi32(_mm256_mullo_epi32(hv, salt), 27);
 		__m256i    *blk = (__m256i *) ((uint32_t *) f->words +
 									   bloom_block_of(f, h[i]) * BLOOM_BLOCK_WORDS32);
 
 		_mm256_storeu_si256(blk, _mm256_or_si256(_mm256_loadu_si256(blk),
-												 _mm256_sllv_epi32(one, bit)));
+												 bloom_block_mask_avx2((uint32_t) h[i])));
 	}
 }
 
@@ -858,6 +884,10 @@ static void (*bloom_and_impl) (uint64_t *, const uint64_t *, size_t) = bloom_and
 static void (*bloom_insert_hashes_impl) (BloomFilter *, const uint64_t *, int) = bloom_insert_hashes_portable;
 static const char *bloom_path = "portable";
 
+#ifdef BLOOM_BLOCK_DISPATCH
+bool		bloom_block_avx2 = false;
+#endif
+
 /*
  * Choose the word kernels for this CPU.  portable_only forces the plain C
  * versions (the test suite runs both).  Results never depend on the choice.
@@ -870,6 +900,9 @@ bloom_cpu_init(bool portable_only)
 	bloom_and_impl = bloom_and_portable;
 	bloom_insert_hashes_impl = bloom_insert_hashes_portable;
 	bloom_path = "portable";
+#ifdef BLOOM_BLOCK_DISPATCH
+	bloom_block_avx2 = false;
+#endif
 #ifdef BLOOM_X86_DISPATCH
 	if (portable_only)
 		return;
@@ -883,8 +916,9 @@ bloom_cpu_init(bool portable_only)
 	{
 		bloom_or_impl = bloom_or_avx2;
 		bloom_and_impl = bloom_and_avx2;
-#ifndef BLOOM_BIG_ENDIAN
+#ifdef BLOOM_BLOCK_DISPATCH
 		bloom_insert_hashes_impl = bloom_insert_hashes_avx2;
+		bloom_block_avx2 = true;
 #endif
 		bloom_path = "avx2";
 	}

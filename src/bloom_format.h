@@ -312,6 +312,22 @@ bloom_block_of(const BloomFilter *f, uint64_t h)
 }
 
 /*
+ * On x86-64 CPUs with AVX2 (checked at run time by bloom_cpu_init), one
+ * block operation is a 256-bit multiply, shift and variable shift plus one
+ * load (and store): about a fifth of the instructions of the scalar loop,
+ * which lets the CPU keep several times more cache misses in flight (micro:
+ * find in a 125 MiB filter 62 -> 24 ns).  These kernels live in
+ * bloom_core.c, compiled for AVX2; the inline functions below call them
+ * when bloom_block_avx2 is set.  Both paths compute the same bits.
+ */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(BLOOM_BIG_ENDIAN)
+#define BLOOM_BLOCK_DISPATCH 1
+extern bool bloom_block_avx2;
+extern void bloom_block_insert_avx2(uint32_t *block, uint32_t h32);
+extern bool bloom_block_test_avx2(const uint32_t *block, uint32_t h32);
+#endif
+
+/*
  * Add a hashed item to a classic or blocked filter (not nitems).  The
  * blocked layout on little-endian hosts, the hot path of every aggregate,
  * is inlined here; everything else is in bloom_core.c.
@@ -325,6 +341,13 @@ bloom_insert_hash(BloomFilter *f, uint64_t h)
 		uint32_t	h32 = (uint32_t) h;
 		uint32_t   *w = (uint32_t *) f->words + bloom_block_of(f, h) * BLOOM_BLOCK_WORDS32;
 
+#ifdef BLOOM_BLOCK_DISPATCH
+		if (bloom_block_avx2)
+		{
+			bloom_block_insert_avx2(w, h32);
+			return;
+		}
+#endif
 		for (int i = 0; i < BLOOM_BLOCK_WORDS32; i++)
 			w[i] |= UINT32_C(1) << ((h32 * bloom_salt[i]) >> 27);
 		return;
@@ -343,6 +366,11 @@ bloom_test_hash(const BloomFilter *f, uint64_t h)
 		uint32_t	h32 = (uint32_t) h;
 		const uint32_t *w = (const uint32_t *) f->words + bloom_block_of(f, h) * BLOOM_BLOCK_WORDS32;
 		uint32_t	miss = 0;
+
+#ifdef BLOOM_BLOCK_DISPATCH
+		if (bloom_block_avx2)
+			return bloom_block_test_avx2(w, h32);
+#endif
 
 		/* branch-free: the eight words share one cache line */
 		for (int i = 0; i < BLOOM_BLOCK_WORDS32; i++)

@@ -202,6 +202,51 @@ test_lookup3(void)
 	CHECK(differ == 0, "lookup3 u32 = hash_bytes_uint32_extended");
 }
 
+/*
+ * The CPU-specific block kernels set exactly the bits of the portable ones:
+ * the same keys inserted one by one and in batches under both, then every
+ * filter probed under both, for present and absent keys.
+ */
+static void
+test_kernels_agree(bool portable)
+{
+	BloomSizing s = bloom_size_for(50000, 0.01, BLOOM_LAYOUT_BLOCKED, false);
+	BloomFilter *f[4];
+	uint64_t	batch[100];
+	long		disagree = 0;
+
+	for (int v = 0; v < 4; v++)
+	{
+		bloom_cpu_init(v % 2 == 1);		/* odd: portable kernels */
+		f[v] = new_filter(BLOOM_LAYOUT_BLOCKED, s.nhashes, s.nbits);
+		for (uint64_t i = 0; i < 50000; i += 100)
+		{
+			for (int j = 0; j < 100; j++)
+				batch[j] = bloom_mix64(i + j);
+			if (v < 2)
+				for (int j = 0; j < 100; j++)
+					bloom_insert_hash(f[v], batch[j]);
+			else
+				bloom_insert_hashes(f[v], batch, 100);
+		}
+	}
+	for (int v = 1; v < 4; v++)
+		CHECK(memcmp(f[0], f[v], BLOOM_TOTAL_SIZE(s.nbits)) == 0,
+			  "kernels set the same bits");
+	for (int p = 0; p < 2; p++)
+	{
+		bloom_cpu_init(p == 1);
+		for (uint64_t i = 0; i < 100000; i++)
+			if (bloom_test_hash(f[0], bloom_mix64(i)) != bloom_test_hash(f[3], bloom_mix64(i)) ||
+				(i < 50000 && !bloom_test_hash(f[0], bloom_mix64(i))))
+				disagree++;
+	}
+	CHECK(disagree == 0, "kernels answer alike, no false negatives");
+	for (int v = 0; v < 4; v++)
+		free(f[v]);
+	bloom_cpu_init(portable);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -216,6 +261,7 @@ main(int argc, char **argv)
 	test_codecs();
 	test_sizing();
 	test_lookup3();
+	test_kernels_agree(portable);
 	printf("SUITE unit (%s): %d passed, %d failed\n", bloom_cpu_path(), passed, failed);
 	return failed != 0;
 }

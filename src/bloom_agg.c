@@ -56,7 +56,7 @@ PG_FUNCTION_INFO_V1(bloom_setop_deserial);
 /* filter of the second phase: 2^30 bits = 128 MiB, 1 % up to ~100 M items */
 #define BLOOM_AUTO_MAX_BITS		(UINT64_C(1) << 30)
 #define BLOOM_AUTO_FPR			0.01
-#define BLOOM_QUEUE_LEN			16	/* rows of prefetch look-ahead */
+#define BLOOM_QUEUE_LEN			32	/* rows of prefetch look-ahead (16: 61 ns/row, 32: 55, 64: 55 in agg-text) */
 #define BLOOM_STATE_MSG			"invalid serialized bloom aggregate state"
 
 

@@ -166,6 +166,8 @@ extern BloomFilter *bloom_copy_large(MemoryContext cxt, const BloomFilter *f,
 									 void **raw);
 extern void bloom_wire_append(StringInfo buf, const BloomFilter *f);
 extern bytea *bloom_wire_bytea(const BloomFilter *f);
+extern BloomFilter *bloom_wire_read_large(const uint8 *p, size_t len,
+										  MemoryContext cxt, const char *errmsg_text);
 extern BloomFilter *bloom_wire_read(const uint8 *p, size_t len,
 									MemoryContext cxt, const char *errmsg_text);
 

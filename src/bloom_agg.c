@@ -654,8 +654,8 @@ bloom_agg_deserial(PG_FUNCTION_ARGS)
 	nadded = (uint64) pq_getmsgint64(&buf);
 	if (mode == BLOOM_AGG_FILTER)
 	{
-		BloomFilter *f = bloom_wire_read((const uint8 *) buf.data + buf.cursor,
-										 buf.len - buf.cursor, aggcxt, BLOOM_STATE_MSG);
+		BloomFilter *f = bloom_wire_read_large((const uint8 *) buf.data + buf.cursor,
+											   buf.len - buf.cursor, aggcxt, BLOOM_STATE_MSG);
 
 		bloom_require_kind(f, false, ERRCODE_INVALID_BINARY_REPRESENTATION);
 		st = bloom_state_new(aggcxt, f);

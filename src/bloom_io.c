@@ -382,25 +382,48 @@ bloom_wire_append(StringInfo buf, const BloomFilter *f)
  * A filter in cxt from its binary form (exactly len bytes), validated;
  * otherwise invalid_binary_representation with message errmsg_text.
  */
-BloomFilter *
-bloom_wire_read(const uint8 *p, size_t len, MemoryContext cxt,
-				const char *errmsg_text)
+static BloomFilter *
+bloom_wire_read_impl(const uint8 *p, size_t len, MemoryContext cxt,
+					 const char *errmsg_text, bool large)
 {
 	BloomFilter hdr;
 	BloomFilter *f;
 	const char *why;
+	void	   *raw;
 
 	if ((why = bloom_wire_decode_header(p, len, &hdr)) != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("%s", errmsg_text),
 				 errdetail("%c%s.", pg_toupper((unsigned char) why[0]), why + 1)));
-	f = MemoryContextAlloc(cxt, BLOOM_TOTAL_SIZE(hdr.nbits));
+	if (large)
+		f = bloom_alloc_large(cxt, hdr.nbits, &raw);
+	else
+		f = MemoryContextAlloc(cxt, BLOOM_TOTAL_SIZE(hdr.nbits));
 	memcpy(f, &hdr, BLOOM_HEADER_SIZE);
 	SET_VARSIZE(f, BLOOM_TOTAL_SIZE(hdr.nbits));
 	memcpy(f->words, p + BLOOM_WIRE_HEADER_SIZE, BLOOM_DATA_BYTES(f));
 	bloom_check_payload(f, errmsg_text);
 	return f;
+}
+
+BloomFilter *
+bloom_wire_read(const uint8 *p, size_t len, MemoryContext cxt,
+				const char *errmsg_text)
+{
+	return bloom_wire_read_impl(p, len, cxt, errmsg_text, false);
+}
+
+/*
+ * The same, laid out by bloom_alloc_large (huge pages from 4 MiB): for
+ * aggregate states, which live until their context is reset and are never
+ * pfree'd on their own.
+ */
+BloomFilter *
+bloom_wire_read_large(const uint8 *p, size_t len, MemoryContext cxt,
+					  const char *errmsg_text)
+{
+	return bloom_wire_read_impl(p, len, cxt, errmsg_text, true);
 }
 
 /* The binary input of both types (counting: counting_bloom). */

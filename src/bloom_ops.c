@@ -183,22 +183,40 @@ bloom_add(PG_FUNCTION_ARGS)
 Datum
 bloom_contains(PG_FUNCTION_ARGS)
 {
-	BloomFilter *f = bloom_from_datum_cached(fcinfo, PG_GETARG_DATUM(0));
-	BloomTypeInfo *ti = bloom_call_typeinfo(fcinfo, 1);
-	BloomCallCache *cache = bloom_call_cache(fcinfo);
+	BloomCallCache *cache = (BloomCallCache *) fcinfo->flinfo->fn_extra;
+	BloomFilter *f;
+	BloomTypeInfo *ti;
 	uint64		h;
 
 	/*
-	 * A cached filter's family is checked once per call site and type; only
-	 * a cached filter is probed often enough for a lookahead to pay.
+	 * Fast path, the common case of a WHERE clause: a constant filter (its
+	 * datum cannot change during the query) already checked against this
+	 * call site's type and collation, which cannot change either.
 	 */
-	if (f != cache->checked)
+	if (likely(cache != NULL && cache->const_filter && cache->filter != NULL &&
+			   cache->checked == cache->filter))
 	{
-		bloom_check_element(f, ti, false);
-		if (f == cache->filter)
+		f = cache->filter;
+		ti = &cache->ti;
+	}
+	else
+	{
+		f = bloom_from_datum_cached(fcinfo, PG_GETARG_DATUM(0));
+		ti = bloom_call_typeinfo(fcinfo, 1);
+		cache = bloom_call_cache(fcinfo);
+
+		/*
+		 * A cached filter's family is checked once per call site and type;
+		 * only a cached filter is probed often enough for a lookahead to pay.
+		 */
+		if (f != cache->checked)
 		{
-			cache->checked = f;
-			cache->lookahead = bloom_lookahead_useful(f, ti);
+			bloom_check_element(f, ti, false);
+			if (f == cache->filter)
+			{
+				cache->checked = f;
+				cache->lookahead = bloom_lookahead_useful(f, ti);
+			}
 		}
 	}
 	if (f->family[0] == '\0')

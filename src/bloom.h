@@ -12,6 +12,7 @@
 
 #include "postgres.h"
 #include "fmgr.h"
+#include "access/detoast.h"
 #include "common/hashfn.h"
 #include "lib/stringinfo.h"
 
@@ -133,6 +134,29 @@ extern void bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti,
 								bool adopt);
 extern BloomTypeInfo *bloom_call_typeinfo(FunctionCallInfo fcinfo, int argno);
 extern bool bloom_fast_hash_enabled;
+
+/*
+ * Is d the filter cached (and its family checked) at this call site?  True
+ * for a constant filter (a Const or external Param, whose datum cannot
+ * change during a query) and for a filter stored out of line with the same
+ * TOAST pointer; anything else takes bloom_from_datum_cached.
+ */
+static inline bool
+bloom_cache_hit(const BloomCallCache *cache, Datum d)
+{
+	struct varlena *attr = (struct varlena *) DatumGetPointer(d);
+	struct varatt_external ptr;
+
+	if (cache == NULL || cache->filter == NULL || cache->checked != cache->filter)
+		return false;
+	if (cache->const_filter)
+		return true;
+	if (!VARATT_IS_EXTERNAL_ONDISK(attr))
+		return false;
+	VARATT_EXTERNAL_GET_POINTER(ptr, attr);
+	return OidIsValid(cache->toastrelid) &&
+		ptr.va_toastrelid == cache->toastrelid && ptr.va_valueid == cache->valueid;
+}
 
 /* bloom_lookahead.c */
 extern bool bloom_lookahead_enabled;

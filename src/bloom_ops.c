@@ -189,12 +189,11 @@ bloom_contains(PG_FUNCTION_ARGS)
 	uint64		h;
 
 	/*
-	 * Fast path, the common case of a WHERE clause: a constant filter (its
-	 * datum cannot change during the query) already checked against this
-	 * call site's type and collation, which cannot change either.
+	 * Fast path, the common case of a WHERE clause: the cached filter (a
+	 * constant, or the same stored value again) already checked against
+	 * this call site's type and collation, which cannot change.
 	 */
-	if (likely(cache != NULL && cache->const_filter && cache->filter != NULL &&
-			   cache->checked == cache->filter))
+	if (likely(bloom_cache_hit(cache, PG_GETARG_DATUM(0))))
 	{
 		f = cache->filter;
 		ti = &cache->ti;

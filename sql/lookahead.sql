@@ -58,6 +58,20 @@ SELECT count(*) AS expected_members FROM la_fixed WHERE id % 2 = 0 AND s IS NOT 
 SELECT count(*) AS expected_members_varchar FROM la_fixed WHERE id % 2 = 0 AND s = v;
 SELECT count(*) AS expected_members_varying FROM la_varying WHERE id % 2 = 0;
 
+-- a parallel scan: each worker has its own lookahead and sees its own pages
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM la_fixed t WHERE bloom_contains((SELECT fs FROM la_f), t.s);
+SELECT count(*) AS parallel_count FROM la_fixed t WHERE bloom_contains((SELECT fs FROM la_f), t.s);
+SELECT count(*) AS serial_count FROM r_off WHERE q = 'text';
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+
 -- an index scan visits tuples out of page order: answers still exact
 CREATE INDEX ON la_fixed (id);
 SET enable_seqscan = off;

@@ -85,13 +85,13 @@ bench_setup() {
 	ensure_base_packages
 	ensure_packages postgresql-$PG_MAJOR-hll
 	bench_build
+	PG_ON_EXIT=bench_cleanup	# pg_start's exit trap: also frees the huge pages
 	trap bench_cleanup EXIT
 	bench_hugepages
 	pg_start "shared_buffers = $SB" "$HUGE_SETTING" "jit = off" "max_parallel_workers_per_gather = 0" \
 		"work_mem = 256MB" "maintenance_work_mem = 1GB" "autovacuum = off" \
 		"wal_level = minimal" "max_wal_senders = 0" "max_wal_size = 20GB" \
 		"checkpoint_timeout = 1h" "synchronous_commit = off"
-	trap bench_cleanup EXIT		# pg_start set its own
 	[ "$(echo "SELECT setting FROM pg_config WHERE name = 'PKGLIBDIR'" | psql_q -At)" = \
 	  "$BENCH_ROOT/pg/usr/lib/postgresql/$PG_MAJOR/lib" ] || { echo "private PostgreSQL copy not in use" >&2; exit 1; }
 say "loading $N rows"

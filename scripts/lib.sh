@@ -69,7 +69,7 @@ pg_start() {
 	PGTMP=$(mktemp -d /tmp/bloomset-pg.XXXXXX)
 	chmod 755 "$PGTMP"
 	as_root chown postgres "$PGTMP"
-	trap pg_stop EXIT
+	trap "${PG_ON_EXIT:-pg_stop}" EXIT	# a caller's cleanup must call pg_stop
 	export PGPORT=$(free_port) PGHOST=$PGTMP PGUSER=postgres PGDATABASE=postgres
 	as_pg $PG_BIN/initdb -D "$PGTMP/data" -A trust -U postgres --no-sync >/dev/null
 	{

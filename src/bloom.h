@@ -77,7 +77,7 @@ typedef struct BloomLookahead
 /*
  * Filters smaller than this are probed without looking ahead: measured here
  * (1 MiB L2 per core), a 1 MiB filter probed 22 % slower with it, a 12.6 MiB
- * one 2.2 times faster.
+ * one 2.2-2.5 times faster (bench/run.sh, lookahead-off rows).
  */
 #define BLOOM_LOOKAHEAD_MIN_BYTES	(4 * 1024 * 1024)
 
@@ -136,26 +136,29 @@ extern BloomTypeInfo *bloom_call_typeinfo(FunctionCallInfo fcinfo, int argno);
 extern bool bloom_fast_hash_enabled;
 
 /*
- * Is d the filter cached (and its family checked) at this call site?  True
- * for a constant filter (a Const or external Param, whose datum cannot
- * change during a query) and for a filter stored out of line with the same
- * TOAST pointer; anything else takes bloom_from_datum_cached.
+ * The filter this call site has cached for datum d, or NULL: the one
+ * detoasted from the same TOAST pointer, or the copy of a Const argument
+ * (a plan constant cannot change while the call site lives).  This is the
+ * hit test of bloom_from_datum_cached_kind, which handles the misses;
+ * inline, so a probe that hits costs no call.
  */
-static inline bool
-bloom_cache_hit(const BloomCallCache *cache, Datum d)
+static inline BloomFilter *
+bloom_cache_lookup(const BloomCallCache *cache, Datum d)
 {
 	struct varlena *attr = (struct varlena *) DatumGetPointer(d);
-	struct varatt_external ptr;
 
-	if (cache == NULL || cache->filter == NULL || cache->checked != cache->filter)
-		return false;
-	if (cache->const_filter)
-		return true;
-	if (!VARATT_IS_EXTERNAL_ONDISK(attr))
-		return false;
-	VARATT_EXTERNAL_GET_POINTER(ptr, attr);
-	return OidIsValid(cache->toastrelid) &&
-		ptr.va_toastrelid == cache->toastrelid && ptr.va_valueid == cache->valueid;
+	if (cache == NULL || cache->filter == NULL)
+		return NULL;
+	if (VARATT_IS_EXTERNAL_ONDISK(attr))
+	{
+		struct varatt_external ptr;
+
+		VARATT_EXTERNAL_GET_POINTER(ptr, attr);
+		return OidIsValid(cache->toastrelid) &&
+			ptr.va_toastrelid == cache->toastrelid &&
+			ptr.va_valueid == cache->valueid ? cache->filter : NULL;
+	}
+	return cache->const_filter ? cache->filter : NULL;
 }
 
 /* bloom_lookahead.c */

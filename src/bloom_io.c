@@ -247,14 +247,14 @@ bloom_from_datum_cached_kind(FunctionCallInfo fcinfo, Datum d, int kind)
 {
 	struct varlena *attr = (struct varlena *) DatumGetPointer(d);
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
+	BloomFilter *hit = bloom_cache_lookup(cache, d);
 	struct varatt_external ptr;
 
+	if (hit != NULL)
+		return hit;
 	if (VARATT_IS_EXTERNAL_ONDISK(attr))
 	{
 		VARATT_EXTERNAL_GET_POINTER(ptr, attr);
-		if (cache->filter != NULL && cache->toastrelid == ptr.va_toastrelid &&
-			cache->valueid == ptr.va_valueid)
-			return cache->filter;
 		cache->toastrelid = ptr.va_toastrelid;
 		cache->valueid = ptr.va_valueid;
 		return bloom_cache_filter(fcinfo, cache, d, kind);
@@ -269,8 +269,6 @@ bloom_from_datum_cached_kind(FunctionCallInfo fcinfo, Datum d, int kind)
 		bloom_cache_set_key(fcinfo, cache, attr);
 		return bloom_cache_filter(fcinfo, cache, d, kind);
 	}
-	if (cache->const_filter)
-		return cache->filter;
 	if (bloom_arg_is_const(fcinfo->flinfo, 0))
 	{
 		cache->const_filter = true;

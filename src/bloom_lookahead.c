@@ -268,15 +268,14 @@ bloom_lookahead(BloomLookahead *la, const BloomFilter *f,
 }
 
 /*
- * Whether probes of f with values described by ti should look ahead: the
- * filter must be larger than the CPU's middle-level cache and the hash
- * safe on arbitrary bytes.
+ * Whether probes of the (classic or blocked) filter f with values described
+ * by ti should look ahead: the filter must be larger than the CPU's
+ * middle-level cache and the hash safe on arbitrary bytes.
  */
 bool
 bloom_lookahead_useful(const BloomFilter *f, const BloomTypeInfo *ti)
 {
 	return bloom_lookahead_enabled &&
 		ti->kind == BLOOM_HASH_BYTES &&
-		f->layout != BLOOM_LAYOUT_COUNTING && f->layout != BLOOM_LAYOUT_SCALABLE &&
 		f->nbits / 8 >= BLOOM_LOOKAHEAD_MIN_BYTES;
 }

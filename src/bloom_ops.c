@@ -193,11 +193,9 @@ bloom_contains(PG_FUNCTION_ARGS)
 	 * constant, or the same stored value again) already checked against
 	 * this call site's type and collation, which cannot change.
 	 */
-	if (likely(bloom_cache_hit(cache, PG_GETARG_DATUM(0))))
-	{
-		f = cache->filter;
+	f = bloom_cache_lookup(cache, PG_GETARG_DATUM(0));
+	if (likely(f != NULL && f == cache->checked))
 		ti = &cache->ti;
-	}
 	else
 	{
 		f = bloom_from_datum_cached(fcinfo, PG_GETARG_DATUM(0));

@@ -12,6 +12,9 @@
 
 #include "postgres.h"
 #include "fmgr.h"
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"			/* split out of postgres.h in 16 */
+#endif
 #include "access/detoast.h"
 #include "common/hashfn.h"
 #include "lib/stringinfo.h"

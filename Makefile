@@ -5,12 +5,12 @@
 EXTENSION = bloomset
 MODULE_big = bloomset
 OBJS = src/bloomset.o src/bloom_core.o src/bloom_hash.o src/bloom_io.o \
-	src/bloom_ops.o src/bloom_lookahead.o src/bloom_agg.o src/bloom_batch.o \
+	src/bloom_ops.o src/bloom_agg.o src/bloom_batch.o \
 	src/bloom_text.o src/bloom_counting.o \
 	src/bloom_scalable.o
 DATA = bloomset--1.0.sql bloomset--1.1.sql bloomset--1.0--1.1.sql
 
-REGRESS = type_io add_contains lookahead hashing aggregates union estimates errors \
+REGRESS = type_io add_contains probe_scan hashing aggregates union estimates errors \
 	parallel copy_binary batch_estimates text_filters counting scalable mutation security
 REGRESS_OPTS = --load-extension=bloomset
 

@@ -48,43 +48,6 @@ typedef struct BloomTypeInfo
 } BloomTypeInfo;
 
 /*
- * State of the scan lookahead of one probing call site (bloom_lookahead.c):
- * where the previous value was found, so the next rows of its page can be
- * prefetched.
- */
-#define BLOOM_LOOKAHEAD_RING		8	/* > the prefetch distance, a power of 2 */
-#define BLOOM_LOOKAHEAD_COPY_MAX	64	/* longest value whose hash is kept */
-
-/* A value hashed ahead of its probe, with a copy of it to verify reuse. */
-typedef struct BloomLookaheadEntry
-{
-	const char *ptr;			/* where it was read, NULL if not kept */
-	uint64		seed;
-	uint64		hash;
-	uint32		len;			/* VARSIZE_ANY of the value */
-	char		bytes[BLOOM_LOOKAHEAD_COPY_MAX];
-} BloomLookaheadEntry;
-
-typedef struct BloomLookahead
-{
-	BloomLookaheadEntry ring[BLOOM_LOOKAHEAD_RING]; /* by line pointer */
-	const char *page;			/* buffer page of the previous value, or NULL */
-	uint32		attoff;			/* offset of the values within their tuples */
-	uint16		cur;			/* line pointer of the previous value */
-	uint16		next;			/* first line pointer not prefetched yet */
-	uint32		calls;			/* calls and failed predictions in this window */
-	uint32		misses;
-	bool		disabled;		/* predictions failed: off for this query */
-} BloomLookahead;
-
-/*
- * Filters smaller than this are probed without looking ahead: measured here
- * (1 MiB L2 per core), a 1 MiB filter probed 22 % slower with it, a 12.6 MiB
- * one 2.2-2.5 times faster (bench/run.sh, lookahead-off rows).
- */
-#define BLOOM_LOOKAHEAD_MIN_BYTES	(4 * 1024 * 1024)
-
-/*
  * Per-call-site cache kept in fn_extra: the value type's hash information
  * and a detoasted copy of a filter stored out of line, keyed by its TOAST
  * pointer, so a filter read from a table is not detoasted once per row.
@@ -100,8 +63,6 @@ typedef struct BloomCallCache
 	void	   *raw;			/* the chunk holding filter, to pfree */
 	struct varlena *key;		/* compressed in-line datum filter came from */
 	const BloomFilter *checked; /* filter whose family matched ti */
-	bool		lookahead;		/* checked's probes look ahead */
-	BloomLookahead la;
 } BloomCallCache;
 
 /* The fn_extra cache of this call site, created on first use. */
@@ -163,12 +124,6 @@ bloom_cache_lookup(const BloomCallCache *cache, Datum d)
 	}
 	return cache->const_filter ? cache->filter : NULL;
 }
-
-/* bloom_lookahead.c */
-extern bool bloom_lookahead_enabled;
-extern bool bloom_lookahead_useful(const BloomFilter *f, const BloomTypeInfo *ti);
-extern bool bloom_lookahead(BloomLookahead *la, const BloomFilter *f,
-							const BloomTypeInfo *ti, Datum value, uint64 *hash);
 
 /* bloom_io.c */
 extern BloomFilter *bloom_alloc(int layout, int nhashes, uint64 nbits,

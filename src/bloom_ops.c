@@ -202,25 +202,17 @@ bloom_contains(PG_FUNCTION_ARGS)
 		ti = bloom_call_typeinfo(fcinfo, 1);
 		cache = bloom_call_cache(fcinfo);
 
-		/*
-		 * A cached filter's family is checked once per call site and type;
-		 * only a cached filter is probed often enough for a lookahead to pay.
-		 */
+		/* a cached filter's family is checked once per call site and type */
 		if (f != cache->checked)
 		{
 			bloom_check_element(f, ti, false);
 			if (f == cache->filter)
-			{
 				cache->checked = f;
-				cache->lookahead = bloom_lookahead_useful(f, ti);
-			}
 		}
 	}
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);	/* nothing was ever added */
-	if (!(cache->lookahead && f == cache->checked &&
-		  bloom_lookahead(&cache->la, f, ti, PG_GETARG_DATUM(1), &h)))
-		h = bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed);
+	h = bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed);
 	PG_RETURN_BOOL(bloom_test_hash(f, h));
 }
 

@@ -21,6 +21,14 @@ void		_PG_init(void);
 
 static char *bloom_simd_setting = NULL;
 
+/*
+ * bloomset.lookahead (1.0): probes used to read the next tuples of the
+ * scanned page from shared buffers; that was unsound and is gone.  The
+ * setting is kept, without effect, so that configurations naming it still
+ * load.
+ */
+static bool bloom_lookahead_unused = false;
+
 /* Let long loops of the core be cancelled (statement_timeout, cancel). */
 static void
 bloom_check_interrupts(void)
@@ -42,9 +50,9 @@ _PG_init(void)
 							 &bloom_fast_hash_enabled, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	DefineCustomBoolVariable("bloomset.lookahead",
-							 "Let probes of large filters prefetch for the next rows of the scanned page.",
-							 "Answers are identical either way; see bloom_lookahead.c.",
-							 &bloom_lookahead_enabled, true, PGC_USERSET, 0,
+							 "No effect since bloomset 1.1 (kept so that configurations naming it still load).",
+							 NULL,
+							 &bloom_lookahead_unused, false, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	DefineCustomStringVariable("bloomset.simd",
 							   "The CPU kernels in use (portable, popcnt or avx2).",

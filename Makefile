@@ -4,10 +4,7 @@
 
 EXTENSION = bloomset
 MODULE_big = bloomset
-OBJS = src/bloomset.o src/bloom_core.o src/bloom_hash.o src/bloom_io.o \
-	src/bloom_ops.o src/bloom_agg.o src/bloom_batch.o \
-	src/bloom_text.o src/bloom_counting.o \
-	src/bloom_scalable.o
+OBJS = src/bloomset.o src/bloom_core.o src/bloom_hash.o src/bloom_datum.o src/bloom.o src/bloom_batch.o src/bloom_text.o src/counting_bloom.o src/scalable_format.o src/scalable_bloom.o
 DATA = bloomset--1.0.sql bloomset--1.1.sql bloomset--1.0--1.1.sql
 
 REGRESS = type_io add_contains probe_scan hashing aggregates union estimates errors \
@@ -23,4 +20,4 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # every object depends on the format and shared headers
-$(OBJS): src/bloom_format.h src/bloom.h
+$(OBJS): src/bloom_format.h src/bloom.h src/scalable_format.h

@@ -23,35 +23,6 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
-PG_FUNCTION_INFO_V1(bloom_add_all);
-PG_FUNCTION_INFO_V1(bloom_contains_any);
-PG_FUNCTION_INFO_V1(bloom_contains_all);
-PG_FUNCTION_INFO_V1(bloom_contains_each);
-PG_FUNCTION_INFO_V1(bloom_union_card);
-PG_FUNCTION_INFO_V1(bloom_intersect_card);
-PG_FUNCTION_INFO_V1(bloom_jaccard);
-PG_FUNCTION_INFO_V1(bloom_maybe_subset);
-PG_FUNCTION_INFO_V1(bloom_shrink);
-
-/*
- * Hash information for the elements of array argument argno, cached per
- * call site like bloom_call_typeinfo (keyed by the element type).
- */
-static BloomTypeInfo *
-bloom_elem_typeinfo(FunctionCallInfo fcinfo, ArrayType *arr)
-{
-	BloomCallCache *cache = bloom_call_cache(fcinfo);
-	Oid			elemtype = ARR_ELEMTYPE(arr);
-	Oid			collation = PG_GET_COLLATION();
-
-	if (!cache->ti_valid || cache->ti.typid != elemtype ||
-		cache->ti.collation != collation)
-	{
-		bloom_typeinfo_init(&cache->ti, elemtype, collation, fcinfo->flinfo->fn_mcxt);
-		cache->ti_valid = true;
-	}
-	return &cache->ti;
-}
 
 /* Deconstruct arr into element datums and null flags. */
 static int
@@ -69,12 +40,13 @@ bloom_array_elems(ArrayType *arr, Datum **values, bool **nulls)
 }
 
 /* bloom_add_all(bloom, anycompatiblearray) -> bloom: add every non-null element. */
+PG_FUNCTION_INFO_V1(bloom_add_all);
 Datum
 bloom_add_all(PG_FUNCTION_ARGS)
 {
 	BloomFilter *f = PG_GETARG_BLOOM_P(0);
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
-	BloomTypeInfo *ti = bloom_elem_typeinfo(fcinfo, arr);
+	BloomTypeInfo *ti = bloom_call_elem_typeinfo(fcinfo, ARR_ELEMTYPE(arr));
 	Datum	   *values;
 	bool	   *nulls;
 	int			n = bloom_array_elems(arr, &values, &nulls);
@@ -107,9 +79,9 @@ static void
 bloom_probe_array(FunctionCallInfo fcinfo, int *hits, int *nonnull,
 				  ArrayType **out)
 {
-	BloomFilter *f = bloom_from_datum_cached(fcinfo, PG_GETARG_DATUM(0));
+	BloomFilter *f = bloom_call_filter(fcinfo, 0, BLOOM_KIND_PLAIN);
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
-	BloomTypeInfo *ti = bloom_elem_typeinfo(fcinfo, arr);
+	BloomTypeInfo *ti = bloom_call_elem_typeinfo(fcinfo, ARR_ELEMTYPE(arr));
 	Datum	   *values;
 	bool	   *nulls;
 	int			n = bloom_array_elems(arr, &values, &nulls);
@@ -149,6 +121,7 @@ bloom_probe_array(FunctionCallInfo fcinfo, int *hits, int *nonnull,
 }
 
 /* bloom_contains_any(bloom, anycompatiblearray) -> may any element be in? */
+PG_FUNCTION_INFO_V1(bloom_contains_any);
 Datum
 bloom_contains_any(PG_FUNCTION_ARGS)
 {
@@ -160,6 +133,7 @@ bloom_contains_any(PG_FUNCTION_ARGS)
 }
 
 /* bloom_contains_all(bloom, anycompatiblearray) -> may every element be in? */
+PG_FUNCTION_INFO_V1(bloom_contains_all);
 Datum
 bloom_contains_all(PG_FUNCTION_ARGS)
 {
@@ -171,6 +145,7 @@ bloom_contains_all(PG_FUNCTION_ARGS)
 }
 
 /* bloom_contains_each(bloom, anycompatiblearray) -> boolean[] per element. */
+PG_FUNCTION_INFO_V1(bloom_contains_each);
 Datum
 bloom_contains_each(PG_FUNCTION_ARGS)
 {
@@ -198,6 +173,7 @@ bloom_pair_estimates(FunctionCallInfo fcinfo, double *na, double *nb, double *nu
 }
 
 /* bloom_union_card(bloom, bloom) -> estimated |A ∪ B| (fill of the OR). */
+PG_FUNCTION_INFO_V1(bloom_union_card);
 Datum
 bloom_union_card(PG_FUNCTION_ARGS)
 {
@@ -210,6 +186,7 @@ bloom_union_card(PG_FUNCTION_ARGS)
 }
 
 /* bloom_intersect_card(bloom, bloom) -> |A| + |B| - |A ∪ B|, at least 0. */
+PG_FUNCTION_INFO_V1(bloom_intersect_card);
 Datum
 bloom_intersect_card(PG_FUNCTION_ARGS)
 {
@@ -222,6 +199,7 @@ bloom_intersect_card(PG_FUNCTION_ARGS)
 }
 
 /* bloom_jaccard(bloom, bloom) -> estimated |A ∩ B| / |A ∪ B|. */
+PG_FUNCTION_INFO_V1(bloom_jaccard);
 Datum
 bloom_jaccard(PG_FUNCTION_ARGS)
 {
@@ -253,6 +231,7 @@ bloom_folded(const BloomFilter *f, uint64 factor)
  * the smaller of the two sizes (folding maps each item's bits onto the
  * bits the smaller filter would have for it).
  */
+PG_FUNCTION_INFO_V1(bloom_maybe_subset);
 Datum
 bloom_maybe_subset(PG_FUNCTION_ARGS)
 {
@@ -292,6 +271,7 @@ bloom_cmp_u64(const void *a, const void *b)
  * blocks (words); the rate grows with the factor, so a binary search over
  * the divisors needs about log2(#divisors) trial folds.
  */
+PG_FUNCTION_INFO_V1(bloom_shrink);
 Datum
 bloom_shrink(PG_FUNCTION_ARGS)
 {

@@ -3,7 +3,8 @@
  * bloom_format.h
  *	  The stored format of a bloomset filter and the PostgreSQL-free core
  *	  that operates on it (sizing, bit positions, set algebra, folding,
- *	  estimates, validation and the text/binary codecs).
+ *	  estimates, validation: bloom_core.c; the text/binary codecs:
+ *	  bloom_codec.c).
  *
  * This header must not include any PostgreSQL header: the core is also
  * compiled into the C unit test, the microbenchmark and the fuzz targets.
@@ -61,6 +62,19 @@
 #define BLOOM_FAMILY_LEN		32	/* bytes, including the terminating NUL */
 
 /*
+ * Element families (the family field).  "" means nothing added yet; the
+ * PostgreSQL layer writes a type family (hash operator family name, with
+ * array(...)/range(...) decorations and a collation suffix) for filters of
+ * values, "token" for bloom_token_agg and "ngram:N" for bloom_ngram_agg with
+ * n-grams of N characters, N in 1 .. BLOOM_NGRAM_MAX written in canonical
+ * decimal.  Every input path rejects any other family that starts with
+ * "token" or "ngram", so the probes never meet an impossible n.
+ */
+#define BLOOM_FAMILY_TOKEN		"token"
+#define BLOOM_FAMILY_NGRAM		"ngram:"
+#define BLOOM_NGRAM_MAX			8	/* longest n-gram; ClickHouse allows 1..8 */
+
+/*
  * Limits.  The bit array is capped at 256 MiB (2^31 bits): large enough for
  * about 200 million items at 1 %, small enough that a filter, its text form
  * (hex, twice the size) and an aggregate's serialized state stay well under
@@ -105,18 +119,35 @@ typedef struct BloomFilter
 
 /* sizing -------------------------------------------------------------- */
 
+/*
+ * Result of bloom_size_for.  Three outcomes:
+ *	 - nbits > 0: a filter of nbits bits whose model rate at capacity items
+ *	   is expected_fpr (at most the request, up to the rounding of k);
+ *	 - unreachable != NULL (nbits = 0): the rate is below what the layout's
+ *	   hash limit (classic: at most BLOOM_MAX_HASHES, blocked: exactly 8) can
+ *	   reach for capacity items within BLOOM_MAX_BITS, although an ideal
+ *	   filter (any number of hashes) would fit; min_fpr is then the smallest
+ *	   rate the layout reaches for that capacity.  An invalid parameter
+ *	   (SQLSTATE 22023), not a size limit;
+ *	 - otherwise nbits = 0: the filter would exceed BLOOM_MAX_BITS even with
+ *	   the ideal number of hashes (needed_bits says how many it needs): the
+ *	   program limit (SQLSTATE 54000).
+ */
 typedef struct BloomSizing
 {
 	int			layout;
 	int			nhashes;
-	uint64_t	nbits;			/* 0 if more than BLOOM_MAX_BITS needed */
+	uint64_t	nbits;			/* 0 if no filter within BLOOM_MAX_BITS */
 	double		needed_bits;	/* before the limit and rounding */
 	double		expected_fpr;	/* model rate at the requested capacity */
+	const char *unreachable;	/* NULL, or why the rate cannot be reached */
+	double		min_fpr;		/* with unreachable: smallest reachable rate */
 } BloomSizing;
 
 extern const char *bloom_check_sizing_args(int64_t capacity, double fpr);
 extern BloomSizing bloom_size_for(int64_t capacity, double fpr, int layout,
 								  bool pow2);
+extern double bloom_min_reachable_fpr(int64_t capacity, int layout);
 extern double bloom_blocked_fpr(double items_per_block);
 extern double bloom_classic_fpr(double n, double m, int k);
 extern int	bloom_choose_layout(double fpr);
@@ -130,6 +161,9 @@ extern const char *bloom_check_header(const BloomFilter *f);
 extern const char *bloom_check_bits(const BloomFilter *f);
 extern const char *bloom_layout_name(int layout);
 extern int	bloom_layout_from_name(const char *name);
+extern bool bloom_family_char_ok(char c);
+extern int	bloom_family_ngram_n(const char *family);
+extern bool bloom_family_is_token(const char *family);
 
 /* hashing core: 64-bit element hash -> bits --------------------------- */
 
@@ -439,7 +473,46 @@ extern const char *bloom_wire_decode_fields(const uint8_t *buf, BloomFilter *hdr
 
 extern void bloom_cpu_init(bool portable_only);
 extern void bloom_insert_hashes(BloomFilter *f, const uint64_t *h, int n);
-extern void (*bloom_interrupt_hook) (void);
 extern const char *bloom_cpu_path(void);
+
+/* interrupts ------------------------------------------------------------- */
+
+/*
+ * Every loop of the core that can run over a large filter calls
+ * bloom_interrupt_hook (the PostgreSQL layer sets it to a function running
+ * CHECK_FOR_INTERRUPTS) after each BLOOM_POLL_BYTES of filter data it
+ * processed; loops over less data than that never call it.  The hook may
+ * not return (an error unwinds the stack): the core holds no resources
+ * across a call, and leaves only partly written output behind.
+ *
+ * 256 KiB takes 10-20 us in the fastest kernels (OR, popcount) and about
+ * 1 ms in the slowest (hex decoding), so a cancel is seen within a
+ * millisecond and the call costs nothing measurable.
+ */
+#define BLOOM_POLL_BYTES		((size_t) 256 * 1024)
+#define BLOOM_POLL_WORDS		(BLOOM_POLL_BYTES / sizeof(uint64_t))
+
+extern void (*bloom_interrupt_hook) (void);
+
+/*
+ * The one chunking step of every long loop: the end of the chunk that
+ * starts at unit lo of n, at most per units long, where per units are about
+ * BLOOM_POLL_BYTES of work.  Calls the hook before every chunk but the first.
+ *
+ *	 for (size_t lo = 0, hi; lo < n; lo = hi)
+ *	 {
+ *		 hi = bloom_chunk_end(lo, n, per);
+ *		 ... units [lo, hi) ...
+ *	 }
+ */
+static inline size_t
+bloom_chunk_end(size_t lo, size_t n, size_t per)
+{
+	if (lo > 0 && bloom_interrupt_hook != NULL)
+		bloom_interrupt_hook();
+	if (per == 0)
+		per = 1;
+	return n - lo <= per ? n : lo + per;
+}
 
 #endif							/* BLOOM_FORMAT_H */

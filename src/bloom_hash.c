@@ -351,28 +351,9 @@ bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti, bool adopt)
 				 errhint("Add a COLLATE clause naming the collation the filter was built with.")));
 }
 
-/* Hash information for argument argno, cached per call site. */
-BloomTypeInfo *
-bloom_call_typeinfo(FunctionCallInfo fcinfo, int argno)
+/* The element hash of a byte string hashed as text or bytea (scheme 1). */
+uint64
+bloom_hash_bytes(const char *p, size_t len, uint64 seed)
 {
-	BloomCallCache *cache = bloom_call_cache(fcinfo);
-	Oid			collation = PG_GET_COLLATION();
-	Oid			typid;
-
-	/* a call site's argument type never changes: skip the expression walk */
-	if (cache->ti_valid && cache->ti.collation == collation)
-		return &cache->ti;
-	typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
-	if (!OidIsValid(typid))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("could not determine the data type of the value")));
-	if (!cache->ti_valid || cache->ti.typid != typid ||
-		cache->ti.collation != collation)
-	{
-		bloom_typeinfo_init(&cache->ti, typid, collation, fcinfo->flinfo->fn_mcxt);
-		cache->ti_valid = true;
-		cache->checked = NULL;
-	}
-	return &cache->ti;
+	return bloom_mix64(bloom_bytes_hash(p, len, seed));
 }

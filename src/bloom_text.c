@@ -28,22 +28,10 @@
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 
-PG_FUNCTION_INFO_V1(bloom_ngram_agg_trans);
-PG_FUNCTION_INFO_V1(bloom_token_agg_trans);
-PG_FUNCTION_INFO_V1(bloom_ngram_may_contain);
-PG_FUNCTION_INFO_V1(bloom_may_like);
-PG_FUNCTION_INFO_V1(bloom_token_may_contain);
 
 #define BLOOM_NGRAM_MAX		8	/* longest n-gram; ClickHouse allows 1..8 */
 
 typedef void (*BloomEmit) (void *arg, uint64 h);
-
-/* Hash of a byte string as a text element (scheme 1, deterministic). */
-static inline uint64
-bloom_text_hash(const char *p, int len, uint64 seed)
-{
-	return bloom_mix64(bloom_bytes_hash(p, len, seed));
-}
 
 /* Emit the hash of every n-gram of s[0..len); returns how many. */
 static int
@@ -66,7 +54,7 @@ bloom_each_ngram(const char *s, int len, int n, uint64 seed, BloomEmit emit, voi
 		{
 			int			first = starts[(count - n) % (n + 1)];
 
-			emit(arg, bloom_text_hash(s + first, pos - first, seed));
+			emit(arg, bloom_hash_bytes(s + first, pos - first, seed));
 			emitted++;
 		}
 	}
@@ -99,7 +87,7 @@ bloom_each_token(const char *s, int len, uint64 seed, BloomEmit emit, void *arg)
 			i++;
 		if (i > start)
 		{
-			emit(arg, bloom_text_hash(s + start, i - start, seed));
+			emit(arg, bloom_hash_bytes(s + start, i - start, seed));
 			emitted++;
 		}
 	}
@@ -129,6 +117,7 @@ bloom_emit_to_state(void *arg, uint64 h)
 }
 
 /* bloom_ngram_agg(text, n int) transition: every n-gram of every value. */
+PG_FUNCTION_INFO_V1(bloom_ngram_agg_trans);
 Datum
 bloom_ngram_agg_trans(PG_FUNCTION_ARGS)
 {
@@ -149,6 +138,7 @@ bloom_ngram_agg_trans(PG_FUNCTION_ARGS)
 }
 
 /* bloom_token_agg(text) transition: every token of every value. */
+PG_FUNCTION_INFO_V1(bloom_token_agg_trans);
 Datum
 bloom_token_agg_trans(PG_FUNCTION_ARGS)
 {
@@ -185,7 +175,7 @@ bloom_emit_probe(void *arg, uint64 h)
 static BloomFilter *
 bloom_text_filter(FunctionCallInfo fcinfo, const char *prefix, int *n)
 {
-	BloomFilter *f = bloom_from_datum_cached(fcinfo, PG_GETARG_DATUM(0));
+	BloomFilter *f = bloom_call_filter(fcinfo, 0, BLOOM_KIND_PLAIN);
 	size_t		plen = strlen(prefix);
 
 	if (f->family[0] != '\0' && strncmp(f->family, prefix, plen) != 0)
@@ -218,6 +208,7 @@ bloom_fragment_may_match(const BloomFilter *f, int n, const char *s, int len)
 }
 
 /* bloom_ngram_may_contain(bloom, needle text): could a value contain it? */
+PG_FUNCTION_INFO_V1(bloom_ngram_may_contain);
 Datum
 bloom_ngram_may_contain(PG_FUNCTION_ARGS)
 {
@@ -237,6 +228,7 @@ bloom_ngram_may_contain(PG_FUNCTION_ARGS)
  * default escape \) must each pass the n-gram test.  An unanchored check:
  * the fragments' positions are not used, which only adds false positives.
  */
+PG_FUNCTION_INFO_V1(bloom_may_like);
 Datum
 bloom_may_like(PG_FUNCTION_ARGS)
 {
@@ -270,6 +262,7 @@ bloom_may_like(PG_FUNCTION_ARGS)
  * bloom_token_may_contain(bloom, tokens text): could a value contain every
  * token of the argument (hasToken when it is one token)?
  */
+PG_FUNCTION_INFO_V1(bloom_token_may_contain);
 Datum
 bloom_token_may_contain(PG_FUNCTION_ARGS)
 {

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_scalable.c
+ * scalable_bloom.c
  *	  The scalable_bloom type: a filter for streams of unknown size that
  *	  grows by appending sub-filters (Almeida et al. 2007; RedisBloom's
  *	  scaling; seed 004's "cascade of bloom filters").
@@ -35,45 +35,14 @@
 #include "port/pg_bswap.h"
 #include "utils/builtins.h"
 
-PG_FUNCTION_INFO_V1(scalable_bloom_in);
-PG_FUNCTION_INFO_V1(scalable_bloom_out);
-PG_FUNCTION_INFO_V1(scalable_bloom_recv);
-PG_FUNCTION_INFO_V1(scalable_bloom_send);
-PG_FUNCTION_INFO_V1(scalable_bloom_empty);
-PG_FUNCTION_INFO_V1(scalable_bloom_add);
-PG_FUNCTION_INFO_V1(scalable_bloom_contains);
-PG_FUNCTION_INFO_V1(scalable_bloom_union);
-PG_FUNCTION_INFO_V1(scalable_bloom_estimate_card);
-PG_FUNCTION_INFO_V1(scalable_bloom_info);
-PG_FUNCTION_INFO_V1(scalable_bloom_agg_trans);
-PG_FUNCTION_INFO_V1(scalable_bloom_agg_final);
-PG_FUNCTION_INFO_V1(scalable_bloom_agg_combine);
-PG_FUNCTION_INFO_V1(scalable_bloom_agg_serial);
-PG_FUNCTION_INFO_V1(scalable_bloom_agg_deserial);
+#include "scalable_format.h"
 
-#define SCALABLE_MAX_SUB	32
-#define SCALABLE_SUB_HDR	72		/* wire header (68) + 4 zero bytes */
-
-typedef struct ScalableMeta
-{
-	uint64		capacity;		/* items of the first sub-filter */
-	double		fpr;			/* target rate of the whole filter */
-	uint64		growth;			/* capacity factor from one to the next */
-} ScalableMeta;
-
-#define SCALABLE_META(f)	((ScalableMeta *) (f)->words)
-#define SCALABLE_FIRST(f)	((BloomFilter *) ((char *) (f)->words + sizeof(ScalableMeta)))
-#define SCALABLE_NEXT(s)	((BloomFilter *) ((char *) (s) + VARSIZE(s)))
-#define SCALABLE_PAYLOAD(f) ((size_t) ((f)->nbits / 8))
 
 /* Raise the error for bad scalable filter input. */
 static void
 scalable_bad(int sqlerrcode, const char *why)
 {
-	ereport(ERROR,
-			(errcode(sqlerrcode),
-			 errmsg("invalid scalable bloom filter value"),
-			 errdetail("%c%s.", pg_toupper((unsigned char) why[0]), why + 1)));
+	bloom_raise(sqlerrcode, "invalid scalable bloom filter value", why);
 }
 
 /* The sub-filter i would be created with: capacity and rate. */
@@ -82,19 +51,6 @@ scalable_sub_target(const ScalableMeta *m, int i, double *capacity, double *fpr)
 {
 	*capacity = (double) m->capacity * pow((double) m->growth, i);
 	*fpr = 0.9 * m->fpr * pow(0.5, i + 1);
-}
-
-/* Check (capacity, fpr, growth) of a new or decoded filter; NULL if fine. */
-static const char *
-scalable_check_meta(const ScalableMeta *m)
-{
-	const char *why = bloom_check_sizing_args((int64) Min(m->capacity, (uint64) PG_INT64_MAX), m->fpr);
-
-	if (why != NULL)
-		return why;
-	if (m->growth < 2 || m->growth > 16)
-		return "growth factor must be between 2 and 16";
-	return NULL;
 }
 
 /*
@@ -134,7 +90,7 @@ scalable_append(const BloomFilter *old, const ScalableMeta *meta, uint64 seed,
 				 errmsg("scalable bloom filter would exceed the limit of %llu bytes",
 						(unsigned long long) (BLOOM_MAX_BITS / 8)),
 				 errhint("Start with a larger capacity or a higher rate, or split the data.")));
-	f = MemoryContextAllocZero(cxt, BLOOM_HEADER_SIZE + payload);
+	f = (BloomFilter *) bloom_alloc_bytes(cxt, BLOOM_HEADER_SIZE + payload);
 	if (old)
 		memcpy(f, old, BLOOM_HEADER_SIZE + oldpay);
 	else
@@ -165,7 +121,7 @@ scalable_test(const BloomFilter *f, uint64 h)
 	const BloomFilter *sub = SCALABLE_FIRST(f);
 	int			n = f->nhashes;
 
-	for (int i = 0; i < n; i++, sub = SCALABLE_NEXT(sub))
+	for (int i = 0; i < n; i++, sub = scalable_next(sub))
 	{
 		subs[i] = sub;
 		bloom_prefetch_hash(sub, h, false);
@@ -183,7 +139,7 @@ scalable_last(BloomFilter *f)
 	BloomFilter *sub = SCALABLE_FIRST(f);
 
 	for (int i = 1; i < f->nhashes; i++)
-		sub = SCALABLE_NEXT(sub);
+		sub = scalable_next(sub);
 	return sub;
 }
 
@@ -224,7 +180,7 @@ scalable_adopt(BloomFilter *f, const BloomTypeInfo *ti)
 	BloomFilter *sub = SCALABLE_FIRST(f);
 
 	bloom_check_element(f, ti, true);
-	for (int i = 0; i < f->nhashes; i++, sub = SCALABLE_NEXT(sub))
+	for (int i = 0; i < f->nhashes; i++, sub = scalable_next(sub))
 	{
 		memcpy(sub->family, f->family, BLOOM_FAMILY_LEN);
 		sub->collfp = f->collfp;
@@ -232,49 +188,6 @@ scalable_adopt(BloomFilter *f, const BloomTypeInfo *ti)
 }
 
 /* ---- validation and the portable forms ------------------------------- */
-
-/*
- * Check a scalable filter whose payload is in host form; NULL if fine.
- * Every sub-filter is checked like a bloom value and must be consistent
- * with the outer header; together they must fill the payload exactly.
- */
-const char *
-bloom_scalable_check(const BloomFilter *f, size_t size)
-{
-	size_t		off = sizeof(ScalableMeta);
-	const char *why;
-
-	if (size < BLOOM_HEADER_SIZE || f->layout != BLOOM_LAYOUT_SCALABLE ||
-		f->version != BLOOM_FORMAT_VERSION || f->scheme != BLOOM_SCHEME_PGEXT)
-		return "not a scalable filter";
-	if (f->nbits % 64 != 0 || size != BLOOM_HEADER_SIZE + f->nbits / 8 ||
-		f->nbits / 8 < sizeof(ScalableMeta))
-		return "the payload size does not match the header";
-	if (f->nhashes < 1 || f->nhashes > SCALABLE_MAX_SUB)
-		return "number of sub-filters is out of range (1 .. 32)";
-	if ((why = scalable_check_meta(SCALABLE_META(f))) != NULL)
-		return why;
-	for (int i = 0; i < f->nhashes; i++)
-	{
-		const BloomFilter *sub = (const BloomFilter *) ((const char *) f->words + off);
-
-		if (f->nbits / 8 - off < BLOOM_HEADER_SIZE)
-			return "a sub-filter header is truncated";
-		if ((why = bloom_check_header(sub)) != NULL)
-			return why;
-		if ((sub->layout != BLOOM_LAYOUT_CLASSIC && sub->layout != BLOOM_LAYOUT_BLOCKED) ||
-			f->nbits / 8 - off < BLOOM_TOTAL_SIZE(sub->nbits) ||
-			VARSIZE(sub) != BLOOM_TOTAL_SIZE(sub->nbits))
-			return "a sub-filter is inconsistent or truncated";
-		if (sub->seed != f->seed || sub->collfp != f->collfp ||
-			memcmp(sub->family, f->family, BLOOM_FAMILY_LEN) != 0)
-			return "a sub-filter does not match the outer header";
-		if ((why = bloom_check_bits(sub)) != NULL)
-			return why;
-		off += BLOOM_TOTAL_SIZE(sub->nbits);
-	}
-	return off == f->nbits / 8 ? NULL : "the sub-filters do not fill the payload";
-}
 
 /*
  * Convert the payload between host form and portable form in place (to
@@ -330,7 +243,7 @@ scalable_finish_decode(BloomFilter *f, int sqlerrcode)
 	if (f->layout != BLOOM_LAYOUT_SCALABLE)
 		scalable_bad(sqlerrcode, "the layout is not scalable");
 	if ((why = scalable_convert(f, false)) != NULL ||
-		(why = bloom_scalable_check(f, VARSIZE(f))) != NULL)
+		(why = scalable_check(f, VARSIZE(f))) != NULL)
 		scalable_bad(sqlerrcode, why);
 	return f;
 }
@@ -342,21 +255,24 @@ scalable_arg(FunctionCallInfo fcinfo, int n)
 	return bloom_from_datum_kind(PG_GETARG_DATUM(n), BLOOM_KIND_SCALABLE);
 }
 
+PG_FUNCTION_INFO_V1(scalable_bloom_in);
 Datum
 scalable_bloom_in(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_POINTER(scalable_finish_decode(bloom_parse_any_text(PG_GETARG_CSTRING(0)),
+	PG_RETURN_POINTER(scalable_finish_decode(bloom_parse_text(PG_GETARG_CSTRING(0),
+															  BLOOM_KIND_SCALABLE),
 											 ERRCODE_INVALID_TEXT_REPRESENTATION));
 }
 
+PG_FUNCTION_INFO_V1(scalable_bloom_recv);
 Datum
 scalable_bloom_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
-	BloomFilter *f = bloom_wire_read((const uint8 *) buf->data + buf->cursor,
-									 (size_t) (buf->len - buf->cursor),
-									 CurrentMemoryContext,
-									 "invalid external scalable bloom filter value");
+	BloomFilter *f = bloom_parse_wire((const uint8 *) buf->data + buf->cursor,
+									  (size_t) (buf->len - buf->cursor),
+									  CurrentMemoryContext, BLOOM_KIND_SCALABLE,
+									  "invalid external scalable bloom filter value");
 
 	buf->cursor = buf->len;
 	PG_RETURN_POINTER(scalable_finish_decode(f, ERRCODE_INVALID_BINARY_REPRESENTATION));
@@ -372,6 +288,7 @@ scalable_portable_copy(const BloomFilter *f)
 	return w;
 }
 
+PG_FUNCTION_INFO_V1(scalable_bloom_out);
 Datum
 scalable_bloom_out(PG_FUNCTION_ARGS)
 {
@@ -382,6 +299,7 @@ scalable_bloom_out(PG_FUNCTION_ARGS)
 	PG_RETURN_CSTRING(out);
 }
 
+PG_FUNCTION_INFO_V1(scalable_bloom_send);
 Datum
 scalable_bloom_send(PG_FUNCTION_ARGS)
 {
@@ -391,6 +309,7 @@ scalable_bloom_send(PG_FUNCTION_ARGS)
 /* ---- SQL functions ------------------------------------------------------ */
 
 /* scalable_bloom_empty(capacity, fpr, growth) */
+PG_FUNCTION_INFO_V1(scalable_bloom_empty);
 Datum
 scalable_bloom_empty(PG_FUNCTION_ARGS)
 {
@@ -410,6 +329,7 @@ scalable_bloom_empty(PG_FUNCTION_ARGS)
 }
 
 /* scalable_bloom_add(scalable_bloom, anycompatible): NULL values ignored. */
+PG_FUNCTION_INFO_V1(scalable_bloom_add);
 Datum
 scalable_bloom_add(PG_FUNCTION_ARGS)
 {
@@ -430,16 +350,15 @@ scalable_bloom_add(PG_FUNCTION_ARGS)
 }
 
 /* scalable_bloom_contains(scalable_bloom, anycompatible) */
+PG_FUNCTION_INFO_V1(scalable_bloom_contains);
 Datum
 scalable_bloom_contains(PG_FUNCTION_ARGS)
 {
-	BloomFilter *f = bloom_from_datum_cached_kind(fcinfo, PG_GETARG_DATUM(0),
-												  BLOOM_KIND_SCALABLE);
-	BloomTypeInfo *ti = bloom_call_typeinfo(fcinfo, 1);
+	BloomTypeInfo *ti;
+	BloomFilter *f = bloom_call_probe(fcinfo, BLOOM_KIND_SCALABLE, &ti);
 
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);
-	bloom_check_element(f, ti, false);
 	PG_RETURN_BOOL(scalable_test(f, bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed)));
 }
 
@@ -465,8 +384,7 @@ scalable_merge(const BloomFilter *a, const BloomFilter *b, MemoryContext cxt)
 				 errdetail("Capacity, rate, growth, seed and element family must match (%llu/%g/%llu/\"%s\" and %llu/%g/%llu/\"%s\").",
 						   (unsigned long long) ma->capacity, ma->fpr, (unsigned long long) ma->growth, a->family,
 						   (unsigned long long) mb->capacity, mb->fpr, (unsigned long long) mb->growth, b->family)));
-	r = MemoryContextAlloc(cxt, VARSIZE(big));
-	memcpy(r, big, VARSIZE(big));
+	r = bloom_copy_in(cxt, big);
 	if (r->family[0] == '\0' && small->family[0] != '\0')
 	{
 		BloomTypeInfo ti;
@@ -482,13 +400,14 @@ scalable_merge(const BloomFilter *a, const BloomFilter *b, MemoryContext cxt)
 	{
 		bloom_or_words(rs->words, ss->words, BLOOM_NWORDS(rs));
 		bloom_add_items(rs, ss->nitems);
-		rs = SCALABLE_NEXT(rs);
-		ss = SCALABLE_NEXT(ss);
+		rs = scalable_next(rs);
+		ss = scalable_next(ss);
 	}
 	bloom_add_items(r, small->nitems);
 	return r;
 }
 
+PG_FUNCTION_INFO_V1(scalable_bloom_union);
 Datum
 scalable_bloom_union(PG_FUNCTION_ARGS)
 {
@@ -497,6 +416,7 @@ scalable_bloom_union(PG_FUNCTION_ARGS)
 }
 
 /* Estimated distinct items: the sum over the sub-filters. */
+PG_FUNCTION_INFO_V1(scalable_bloom_estimate_card);
 Datum
 scalable_bloom_estimate_card(PG_FUNCTION_ARGS)
 {
@@ -504,7 +424,7 @@ scalable_bloom_estimate_card(PG_FUNCTION_ARGS)
 	const BloomFilter *sub = SCALABLE_FIRST(f);
 	double		n = 0;
 
-	for (int i = 0; i < f->nhashes; i++, sub = SCALABLE_NEXT(sub))
+	for (int i = 0; i < f->nhashes; i++, sub = scalable_next(sub))
 		n += bloom_estimate_items(sub, bloom_popcount(sub));
 	PG_RETURN_FLOAT8(n);
 }
@@ -513,6 +433,7 @@ scalable_bloom_estimate_card(PG_FUNCTION_ARGS)
  * scalable_bloom_info(scalable_bloom) -> one row per sub-filter: index,
  * layout, bits, hashes, capacity, items, target rate, current rate.
  */
+PG_FUNCTION_INFO_V1(scalable_bloom_info);
 Datum
 scalable_bloom_info(PG_FUNCTION_ARGS)
 {
@@ -535,7 +456,7 @@ scalable_bloom_info(PG_FUNCTION_ARGS)
 		MemoryContextSwitchTo(old);
 	}
 #endif
-	for (int i = 0; i < f->nhashes; i++, sub = SCALABLE_NEXT(sub))
+	for (int i = 0; i < f->nhashes; i++, sub = scalable_next(sub))
 	{
 		Datum		v[8];
 		bool		nulls[8] = {false};
@@ -566,6 +487,7 @@ typedef struct ScalableAggState
 } ScalableAggState;
 
 
+PG_FUNCTION_INFO_V1(scalable_bloom_agg_trans);
 Datum
 scalable_bloom_agg_trans(PG_FUNCTION_ARGS)
 {
@@ -607,6 +529,7 @@ scalable_bloom_agg_trans(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(st);
 }
 
+PG_FUNCTION_INFO_V1(scalable_bloom_agg_final);
 Datum
 scalable_bloom_agg_final(PG_FUNCTION_ARGS)
 {
@@ -620,6 +543,7 @@ scalable_bloom_agg_final(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(bloom_copy(((ScalableAggState *) PG_GETARG_POINTER(0))->f));
 }
 
+PG_FUNCTION_INFO_V1(scalable_bloom_agg_combine);
 Datum
 scalable_bloom_agg_combine(PG_FUNCTION_ARGS)
 {
@@ -632,10 +556,11 @@ scalable_bloom_agg_combine(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(a);
 	r = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
 	r->f = a ? scalable_merge(a->f, b->f, aggcxt)
-		: (BloomFilter *) memcpy(MemoryContextAlloc(aggcxt, VARSIZE(b->f)), b->f, VARSIZE(b->f));
+		: bloom_copy_in(aggcxt, b->f);
 	PG_RETURN_POINTER(r);
 }
 
+PG_FUNCTION_INFO_V1(scalable_bloom_agg_serial);
 Datum
 scalable_bloom_agg_serial(PG_FUNCTION_ARGS)
 {
@@ -643,6 +568,7 @@ scalable_bloom_agg_serial(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(bloom_wire_bytea(scalable_portable_copy(((ScalableAggState *) PG_GETARG_POINTER(0))->f)));
 }
 
+PG_FUNCTION_INFO_V1(scalable_bloom_agg_deserial);
 Datum
 scalable_bloom_agg_deserial(PG_FUNCTION_ARGS)
 {
@@ -650,9 +576,10 @@ scalable_bloom_agg_deserial(PG_FUNCTION_ARGS)
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 	ScalableAggState *st = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
 
-	st->f = scalable_finish_decode(bloom_wire_read((const uint8 *) VARDATA_ANY(b),
-												   VARSIZE_ANY_EXHDR(b), aggcxt,
-												   "invalid serialized scalable bloom state"),
+	st->f = scalable_finish_decode(bloom_parse_wire((const uint8 *) VARDATA_ANY(b),
+													VARSIZE_ANY_EXHDR(b), aggcxt,
+													BLOOM_KIND_SCALABLE,
+													"invalid serialized scalable bloom state"),
 								   ERRCODE_INVALID_BINARY_REPRESENTATION);
 	PG_RETURN_POINTER(st);
 }

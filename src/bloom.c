@@ -1,14 +1,22 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_agg.c
- *	  The aggregates: bloom_agg in its three forms, bloom_union_agg and
+ * bloom.c
+ *	  The bloom type: text and binary I/O, constructors, add, contains,
+ *	  union, intersection, equality, folding, introspection, and its
+ *	  aggregates (bloom_agg in three forms, bloom_union_agg,
  *	  bloom_intersect_agg, with combine/serialize/deserialize functions for
- *	  parallel (and Citus) aggregation.
+ *	  parallel aggregation; the n-gram and token aggregates of bloom_text.c
+ *	  share their state).
  *
- * State.  bloom_agg keeps an `internal` state updated in place, allocated
- * in the aggregate context.  Hashes are queued a few rows ahead and the
- * cache line each will touch is prefetched, which hides the memory latency
- * of a filter larger than the caches.
+ * Functions never modify their input datums: bloom_add works on a copy.
+ * Union and intersection accept filters whose sizes are multiples of each
+ * other (the smaller is unfolded, see bloom_core.c) and otherwise raise an
+ * error whose detail names the mismatch.  Filters are fetched, allocated
+ * and validated by bloom_datum.c.
+ *
+ * Aggregate state.  bloom_agg keeps an `internal` state updated in place,
+ * allocated in the aggregate context.  Hashes wait in the prefetch queue
+ * (bloom.h) a few rows while the cache line each will touch is fetched.
  *
  * Automatic sizing (bloom_agg(x) with no hints).  The state starts as an
  * exact set of 64-bit element hashes (16 bytes per distinct value at most),
@@ -30,33 +38,484 @@
 
 #include <math.h>
 
+#include "access/htup_details.h"
+#include "funcapi.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
-PG_FUNCTION_INFO_V1(bloom_agg_trans);
-PG_FUNCTION_INFO_V1(bloom_agg_trans_sized);
-PG_FUNCTION_INFO_V1(bloom_agg_trans_explicit);
-PG_FUNCTION_INFO_V1(bloom_agg_final);
-PG_FUNCTION_INFO_V1(bloom_agg_combine);
-PG_FUNCTION_INFO_V1(bloom_agg_serial);
-PG_FUNCTION_INFO_V1(bloom_agg_deserial);
-PG_FUNCTION_INFO_V1(bloom_union_trans);
-PG_FUNCTION_INFO_V1(bloom_intersect_trans);
-PG_FUNCTION_INFO_V1(bloom_union_final);
-PG_FUNCTION_INFO_V1(bloom_intersect_final);
-PG_FUNCTION_INFO_V1(bloom_union_combine);
-PG_FUNCTION_INFO_V1(bloom_intersect_combine);
-PG_FUNCTION_INFO_V1(bloom_setop_serial);
-PG_FUNCTION_INFO_V1(bloom_setop_deserial);
+/* ---- input and output ---------------------------------------------------- */
+
+/* bloom_in(cstring) -> bloom */
+PG_FUNCTION_INFO_V1(bloom_in);
+Datum
+bloom_in(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BLOOM_P(bloom_parse_text(PG_GETARG_CSTRING(0), BLOOM_KIND_PLAIN));
+}
+
+
+/* bloom_out(bloom) -> cstring */
+PG_FUNCTION_INFO_V1(bloom_out);
+Datum
+bloom_out(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f = bloom_from_datum_any(PG_GETARG_DATUM(0));
+	char	   *out = palloc(bloom_text_size(f));
+
+	bloom_text_encode(f, out);
+	PG_RETURN_CSTRING(out);
+}
+
+
+/* bloom_recv(internal) -> bloom: every field validated like bloom_in. */
+PG_FUNCTION_INFO_V1(bloom_recv);
+Datum
+bloom_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	BloomFilter *f = bloom_parse_wire((const uint8 *) buf->data + buf->cursor,
+									  (size_t) (buf->len - buf->cursor),
+									  CurrentMemoryContext, BLOOM_KIND_PLAIN,
+									  "invalid external bloom filter value");
+
+	buf->cursor = buf->len;
+	PG_RETURN_BLOOM_P(f);
+}
+
+
+/* bloom_send(bloom) -> bytea */
+PG_FUNCTION_INFO_V1(bloom_send);
+Datum
+bloom_send(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BYTEA_P(bloom_wire_bytea(bloom_from_datum_any(PG_GETARG_DATUM(0))));
+}
+
+
+/*
+ * bloom_from_bytea(bytea) -> bloom: a filter from its binary (send) form,
+ * validated exactly like bloom_recv; the inverse is the bloom_send cast.
+ */
+PG_FUNCTION_INFO_V1(bloom_from_bytea);
+Datum
+bloom_from_bytea(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+
+	PG_RETURN_BLOOM_P(bloom_parse_wire((const uint8 *) VARDATA_ANY(b),
+									   VARSIZE_ANY_EXHDR(b), CurrentMemoryContext,
+									   BLOOM_KIND_PLAIN,
+									   "invalid external bloom filter value"));
+}
+
+/* ---- functions ------------------------------------------------------------ */
+
+
+
+
+/* Raise the error for out-of-range (capacity, fpr). */
+static void
+bloom_check_sizing(int64 capacity, double fpr)
+{
+	const char *why = bloom_check_sizing_args(capacity, fpr);
+
+	if (why != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid bloom filter sizing: %s", why),
+				 errdetail("Got capacity %lld and false-positive rate %g.",
+						   (long long) capacity, fpr),
+				 errhint("Use a capacity between 1 and 2^40 and a rate in (0, 0.5], such as 0.01.")));
+}
+
+/* Raise the error for a filter beyond BLOOM_MAX_BITS (before allocating). */
+static void
+bloom_too_large_error(double bits)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("bloom filter would need %.0f bytes, more than the limit of %llu bytes",
+					bits / 8, (unsigned long long) (BLOOM_MAX_BITS / 8)),
+			 errhint("Lower the capacity or raise the false-positive rate, or split the data into several filters (for example one per partition).")));
+}
+
+/*
+ * The header of an empty filter for capacity items at rate fpr, in the
+ * layout bloomset chooses for that rate (checked: an error before anything
+ * is allocated); pow2 rounds the size up to a power of two (the automatic
+ * sizing of bloom_agg(x), which keeps such filters foldable).
+ */
+void
+bloom_sized_header(BloomFilter *hdr, int64 capacity, double fpr, bool pow2)
+{
+	BloomSizing s;
+
+	bloom_check_sizing(capacity, fpr);
+	s = bloom_size_for(capacity, fpr, bloom_choose_layout(fpr), pow2);
+	if (s.nbits == 0)
+		bloom_too_large_error(s.needed_bits);
+	bloom_init_header(hdr, s.layout, s.nhashes, s.nbits, 0);
+	if (pow2)
+		hdr->flags |= BLOOM_FLAG_AUTOSIZED;
+}
+
+/* A zeroed filter with the header hdr, in the current context. */
+static BloomFilter *
+bloom_from_header(const BloomFilter *hdr)
+{
+	return bloom_alloc_like(hdr, hdr->nbits);
+}
+
+/* An empty filter for capacity items at rate fpr (see bloom_sized_header). */
+static BloomFilter *
+bloom_new_sized(int64 capacity, double fpr, bool pow2)
+{
+	BloomFilter hdr;
+
+	bloom_sized_header(&hdr, capacity, fpr, pow2);
+	return bloom_from_header(&hdr);
+}
+
+/*
+ * The header of an empty classic filter with ClickHouse-style explicit
+ * parameters: size in bytes (rounded up to a multiple of 8), number of
+ * hashes, seed (checked).
+ */
+void
+bloom_explicit_header(BloomFilter *hdr, int32 size_bytes, int32 nhashes, int64 seed)
+{
+	if (size_bytes < BLOOM_MIN_BITS / 8 || (uint64) size_bytes > BLOOM_MAX_BITS / 8)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloom filter size must be between %d and %llu bytes",
+						BLOOM_MIN_BITS / 8, (unsigned long long) (BLOOM_MAX_BITS / 8)),
+				 errdetail("Got %d bytes.", size_bytes),
+				 errhint("Use bloom_params(capacity, fpr) to find a size for your data.")));
+	if (nhashes < 1 || nhashes > BLOOM_MAX_HASHES)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("number of bloom filter hashes must be between 1 and %d",
+						BLOOM_MAX_HASHES),
+				 errdetail("Got %d hashes.", nhashes),
+				 errhint("About 0.7 times the bits per item is optimal; 7 suits 10 bits per item.")));
+	bloom_init_header(hdr, BLOOM_LAYOUT_CLASSIC, nhashes,
+					  (uint64) TYPEALIGN(8, size_bytes) * 8, (uint64) seed);
+}
+
+/* An empty filter with explicit parameters (see bloom_explicit_header). */
+static BloomFilter *
+bloom_new_explicit(int32 size_bytes, int32 nhashes, int64 seed)
+{
+	BloomFilter hdr;
+
+	bloom_explicit_header(&hdr, size_bytes, nhashes, seed);
+	return bloom_from_header(&hdr);
+}
+
+/* bloom_empty(capacity bigint, fpr float8) -> bloom */
+PG_FUNCTION_INFO_V1(bloom_empty);
+Datum
+bloom_empty(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BLOOM_P(bloom_new_sized(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), false));
+}
+
+/* bloom_empty(size_bytes int, hashes int, seed bigint) -> bloom */
+PG_FUNCTION_INFO_V1(bloom_empty_explicit);
+Datum
+bloom_empty_explicit(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BLOOM_P(bloom_new_explicit(PG_GETARG_INT32(0), PG_GETARG_INT32(1),
+										 PG_GETARG_INT64(2)));
+}
+
+/*
+ * bloom_add(bloom, anycompatible) -> bloom.  Not strict in the value: adding
+ * NULL returns the filter unchanged (a NULL filter gives NULL).
+ */
+PG_FUNCTION_INFO_V1(bloom_add);
+Datum
+bloom_add(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f;
+	BloomTypeInfo *ti;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	f = PG_GETARG_BLOOM_P(0);
+	if (PG_ARGISNULL(1))
+		PG_RETURN_BLOOM_P(f);
+	if ((Pointer) f == DatumGetPointer(PG_GETARG_DATUM(0)))
+		f = bloom_copy(f);		/* never modify the input datum */
+	ti = bloom_call_typeinfo(fcinfo, 1);
+	bloom_check_element(f, ti, true);
+	bloom_insert_hash(f, bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed));
+	bloom_add_items(f, 1);
+	PG_RETURN_BLOOM_P(f);
+}
+
+/* bloom_contains(bloom, anycompatible) -> boolean */
+PG_FUNCTION_INFO_V1(bloom_contains);
+Datum
+bloom_contains(PG_FUNCTION_ARGS)
+{
+	BloomTypeInfo *ti;
+	BloomFilter *f = bloom_call_probe(fcinfo, BLOOM_KIND_PLAIN, &ti);
+
+	if (f->family[0] == '\0')
+		PG_RETURN_BOOL(false);	/* nothing was ever added */
+	PG_RETURN_BOOL(bloom_test_hash(f, bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed)));
+}
+
+/*
+ * Union (OR) or intersection (AND) of two filters into a new one.  Raises
+ * an error naming the mismatch if they cannot be combined.  The result has
+ * the larger size; the smaller input is unfolded to it.
+ */
+BloomFilter *
+bloom_combine(const BloomFilter *a, const BloomFilter *b, bool is_union)
+{
+	char		detail[256];
+	BloomFilter *r;
+	const BloomFilter *big = a->nbits >= b->nbits ? a : b;
+	const BloomFilter *small = big == a ? b : a;
+
+	if (!bloom_check_compatible(a, b, detail, sizeof(detail)))
+	{
+		/* a filter nothing was added to is the empty set, whatever its shape */
+		if (a->family[0] == '\0' || b->family[0] == '\0')
+		{
+			const BloomFilter *empty = a->family[0] == '\0' ? a : b;
+
+			return bloom_copy(is_union ? (empty == a ? b : a) : empty);
+		}
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot %s bloom filters with incompatible parameters",
+						is_union ? "union" : "intersect"),
+				 errdetail("%s", detail),
+				 errhint("Only filters built with the same layout, hashes, seed and element type can be combined; use bloom_info() to compare them.")));
+	}
+	r = bloom_copy(big);
+	if (small->nbits == big->nbits)
+	{
+		if (is_union)
+			bloom_or_words(r->words, small->words, BLOOM_NWORDS(r));
+		else
+			bloom_and_words(r->words, small->words, BLOOM_NWORDS(r));
+	}
+	else
+	{
+		BloomFilter *t = bloom_alloc_like(big, big->nbits);
+
+		bloom_resize_into(small, t);
+		if (is_union)
+			bloom_or_words(r->words, t->words, BLOOM_NWORDS(r));
+		else
+			bloom_and_words(r->words, t->words, BLOOM_NWORDS(r));
+		pfree(t);
+		r->flags |= BLOOM_FLAG_FOLDED;
+	}
+	if (r->family[0] == '\0')
+	{
+		memcpy(r->family, small->family, BLOOM_FAMILY_LEN);
+		r->collfp = small->collfp;
+	}
+	if (is_union)
+		bloom_add_items(r, small->nitems);
+	else
+		r->nitems = Min(a->nitems, b->nitems);
+	r->flags &= (a->flags | BLOOM_FLAG_FOLDED) & (b->flags | BLOOM_FLAG_FOLDED);
+	return r;
+}
+
+/* bloom_union(bloom, bloom) -> bloom */
+PG_FUNCTION_INFO_V1(bloom_union);
+Datum
+bloom_union(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BLOOM_P(bloom_combine(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1), true));
+}
+
+/* bloom_intersect(bloom, bloom) -> bloom */
+PG_FUNCTION_INFO_V1(bloom_intersect);
+Datum
+bloom_intersect(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BLOOM_P(bloom_combine(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1), false));
+}
+
+/* Same parameters and same bits (the item counter and flags are ignored). */
+static bool
+bloom_equal(const BloomFilter *a, const BloomFilter *b)
+{
+	return a->version == b->version && a->layout == b->layout &&
+		a->scheme == b->scheme && a->nhashes == b->nhashes &&
+		a->seed == b->seed && a->nbits == b->nbits && a->collfp == b->collfp &&
+		memcmp(a->family, b->family, BLOOM_FAMILY_LEN) == 0 &&
+		memcmp(a->words, b->words, BLOOM_DATA_BYTES(a)) == 0;
+}
+
+PG_FUNCTION_INFO_V1(bloom_eq);
+Datum
+bloom_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(bloom_equal(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1)));
+}
+
+PG_FUNCTION_INFO_V1(bloom_ne);
+Datum
+bloom_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(!bloom_equal(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1)));
+}
+
+/* bloom_estimate_card(bloom) -> float8: distinct items, from the fill. */
+PG_FUNCTION_INFO_V1(bloom_estimate_card);
+Datum
+bloom_estimate_card(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f = PG_GETARG_BLOOM_P(0);
+
+	PG_RETURN_FLOAT8(bloom_estimate_items(f, bloom_popcount(f)));
+}
+
+/* Build a composite result from values (none NULL). */
+static Datum
+bloom_make_record(FunctionCallInfo fcinfo, Datum *values)
+{
+	TupleDesc	tupdesc;
+	bool		nulls[16] = {false};
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	tupdesc = BlessTupleDesc(tupdesc);
+	Assert(tupdesc->natts <= 16);
+	return HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls));
+}
+
+/* bloom_info(bloom) -> record describing the filter. */
+PG_FUNCTION_INFO_V1(bloom_info);
+Datum
+bloom_info(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f = PG_GETARG_BLOOM_P(0);
+	uint64		set = bloom_popcount(f);
+	Datum		v[12];
+
+	v[0] = CStringGetTextDatum(bloom_layout_name(f->layout));
+	v[1] = Int64GetDatum((int64) f->nbits);
+	v[2] = Int64GetDatum((int64) VARSIZE(f));
+	v[3] = Int32GetDatum(f->nhashes);
+	v[4] = Int64GetDatum((int64) f->seed);
+	v[5] = Int64GetDatum(f->nitems > PG_INT64_MAX ? PG_INT64_MAX : (int64) f->nitems);
+	v[6] = Int64GetDatum((int64) set);
+	v[7] = Float8GetDatum((double) set / (double) f->nbits);
+	v[8] = Float8GetDatum(bloom_estimate_items(f, set));
+	v[9] = Float8GetDatum(bloom_current_fpr(f));
+	v[10] = CStringGetTextDatum(f->family);
+	v[11] = Int32GetDatum(f->version);
+	PG_RETURN_DATUM(bloom_make_record(fcinfo, v));
+}
+
+/*
+ * bloom_params(capacity bigint, fpr float8 [, layout text]) -> record: the
+ * sizing bloom_empty/bloom_agg would choose (layout NULL = automatic).
+ */
+PG_FUNCTION_INFO_V1(bloom_params);
+Datum
+bloom_params(PG_FUNCTION_ARGS)
+{
+	int64		capacity = PG_GETARG_INT64(0);
+	double		fpr = PG_GETARG_FLOAT8(1);
+	int			layout;
+	BloomSizing s;
+	Datum		v[6];
+
+	bloom_check_sizing(capacity, fpr);
+	layout = bloom_choose_layout(fpr);
+	if (PG_NARGS() > 2 && !PG_ARGISNULL(2))
+	{
+		char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(2));
+
+		if ((layout = bloom_layout_from_name(name)) < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown bloom filter layout \"%s\"", name),
+					 errhint("Use \"blocked\" or \"classic\".")));
+	}
+	s = bloom_size_for(capacity, fpr, layout, false);
+	if (s.nbits == 0)
+		bloom_too_large_error(s.needed_bits);
+	v[0] = CStringGetTextDatum(bloom_layout_name(s.layout));
+	v[1] = Int64GetDatum((int64) s.nbits);
+	v[2] = Int64GetDatum((int64) BLOOM_TOTAL_SIZE(s.nbits));
+	v[3] = Int32GetDatum(s.nhashes);
+	v[4] = Float8GetDatum(s.expected_fpr);
+	v[5] = Float8GetDatum((double) s.nbits / (double) capacity);
+	PG_RETURN_DATUM(bloom_make_record(fcinfo, v));
+}
+
+/*
+ * bloom_fold(bloom, factor int) -> bloom: the filter at 1/factor of its size
+ * (OR of runs of factor blocks or bits).  Never a false negative; the rate
+ * rises, bloom_info shows by how much.
+ */
+PG_FUNCTION_INFO_V1(bloom_fold);
+Datum
+bloom_fold(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f = PG_GETARG_BLOOM_P(0);
+	int32		factor = PG_GETARG_INT32(1);
+	uint64		unit = bloom_unit_bits(f);
+	uint64		units = f->nbits / unit;
+	BloomFilter *r;
+
+	if (factor < 1 || units % (uint64) factor != 0 ||
+		f->nbits / (uint64) factor < BLOOM_MIN_BITS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot fold a bloom filter of %llu bits by %d",
+						(unsigned long long) f->nbits, factor),
+				 errdetail("The factor must divide the filter's %llu %s and leave at least %d bits.",
+						   (unsigned long long) units,
+						   unit == 64 ? "64-bit words" : "256-bit blocks",
+						   BLOOM_MIN_BITS),
+				 errhint("Powers of two divide filters built by bloom_agg(x).")));
+	r = bloom_alloc_like(f, f->nbits / (uint64) factor);
+	if (factor > 1)
+		r->flags |= BLOOM_FLAG_FOLDED;
+	bloom_resize_into(f, r);
+	PG_RETURN_BLOOM_P(r);
+}
+
+/*
+ * bloom_hash(anycompatible, seed bigint) -> bigint: the 64-bit element hash
+ * a filter with that seed uses for the value (for external tools, tests).
+ */
+PG_FUNCTION_INFO_V1(bloom_hash);
+Datum
+bloom_hash(PG_FUNCTION_ARGS)
+{
+	BloomTypeInfo *ti = bloom_call_typeinfo(fcinfo, 0);
+
+	PG_RETURN_INT64((int64) bloom_hash_datum(ti, PG_GETARG_DATUM(0),
+											 (uint64) PG_GETARG_INT64(1)));
+}
+
+/* ---- aggregates ----------------------------------------------------------- */
+
+
+
+
 
 /* exact phase of automatic sizing: up to 2^20 distinct hashes (16 MiB) */
 #define BLOOM_AUTO_EXACT_MAX	(1 << 20)
 /* filter of the second phase: 2^30 bits = 128 MiB, 1 % up to ~100 M items */
 #define BLOOM_AUTO_MAX_BITS		(UINT64_C(1) << 30)
 #define BLOOM_AUTO_FPR			0.01
-#define BLOOM_QUEUE_LEN			32	/* rows of prefetch look-ahead (16: 61 ns/row, 32: 55, 64: 55 in agg-text) */
 #define BLOOM_STATE_MSG			"invalid serialized bloom aggregate state"
 
 
@@ -79,22 +538,8 @@ struct BloomAggState
 	uint32		nused;
 	bool		has_zero;		/* hash value 0 is in the set */
 	bool		deserialized;	/* made by bloom_agg_deserial: combine may keep it */
-	int			nqueued;
-	uint64		queue[BLOOM_QUEUE_LEN];
+	BloomHashQueue queue;
 };
-
-/* The aggregate memory context, or an error if not called as aggregate. */
-MemoryContext
-bloom_agg_context(FunctionCallInfo fcinfo)
-{
-	MemoryContext aggcxt;
-
-	if (!AggCheckCallContext(fcinfo, &aggcxt))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("bloom aggregate support function called in non-aggregate context")));
-	return aggcxt;
-}
 
 /* A new state in aggcxt, filling filter f (NULL for automatic sizing). */
 static BloomAggState *
@@ -180,11 +625,8 @@ static void
 bloom_state_to_filter(BloomAggState *st)
 {
 	MemoryContext cxt = GetMemoryChunkContext(st->slots);
-	void	   *raw;
-	BloomFilter *f = bloom_alloc_large(cxt, BLOOM_AUTO_MAX_BITS, &raw);
+	BloomFilter *f = bloom_alloc_in(cxt, BLOOM_AUTO_MAX_BITS);
 
-	memset(f, 0, BLOOM_TOTAL_SIZE(BLOOM_AUTO_MAX_BITS));
-	SET_VARSIZE(f, BLOOM_TOTAL_SIZE(BLOOM_AUTO_MAX_BITS));
 	bloom_init_header(f, BLOOM_LAYOUT_BLOCKED, BLOOM_BLOCKED_HASHES,
 					  BLOOM_AUTO_MAX_BITS, 0);
 	f->flags = BLOOM_FLAG_AUTOSIZED;
@@ -205,23 +647,25 @@ bloom_state_to_filter(BloomAggState *st)
 static void
 bloom_state_flush(BloomAggState *st)
 {
+	BloomHashQueue *q = &st->queue;
+
 	if (st->mode == BLOOM_AGG_FILTER)
-		bloom_insert_hashes(st->filter, st->queue, st->nqueued);
+		bloom_insert_hashes(st->filter, q->h, q->n);
 	else
 	{
-		for (int i = 0; i < st->nqueued; i++)
+		for (int i = 0; i < q->n; i++)
 		{
 			if (st->mode == BLOOM_AGG_FILTER)
-				bloom_insert_hash(st->filter, st->queue[i]);
+				bloom_insert_hash(st->filter, q->h[i]);
 			else
 			{
-				bloom_set_insert(st, st->queue[i]);
+				bloom_set_insert(st, q->h[i]);
 				if (bloom_set_count(st) > BLOOM_AUTO_EXACT_MAX)
 					bloom_state_to_filter(st);
 			}
 		}
 	}
-	st->nqueued = 0;
+	q->n = 0;
 }
 
 /* Queue hash h, prefetching the memory it will touch. */
@@ -232,8 +676,7 @@ bloom_state_push(BloomAggState *st, uint64 h)
 		bloom_prefetch_hash(st->filter, h, true);
 	else
 		__builtin_prefetch(&st->slots[(uint32) h & (st->nslots - 1)], 1, 3);
-	st->queue[st->nqueued++] = h;
-	if (st->nqueued == BLOOM_QUEUE_LEN)
+	if (bloom_queue_push(&st->queue, h))
 		bloom_state_flush(st);
 }
 
@@ -284,6 +727,13 @@ bloom_agg_auto_state(FunctionCallInfo fcinfo, const char *family)
 	return st;
 }
 
+/* The element family of an aggregate state ("" before the first value). */
+const char *
+bloom_agg_family(BloomAggState *st)
+{
+	return bloom_state_header(st)->family;
+}
+
 /* Add one element hash (and count one more item) to an aggregate state. */
 void
 bloom_agg_push(BloomAggState *st, uint64 h, bool count_item)
@@ -294,6 +744,7 @@ bloom_agg_push(BloomAggState *st, uint64 h, bool count_item)
 }
 
 /* bloom_agg(anyelement): automatic sizing. */
+PG_FUNCTION_INFO_V1(bloom_agg_trans);
 Datum
 bloom_agg_trans(PG_FUNCTION_ARGS)
 {
@@ -314,13 +765,11 @@ bloom_state_for(FunctionCallInfo fcinfo, void (*make) (FunctionCallInfo, BloomFi
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 	BloomFilter hdr;
 	BloomFilter *f;
-	void	   *raw;
 
 	make(fcinfo, &hdr);
-	f = bloom_alloc_large(aggcxt, hdr.nbits, &raw);
-	memset(f, 0, BLOOM_TOTAL_SIZE(hdr.nbits));
-	memcpy(f, &hdr, BLOOM_HEADER_SIZE);
-	SET_VARSIZE(f, BLOOM_TOTAL_SIZE(hdr.nbits));
+	f = bloom_alloc_in(aggcxt, hdr.nbits);
+	memcpy((char *) f + VARHDRSZ, (char *) &hdr + VARHDRSZ,
+		   BLOOM_HEADER_SIZE - VARHDRSZ);
 	return bloom_state_new(aggcxt, f);
 }
 
@@ -348,6 +797,7 @@ bloom_make_explicit(FunctionCallInfo fcinfo, BloomFilter *hdr)
 }
 
 /* bloom_agg(anyelement, capacity bigint, fpr float8) */
+PG_FUNCTION_INFO_V1(bloom_agg_trans_sized);
 Datum
 bloom_agg_trans_sized(PG_FUNCTION_ARGS)
 {
@@ -359,6 +809,7 @@ bloom_agg_trans_sized(PG_FUNCTION_ARGS)
 }
 
 /* bloom_agg(anyelement, size_bytes int, hashes int, seed bigint) */
+PG_FUNCTION_INFO_V1(bloom_agg_trans_explicit);
 Datum
 bloom_agg_trans_explicit(PG_FUNCTION_ARGS)
 {
@@ -372,7 +823,7 @@ bloom_agg_trans_explicit(PG_FUNCTION_ARGS)
 /* ---- final ------------------------------------------------------------- */
 
 /* The smallest empty filter: the result of aggregating nothing. */
-static BloomFilter *
+BloomFilter *
 bloom_empty_result(void)
 {
 	BloomFilter *f = bloom_alloc(BLOOM_LAYOUT_BLOCKED, BLOOM_BLOCKED_HASHES,
@@ -412,10 +863,7 @@ bloom_auto_result(BloomAggState *st)
 		uint64		est = (uint64) bloom_estimate_items(big, bloom_popcount(big));
 		uint64		bits = bloom_auto_bits((double) est);
 
-		f = bloom_alloc(BLOOM_LAYOUT_BLOCKED, BLOOM_BLOCKED_HASHES, bits, 0);
-		memcpy(((char *) f) + VARHDRSZ, ((char *) big) + VARHDRSZ,
-			   BLOOM_HEADER_SIZE - VARHDRSZ);
-		f->nbits = bits;
+		f = bloom_alloc_like(big, bits);
 		bloom_resize_into(big, f);
 	}
 	f->flags = BLOOM_FLAG_AUTOSIZED;
@@ -425,6 +873,7 @@ bloom_auto_result(BloomAggState *st)
 }
 
 /* bloom_agg final function: a new filter; the state stays usable. */
+PG_FUNCTION_INFO_V1(bloom_agg_final);
 Datum
 bloom_agg_final(PG_FUNCTION_ARGS)
 {
@@ -497,11 +946,7 @@ bloom_state_copy(MemoryContext aggcxt, const BloomAggState *src)
 
 	memcpy(st, src, sizeof(BloomAggState));
 	if (src->filter)
-	{
-		void	   *raw;
-
-		st->filter = bloom_copy_large(aggcxt, src->filter, &raw);
-	}
+		st->filter = bloom_copy_in(aggcxt, src->filter);
 	if (src->hdr)
 	{
 		st->hdr = MemoryContextAlloc(aggcxt, BLOOM_HEADER_SIZE);
@@ -540,6 +985,7 @@ bloom_state_merge_family(BloomFilter *dst, const BloomFilter *src)
 }
 
 /* bloom_agg combine function: NULL on either side is an empty state. */
+PG_FUNCTION_INFO_V1(bloom_agg_combine);
 Datum
 bloom_agg_combine(PG_FUNCTION_ARGS)
 {
@@ -571,6 +1017,7 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
  * filter in the binary (send/recv) form, or for an exact state the family
  * (32 bytes), the collation fingerprint (4), the count (4) and the hashes.
  */
+PG_FUNCTION_INFO_V1(bloom_agg_serial);
 Datum
 bloom_agg_serial(PG_FUNCTION_ARGS)
 {
@@ -605,10 +1052,7 @@ bloom_agg_serial(PG_FUNCTION_ARGS)
 static void
 bloom_bad_state(const char *why)
 {
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-			 errmsg(BLOOM_STATE_MSG),
-			 errdetail("%c%s.", pg_toupper((unsigned char) why[0]), why + 1)));
+	bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, BLOOM_STATE_MSG, why);
 }
 
 /* Rebuild an exact-phase state from buf (after mode and nadded). */
@@ -635,6 +1079,7 @@ bloom_deserial_exact(BloomAggState *st, StringInfo buf)
 }
 
 /* bloom_agg deserialize function: validates like bloom_recv. */
+PG_FUNCTION_INFO_V1(bloom_agg_deserial);
 Datum
 bloom_agg_deserial(PG_FUNCTION_ARGS)
 {
@@ -654,10 +1099,10 @@ bloom_agg_deserial(PG_FUNCTION_ARGS)
 	nadded = (uint64) pq_getmsgint64(&buf);
 	if (mode == BLOOM_AGG_FILTER)
 	{
-		BloomFilter *f = bloom_wire_read_large((const uint8 *) buf.data + buf.cursor,
-											   buf.len - buf.cursor, aggcxt, BLOOM_STATE_MSG);
+		BloomFilter *f = bloom_parse_wire((const uint8 *) buf.data + buf.cursor,
+										  buf.len - buf.cursor, aggcxt,
+										  BLOOM_KIND_PLAIN, BLOOM_STATE_MSG);
 
-		bloom_require_kind(f, false, ERRCODE_INVALID_BINARY_REPRESENTATION);
 		st = bloom_state_new(aggcxt, f);
 	}
 	else if (mode == BLOOM_AGG_EXACT)
@@ -689,9 +1134,7 @@ bloom_setop_step(MemoryContext aggcxt, BloomFilter *state,
 
 	if (state == NULL)
 	{
-		r = MemoryContextAllocExtended(aggcxt, VARSIZE(in), 0);
-		memcpy(r, in, VARSIZE(in));
-		return r;
+		return bloom_copy_in(aggcxt, in);
 	}
 	if (state->nbits == in->nbits && in->family[0] && state->family[0] &&
 		bloom_check_compatible(state, in, detail, sizeof(detail)))
@@ -730,12 +1173,14 @@ bloom_setop_trans(FunctionCallInfo fcinfo, bool is_union)
 	PG_RETURN_POINTER(bloom_setop_step(aggcxt, state, PG_GETARG_BLOOM_P(1), is_union));
 }
 
+PG_FUNCTION_INFO_V1(bloom_union_trans);
 Datum
 bloom_union_trans(PG_FUNCTION_ARGS)
 {
 	return bloom_setop_trans(fcinfo, true);
 }
 
+PG_FUNCTION_INFO_V1(bloom_intersect_trans);
 Datum
 bloom_intersect_trans(PG_FUNCTION_ARGS)
 {
@@ -747,6 +1192,7 @@ bloom_intersect_trans(PG_FUNCTION_ARGS)
  * filter (so NOT bloom_contains stays correct); intersection over no rows
  * is NULL (the intersection of nothing cannot be represented).
  */
+PG_FUNCTION_INFO_V1(bloom_union_final);
 Datum
 bloom_union_final(PG_FUNCTION_ARGS)
 {
@@ -756,6 +1202,7 @@ bloom_union_final(PG_FUNCTION_ARGS)
 	PG_RETURN_BLOOM_P(bloom_copy((BloomFilter *) PG_GETARG_POINTER(0)));
 }
 
+PG_FUNCTION_INFO_V1(bloom_intersect_final);
 Datum
 bloom_intersect_final(PG_FUNCTION_ARGS)
 {
@@ -781,12 +1228,14 @@ bloom_setop_combine(FunctionCallInfo fcinfo, bool is_union)
 									   is_union));
 }
 
+PG_FUNCTION_INFO_V1(bloom_union_combine);
 Datum
 bloom_union_combine(PG_FUNCTION_ARGS)
 {
 	return bloom_setop_combine(fcinfo, true);
 }
 
+PG_FUNCTION_INFO_V1(bloom_intersect_combine);
 Datum
 bloom_intersect_combine(PG_FUNCTION_ARGS)
 {
@@ -794,6 +1243,7 @@ bloom_intersect_combine(PG_FUNCTION_ARGS)
 }
 
 /* Serialize: the filter's send form. */
+PG_FUNCTION_INFO_V1(bloom_setop_serial);
 Datum
 bloom_setop_serial(PG_FUNCTION_ARGS)
 {
@@ -802,15 +1252,14 @@ bloom_setop_serial(PG_FUNCTION_ARGS)
 }
 
 /* Deserialize: validated like bloom_recv. */
+PG_FUNCTION_INFO_V1(bloom_setop_deserial);
 Datum
 bloom_setop_deserial(PG_FUNCTION_ARGS)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 
-	BloomFilter *f = bloom_wire_read((const uint8 *) VARDATA_ANY(b),
-									 VARSIZE_ANY_EXHDR(b), aggcxt, BLOOM_STATE_MSG);
-
-	bloom_require_kind(f, false, ERRCODE_INVALID_BINARY_REPRESENTATION);
-	PG_RETURN_POINTER(f);
+	PG_RETURN_POINTER(bloom_parse_wire((const uint8 *) VARDATA_ANY(b),
+									   VARSIZE_ANY_EXHDR(b), aggcxt,
+									   BLOOM_KIND_PLAIN, BLOOM_STATE_MSG));
 }

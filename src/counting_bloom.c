@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_counting.c
+ * counting_bloom.c
  *	  The counting_bloom type: a filter of 4-bit counters that supports
  *	  removal (seeds 000 and 002; the classic 4-bit choice).
  *
@@ -29,34 +29,28 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
-PG_FUNCTION_INFO_V1(counting_bloom_in);
-PG_FUNCTION_INFO_V1(counting_bloom_recv);
-PG_FUNCTION_INFO_V1(counting_bloom_empty);
-PG_FUNCTION_INFO_V1(counting_bloom_add);
-PG_FUNCTION_INFO_V1(counting_bloom_remove);
-PG_FUNCTION_INFO_V1(counting_bloom_contains);
-PG_FUNCTION_INFO_V1(counting_bloom_remove_all);
-PG_FUNCTION_INFO_V1(counting_bloom_union);
-PG_FUNCTION_INFO_V1(counting_bloom_to_bloom);
-PG_FUNCTION_INFO_V1(counting_bloom_info);
-PG_FUNCTION_INFO_V1(counting_bloom_agg_trans);
-PG_FUNCTION_INFO_V1(counting_bloom_agg_final);
-PG_FUNCTION_INFO_V1(counting_bloom_agg_combine);
-PG_FUNCTION_INFO_V1(counting_bloom_agg_serial);
-PG_FUNCTION_INFO_V1(counting_bloom_agg_deserial);
 
 #define COUNTING_ARG(n) bloom_from_datum_kind(PG_GETARG_DATUM(n), BLOOM_KIND_COUNTING)
 
+PG_FUNCTION_INFO_V1(counting_bloom_in);
 Datum
 counting_bloom_in(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BLOOM_P(bloom_parse_text(PG_GETARG_CSTRING(0), true));
+	PG_RETURN_BLOOM_P(bloom_parse_text(PG_GETARG_CSTRING(0), BLOOM_KIND_COUNTING));
 }
 
+PG_FUNCTION_INFO_V1(counting_bloom_recv);
 Datum
 counting_bloom_recv(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BLOOM_P(bloom_parse_wire((StringInfo) PG_GETARG_POINTER(0), true));
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	BloomFilter *f = bloom_parse_wire((const uint8 *) buf->data + buf->cursor,
+									  (size_t) (buf->len - buf->cursor),
+									  CurrentMemoryContext, BLOOM_KIND_COUNTING,
+									  "invalid external bloom filter value");
+
+	buf->cursor = buf->len;
+	PG_RETURN_BLOOM_P(f);
 }
 
 /* An empty counting filter: classic sizing, one 4-bit counter per bit. */
@@ -82,6 +76,7 @@ counting_new(int64 capacity, double fpr)
 }
 
 /* counting_bloom_empty(capacity bigint, fpr float8) */
+PG_FUNCTION_INFO_V1(counting_bloom_empty);
 Datum
 counting_bloom_empty(PG_FUNCTION_ARGS)
 {
@@ -108,6 +103,7 @@ counting_arg_copy(FunctionCallInfo fcinfo)
 }
 
 /* counting_bloom_add(counting_bloom, anycompatible): NULL values ignored. */
+PG_FUNCTION_INFO_V1(counting_bloom_add);
 Datum
 counting_bloom_add(PG_FUNCTION_ARGS)
 {
@@ -147,12 +143,13 @@ counting_drop_item(BloomFilter *f)
  * every non-null element; an error (and no change) if one is certainly
  * not present.
  */
+PG_FUNCTION_INFO_V1(counting_bloom_remove_all);
 Datum
 counting_bloom_remove_all(PG_FUNCTION_ARGS)
 {
 	BloomFilter *f = counting_arg_copy(fcinfo);
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
-	BloomCallCache *cache = bloom_call_cache(fcinfo);
+	BloomTypeInfo *ti = bloom_call_elem_typeinfo(fcinfo, ARR_ELEMTYPE(arr));
 	Datum	   *values;
 	bool	   *nulls;
 	int			n;
@@ -160,13 +157,7 @@ counting_bloom_remove_all(PG_FUNCTION_ARGS)
 	bool		typbyval;
 	char		typalign;
 
-	if (!cache->ti_valid || cache->ti.typid != ARR_ELEMTYPE(arr))
-	{
-		bloom_typeinfo_init(&cache->ti, ARR_ELEMTYPE(arr), PG_GET_COLLATION(),
-							fcinfo->flinfo->fn_mcxt);
-		cache->ti_valid = true;
-	}
-	bloom_check_element(f, &cache->ti, false);
+	bloom_check_element(f, ti, false);
 	get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
 	deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
 					  &values, &nulls, &n);
@@ -175,7 +166,7 @@ counting_bloom_remove_all(PG_FUNCTION_ARGS)
 		if (nulls[i])
 			continue;
 		if (f->family[0] == '\0' ||
-			!bloom_counting_remove(f, bloom_hash_datum(&cache->ti, values[i], f->seed)))
+			!bloom_counting_remove(f, bloom_hash_datum(ti, values[i], f->seed)))
 			counting_not_present_error();
 		counting_drop_item(f);
 	}
@@ -183,6 +174,7 @@ counting_bloom_remove_all(PG_FUNCTION_ARGS)
 }
 
 /* counting_bloom_remove(counting_bloom, anycompatible) */
+PG_FUNCTION_INFO_V1(counting_bloom_remove);
 Datum
 counting_bloom_remove(PG_FUNCTION_ARGS)
 {
@@ -196,16 +188,16 @@ counting_bloom_remove(PG_FUNCTION_ARGS)
 }
 
 /* counting_bloom_contains(counting_bloom, anycompatible) */
+PG_FUNCTION_INFO_V1(counting_bloom_contains);
 Datum
 counting_bloom_contains(PG_FUNCTION_ARGS)
 {
-	BloomFilter *f = bloom_from_datum_cached_kind(fcinfo, PG_GETARG_DATUM(0), BLOOM_KIND_COUNTING);
-	uint64		h;
+	BloomTypeInfo *ti;
+	BloomFilter *f = bloom_call_probe(fcinfo, BLOOM_KIND_COUNTING, &ti);
 
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);
-	h = counting_hash_arg(fcinfo, f, false);
-	PG_RETURN_BOOL(bloom_counting_test(f, h));
+	PG_RETURN_BOOL(bloom_counting_test(f, bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed)));
 }
 
 /* Add src's counters into dst (a copy), checking they can be combined. */
@@ -237,6 +229,7 @@ counting_merge_checked(BloomFilter *dst, const BloomFilter *src)
 }
 
 /* counting_bloom_union(a, b): counters added, saturating at 15. */
+PG_FUNCTION_INFO_V1(counting_bloom_union);
 Datum
 counting_bloom_union(PG_FUNCTION_ARGS)
 {
@@ -252,6 +245,7 @@ counting_bloom_union(PG_FUNCTION_ARGS)
 }
 
 /* counting_bloom_to_bloom: the classic filter of the non-zero counters. */
+PG_FUNCTION_INFO_V1(counting_bloom_to_bloom);
 Datum
 counting_bloom_to_bloom(PG_FUNCTION_ARGS)
 {
@@ -266,6 +260,7 @@ counting_bloom_to_bloom(PG_FUNCTION_ARGS)
 }
 
 /* counting_bloom_info: counters, hashes, items, non-zero, saturated, rate. */
+PG_FUNCTION_INFO_V1(counting_bloom_info);
 Datum
 counting_bloom_info(PG_FUNCTION_ARGS)
 {
@@ -300,25 +295,22 @@ counting_bloom_info(PG_FUNCTION_ARGS)
 
 /* ---- counting_bloom_agg(anyelement, capacity, fpr) ------------------------ */
 
-#define COUNTING_QUEUE_LEN	8	/* rows of prefetch look-ahead */
-
 typedef struct CountingAggState
 {
 	BloomTypeInfo ti;
 	bool		ti_valid;
 	BloomFilter *f;
-	int			nqueued;		/* hashes whose counters are being prefetched */
-	uint64		queue[COUNTING_QUEUE_LEN];
+	BloomHashQueue queue;		/* hashes whose counters are being prefetched */
 } CountingAggState;
 
 /* Apply the queued hashes. */
 static void
 counting_state_flush(CountingAggState *st)
 {
-	for (int i = 0; i < st->nqueued; i++)
-		bloom_counting_add(st->f, st->queue[i]);
-	bloom_add_items(st->f, st->nqueued);
-	st->nqueued = 0;
+	for (int i = 0; i < st->queue.n; i++)
+		bloom_counting_add(st->f, st->queue.h[i]);
+	bloom_add_items(st->f, st->queue.n);
+	st->queue.n = 0;
 }
 
 
@@ -327,12 +319,12 @@ static CountingAggState *
 counting_state_new(MemoryContext aggcxt, const BloomFilter *f)
 {
 	CountingAggState *st = MemoryContextAllocZero(aggcxt, sizeof(CountingAggState));
-	void	   *raw;
 
-	st->f = bloom_copy_large(aggcxt, f, &raw);
+	st->f = bloom_copy_in(aggcxt, f);
 	return st;
 }
 
+PG_FUNCTION_INFO_V1(counting_bloom_agg_trans);
 Datum
 counting_bloom_agg_trans(PG_FUNCTION_ARGS)
 {
@@ -364,14 +356,14 @@ counting_bloom_agg_trans(PG_FUNCTION_ARGS)
 
 		/* queue a few rows ahead, prefetching every counter each will touch */
 		bloom_counting_prefetch(st->f, h);
-		st->queue[st->nqueued++] = h;
-		if (st->nqueued == COUNTING_QUEUE_LEN)
+		if (bloom_queue_push(&st->queue, h))
 			counting_state_flush(st);
 	}
 	PG_RETURN_POINTER(st);
 }
 
 /* Final: a copy; over no rows, the smallest empty counting filter. */
+PG_FUNCTION_INFO_V1(counting_bloom_agg_final);
 Datum
 counting_bloom_agg_final(PG_FUNCTION_ARGS)
 {
@@ -382,6 +374,7 @@ counting_bloom_agg_final(PG_FUNCTION_ARGS)
 	PG_RETURN_BLOOM_P(bloom_copy(((CountingAggState *) PG_GETARG_POINTER(0))->f));
 }
 
+PG_FUNCTION_INFO_V1(counting_bloom_agg_combine);
 Datum
 counting_bloom_agg_combine(PG_FUNCTION_ARGS)
 {
@@ -399,6 +392,7 @@ counting_bloom_agg_combine(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(a);
 }
 
+PG_FUNCTION_INFO_V1(counting_bloom_agg_serial);
 Datum
 counting_bloom_agg_serial(PG_FUNCTION_ARGS)
 {
@@ -409,6 +403,7 @@ counting_bloom_agg_serial(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(bloom_wire_bytea(st->f));
 }
 
+PG_FUNCTION_INFO_V1(counting_bloom_agg_deserial);
 Datum
 counting_bloom_agg_deserial(PG_FUNCTION_ARGS)
 {
@@ -416,8 +411,8 @@ counting_bloom_agg_deserial(PG_FUNCTION_ARGS)
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 	CountingAggState *st = MemoryContextAllocZero(aggcxt, sizeof(CountingAggState));
 
-	st->f = bloom_wire_read((const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b),
-							aggcxt, "invalid serialized counting bloom aggregate state");
-	bloom_require_kind(st->f, true, ERRCODE_INVALID_BINARY_REPRESENTATION);
+	st->f = bloom_parse_wire((const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b),
+							 aggcxt, BLOOM_KIND_COUNTING,
+							 "invalid serialized counting bloom aggregate state");
 	PG_RETURN_POINTER(st);
 }

@@ -45,3 +45,20 @@ SELECT c AS error_case, sqlstate_of(q) AS sqlstate FROM (VALUES
   ('fold factor', 'SELECT bloom_fold(bloom_empty(64, 3, 0), 3)')
 ) v(c, q);
 DROP FUNCTION sqlstate_of(text);
+
+-- a rate that no filter within the limits reaches is refused (22023, with
+-- the smallest reachable rate), not silently weakened
+SELECT bloom_empty(1000000, 1e-300);
+SELECT bloom_params(1000000, 1e-300);
+SELECT bloom_agg(x, 1000000, 1e-300) FROM generate_series(1, 3) x;
+SELECT counting_bloom_empty(1000000, 1e-300);
+-- every aggregate treats NULL sizing arguments alike: 22004
+\set VERBOSITY terse
+SELECT bloom_agg(x, NULL, 0.01) FROM generate_series(1, 3) x;
+SELECT bloom_agg(x, 100, NULL) FROM generate_series(1, 3) x;
+SELECT bloom_agg(x, NULL, 3, 0) FROM generate_series(1, 3) x;
+SELECT counting_bloom_agg(x, NULL, 0.01) FROM generate_series(1, 3) x;
+SELECT scalable_bloom_agg(x, NULL, 0.2) FROM generate_series(1, 3) x;
+SELECT scalable_bloom_agg(x, 100, NULL) FROM generate_series(1, 3) x;
+SELECT bloom_ngram_agg(x::text, NULL) FROM generate_series(1, 3) x;
+\set VERBOSITY default

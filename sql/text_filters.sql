@@ -61,3 +61,34 @@ SELECT bloom_token_may_contain(tri, 'abc') FROM chunk_filters WHERE chunk = 0;
 SELECT bloom_ngram_may_contain(tok, 'abc') FROM chunk_filters WHERE chunk = 0;
 SELECT bloom_ngram_agg(x, 9) FROM (VALUES ('a')) v(x);
 DROP TABLE logs, chunk_filters, chunk_six, probes;
+
+-- families are validated on every input path, so a probe never meets an
+-- impossible one (1.0 accepted them and raised XX001 at probe time)
+CREATE TABLE fam_src AS SELECT bloom_ngram_agg(x, 3) AS tri, bloom_token_agg(x) AS tok
+  FROM (VALUES ('alpha beta'), ('gamma')) v(x);
+CREATE FUNCTION sqlstate_of(q text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE q;
+	RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+	RETURN SQLSTATE || ' ' || SQLERRM;
+END $$;
+SELECT fam, sqlstate_of(format('SELECT bloom_may_like(replace(tri::text, %L, %L)::bloom, %L) FROM fam_src',
+                               'family=ngram:3', 'family=' || fam, '%alp%')) AS text_input
+  FROM (VALUES ('ngram:0'), ('ngram:'), ('ngram:9'), ('ngram:-3'), ('ngram:2147483648'), ('ngram:03'), ('ngram:3x')) v(fam);
+-- the binary form with a zero-padded bad family, through the cast and bloom_from_bytea
+SELECT fam,
+       sqlstate_of(format('SELECT bloom_ngram_may_contain(overlay(bloom_to_bytea(tri) placing %L::bytea from 37)::bloom, %L) FROM fam_src',
+                          '\x' || rpad(encode(convert_to(fam, 'UTF8'), 'hex'), 64, '0'), 'alp')) AS bytea_cast,
+       sqlstate_of(format('SELECT bloom_ngram_may_contain(bloom_from_bytea(overlay(bloom_to_bytea(tri) placing %L::bytea from 37)), %L) FROM fam_src',
+                          '\x' || rpad(encode(convert_to(fam, 'UTF8'), 'hex'), 64, '0'), 'alp')) AS from_bytea
+  FROM (VALUES ('ngram:0'), ('ngram:9'), ('ngram:'), ('tokenizer'), ('ngram:3')) v(fam);
+SELECT sqlstate_of($q$SELECT bloom_token_may_contain(replace(tok::text, 'family=token', 'family=tokenizer')::bloom, 'alpha') FROM fam_src$q$) AS tokenizer_text;
+-- bloom_ngram_agg with an n that changes from row to row is an error, never a
+-- false negative; a NULL n is an error like every NULL sizing argument
+SELECT sqlstate_of($q$SELECT bloom_ngram_may_contain(bloom_ngram_agg(s, n), 'ghi') FROM (VALUES ('abcdef', 1), ('ghijkl', 3)) v(s, n)$q$) AS varying_n;
+SELECT sqlstate_of($q$SELECT bloom_ngram_agg(s, NULL) FROM (VALUES ('abcdef')) v(s)$q$) AS null_n;
+SELECT bloom_ngram_may_contain(bloom_ngram_agg(s, n), 'ghi') AS constant_n
+  FROM (VALUES ('abcdef', 3), ('ghijkl', 3)) v(s, n);
+DROP FUNCTION sqlstate_of(text);
+DROP TABLE fam_src;

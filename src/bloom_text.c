@@ -121,12 +121,27 @@ PG_FUNCTION_INFO_V1(bloom_ngram_agg_trans);
 Datum
 bloom_ngram_agg_trans(PG_FUNCTION_ARGS)
 {
-	int			n = (PG_NARGS() < 3 || PG_ARGISNULL(2)) ? 3 : bloom_ngram_n(PG_GETARG_INT32(2));
+	int			n;
 	char		family[BLOOM_FAMILY_LEN];
 	BloomAggState *st;
 
+	if (PG_NARGS() < 3)
+		n = 3;
+	else if (PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("bloom_ngram_agg n-gram length must not be NULL")));
+	else
+		n = bloom_ngram_n(PG_GETARG_INT32(2));
 	snprintf(family, sizeof(family), "ngram:%d", n);
 	st = bloom_agg_auto_state(fcinfo, family);
+	if (strcmp(bloom_agg_family(st), family) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the n-gram length of bloom_ngram_agg must be the same in every row"),
+				 errdetail("The filter holds elements of family \"%s\"; this row asks for \"%s\".",
+						   bloom_agg_family(st), family),
+				 errhint("Pass a constant n, or build one filter per n-gram length.")));
 	if (!PG_ARGISNULL(1))
 	{
 		text	   *t = PG_GETARG_TEXT_PP(1);

@@ -24,6 +24,7 @@
 #include "access/htup_details.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
+#include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -276,6 +277,9 @@ counting_bloom_info(PG_FUNCTION_ARGS)
 	for (uint64 j = 0; j < ncounters; j++)
 	{
 		unsigned	x = (b[j >> 1] >> ((j & 1) * 4)) & 15;
+
+		if ((j & ((UINT64CONST(1) << 20) - 1)) == 0)
+			CHECK_FOR_INTERRUPTS(); /* every 512 kB of counters */
 
 		nonzero += x != 0;
 		saturated += x == 15;

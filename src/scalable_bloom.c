@@ -499,15 +499,20 @@ scalable_bloom_agg_trans(PG_FUNCTION_ARGS)
 		ScalableMeta m = {1000, 0.01, 2};
 		const char *why = NULL;
 
-		if (PG_NARGS() > 3 && !PG_ARGISNULL(2) && !PG_ARGISNULL(3))
+		if (PG_NARGS() > 3)
 		{
+			if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("scalable_bloom_agg capacity and false-positive rate must not be NULL")));
 			m.capacity = (uint64) Max(PG_GETARG_INT64(2), 0);
 			m.fpr = PG_GETARG_FLOAT8(3);
 		}
 		if (m.capacity == 0 || (why = scalable_check_meta(&m)) != NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("invalid scalable bloom filter parameters"),
+					 errmsg("invalid scalable bloom filter parameters: %s",
+							m.capacity == 0 ? "capacity must be a positive number of items" : why),
 					 errhint("Use an initial capacity >= 1 and a rate in (0, 0.5].")));
 		st = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
 		st->f = scalable_append(NULL, &m, 0, aggcxt);

@@ -1,7 +1,9 @@
 # scripts/lib.sh -- shared by demo.sh, test.sh and bench/run.sh (sourced).
 #
 # ensure_packages PKG...   install missing Debian packages (root or sudo)
-# build_install            build the extension and install it into PG 15
+# build_install            build the extension and install it into PG_MAJOR
+#                          (15 by default: in the clone; another version:
+#                          out of tree, see below)
 # pg_start [conf...]       start a throwaway cluster (env PG_SERVER_ENV is
 #                          passed to the server) as the postgres OS user
 #                          in a temp dir, on a Unix socket in that dir and a
@@ -11,9 +13,27 @@
 
 set -euo pipefail
 
+# PG_MAJOR selects the server: 15 is Debian's binary package
+# (/usr/lib/postgresql/15); versions bookworm does not ship (17, 18) are
+# built from Debian's source packages by scripts/pgbuild.sh into
+# $BLOOMSET_PG_CACHE/<major> (a symlink to <major>-<version>).
 PG_MAJOR=${PG_MAJOR:-15}
-PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
+PG_CACHE=${BLOOMSET_PG_CACHE:-/var/cache/bloomset-pg}
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# pg_bin_dir MAJOR: where that server's programs are (or will be)
+pg_bin_dir() {
+	if [ "$1" = 15 ] || [ -x "/usr/lib/postgresql/$1/bin/initdb" ]; then
+		echo "/usr/lib/postgresql/$1/bin"
+	else
+		echo "$PG_CACHE/$1/bin"
+	fi
+}
+# from the cache (built here), not from a Debian binary package
+pg_from_cache() {
+	[ "$(pg_bin_dir "$1")" = "$PG_CACHE/$1/bin" ]
+}
+PG_BIN=$(pg_bin_dir "$PG_MAJOR")
 
 as_root() {
 	if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
@@ -31,13 +51,51 @@ ensure_packages() {
 }
 
 ensure_base_packages() {
-	ensure_packages build-essential postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR
+	if pg_from_cache "$PG_MAJOR"; then
+		ensure_packages build-essential
+		# built once; scripts/test.sh runs pgbuild.sh itself to pick up a
+		# new minor version
+		[ -x "$PG_BIN/pg_config" ] || "$REPO_ROOT/scripts/pgbuild.sh" "$PG_MAJOR" >&2
+	else
+		ensure_packages build-essential postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR
+	fi
+}
+
+# Where the extension is compiled for PG_MAJOR.  15 builds in the clone as it
+# always did; another version builds out of tree (a PGXS VPATH build) in a
+# directory of its own outside the clone, so objects of different server
+# versions never mix and each stays incremental.
+ext_build_dir() {
+	if [ "$PG_MAJOR" = 15 ]; then
+		echo "$REPO_ROOT"
+	else
+		echo "${BLOOMSET_BUILD_ROOT:-/tmp/bloomset-build-$(echo "$REPO_ROOT" | md5sum | cut -c1-8)}/$PG_MAJOR"
+	fi
 }
 
 build_install() {
-	echo "== building and installing bloomset"
-	make -C "$REPO_ROOT" -s PG_CONFIG=$PG_BIN/pg_config "$@" >/dev/null
-	as_root make -C "$REPO_ROOT" -s PG_CONFIG=$PG_BIN/pg_config install "$@" >/dev/null
+	local dir
+	dir=$(ext_build_dir)
+	echo "== building and installing bloomset for PostgreSQL $PG_MAJOR ($PG_BIN)"
+	if [ "$dir" = "$REPO_ROOT" ]; then
+		make -C "$REPO_ROOT" -s PG_CONFIG=$PG_BIN/pg_config "$@" >/dev/null
+		as_root make -C "$REPO_ROOT" -s PG_CONFIG=$PG_BIN/pg_config install "$@" >/dev/null
+	else
+		mkdir -p "$dir/src"
+		# PGXS has no header dependency tracking beyond the Makefile's own
+		# rule; drop objects older than any header or than the Makefile
+		local o h
+		for o in "$dir"/src/*.o; do
+			[ -e "$o" ] || continue
+			for h in "$REPO_ROOT"/src/*.h "$REPO_ROOT/Makefile"; do
+				if [ "$h" -nt "$o" ]; then rm -f "$dir"/src/*.o "$dir/bloomset.so"; break 2; fi
+			done
+		done
+		make -C "$dir" -s -f "$REPO_ROOT/Makefile" VPATH="$REPO_ROOT" \
+			PG_CONFIG=$PG_BIN/pg_config "$@" >/dev/null
+		as_root make -C "$dir" -s -f "$REPO_ROOT/Makefile" VPATH="$REPO_ROOT" \
+			PG_CONFIG=$PG_BIN/pg_config install "$@" >/dev/null
+	fi
 }
 
 free_port() {

@@ -13,6 +13,8 @@
  *	  way: calls into the core cross a translation unit, as in the server.
  *
  *	  usage: micro [keys ...]	(default 1000000 10000000 100000000)
+ *			 micro kernels [portable]	(only the whole-array kernels: OR, AND,
+ *			 popcount, hex encode/decode, fold/unfold; GB/s)
  *	  env:	 MICRO_REPS (timed repetitions per measurement, median; default 3)
  *
  *	  Figures are this thread's CPU time per operation (the machine's cores
@@ -249,35 +251,134 @@ fill_keys(uint64_t *keys, size_t n, uint64_t seed)
 		keys[i] = splitmix64(&s);
 }
 
-/* dst |= src over nbytes, GB/s, median of reps passes of rounds ORs */
-static double
-or_gbps(size_t nbytes, int rounds, int reps)
+/* A filter of nbytes (64-byte aligned), about a quarter of its bits set. */
+static BloomFilter *
+kernel_filter(int layout, size_t nbytes, uint64_t seed, void **raw)
 {
-	size_t		nw = nbytes / 8;
-	uint64_t   *a,
-			   *b;
-	double		t[16];
-	uint64_t	s = 42;
+	BloomFilter *f;
+	char	   *p;
+	uint64_t	s = seed;
 
-	if (posix_memalign((void **) &a, 64, nbytes) || posix_memalign((void **) &b, 64, nbytes))
+	if (posix_memalign((void **) &p, 64, nbytes + 64 + 64))
 		exit(1);
-	for (size_t i = 0; i < nw; i++)
+	*raw = p;
+	f = (BloomFilter *) (p + 64 - BLOOM_HEADER_SIZE % 64);
+	memset(f, 0, BLOOM_HEADER_SIZE);
+	bloom_init_header(f, layout, layout == BLOOM_LAYOUT_BLOCKED ? 8 : 7,
+					  (uint64_t) nbytes * 8, 0);
+	strcpy(f->family, "integer_ops");
+	for (size_t i = 0; i < nbytes / 8; i++)
+		f->words[i] = splitmix64(&s) & splitmix64(&s);
+	return f;
+}
+
+/* GB/s of one whole-array operation, median of reps passes of rounds calls */
+typedef enum
+{
+	K_OR, K_AND, K_POPCOUNT, K_ENCODE, K_DECODE, K_FOLD, K_UNFOLD
+} KernelOp;
+
+static double
+kernel_gbps(KernelOp op, size_t nbytes, int rounds, int reps)
+{
+	void	   *ra,
+			   *rb,
+			   *rc;
+	BloomFilter *a = kernel_filter(BLOOM_LAYOUT_CLASSIC, nbytes, 42, &ra);
+	BloomFilter *b = kernel_filter(BLOOM_LAYOUT_CLASSIC, nbytes, 43, &rb);
+	BloomFilter *c = kernel_filter(BLOOM_LAYOUT_CLASSIC, op == K_UNFOLD ? nbytes : nbytes / 8, 44, &rc);
+	size_t		nw = nbytes / 8;
+	char	   *text = NULL;
+	const char *hex = NULL;
+	double		t[16];
+
+	if (op == K_ENCODE || op == K_DECODE)
 	{
-		a[i] = splitmix64(&s) & splitmix64(&s);
-		b[i] = splitmix64(&s) & splitmix64(&s);
+		BloomFilter hdr;
+
+		text = malloc(bloom_text_size(a));
+		bloom_text_encode(a, text);
+		if (bloom_text_decode_header(text, &hdr, &hex) != NULL)
+			exit(1);
 	}
+	if (op == K_UNFOLD)
+	{
+		/* a sparse 1/8-size source (1 bit in 64) unfolded onto a */
+		c->nbits = nbytes;
+		for (size_t i = 0; i < nbytes / 64; i++)
+			c->words[i] = UINT64_C(1) << (i % 64);
+	}
+	if (op == K_FOLD)
+		memset(c->words, 0, nbytes / 8);
 	for (int r = 0; r < reps && r < 16; r++)
 	{
 		Timer		t0 = timer_start();
 
 		for (int k = 0; k < rounds; k++)
-			bloom_or_words(a, b, nw);
+		{
+			switch (op)
+			{
+				case K_OR:
+					bloom_or_words(a->words, b->words, nw);
+					break;
+				case K_AND:
+					bloom_and_words(a->words, b->words, nw);
+					break;
+				case K_POPCOUNT:
+					sink += bloom_popcount(a);
+					break;
+				case K_ENCODE:
+					bloom_text_encode(a, text);
+					break;
+				case K_DECODE:
+					if (bloom_text_decode_bits(hex, b) != NULL)
+						exit(1);
+					break;
+				case K_FOLD:
+					bloom_resize_into(a, c);
+					break;
+				case K_UNFOLD:
+					bloom_resize_into(c, a);
+					break;
+			}
+		}
 		t[r] = (double) nbytes * rounds / (timer_per_op(t0, 1));
 	}
-	sink += a[nw / 2];
-	free(a);
-	free(b);
+	sink += a->words[nw / 2];
+	free(text);
+	free(ra);
+	free(rb);
+	free(rc);
 	return median(t, reps < 16 ? reps : 16);
+}
+
+/* The whole-array kernels, in and out of cache, as a Markdown table. */
+static void
+print_kernels(int reps)
+{
+	static const struct
+	{
+		KernelOp	op;
+		const char *name;
+	}			ops[] = {
+		{K_OR, "bloom_or_words (dst \\|= src)"},
+		{K_AND, "bloom_and_words (dst &= src)"},
+		{K_POPCOUNT, "bloom_popcount"},
+		{K_ENCODE, "bloom_text_encode (hex out)"},
+		{K_DECODE, "bloom_text_decode_bits (hex in)"},
+		{K_FOLD, "bloom_resize_into, classic fold by 8"},
+		{K_UNFOLD, "bloom_resize_into, classic unfold by 8 (1 bit in 64 set)"},
+	};
+
+	printf("| kernel (GB/s of filter bytes) | 1 MiB, in cache, x200 | 256 MiB, out of cache, x2 |\n|---|---|---|\n");
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+	{
+		double		small = kernel_gbps(ops[i].op, 1 << 20, 200, reps);
+		double		big = kernel_gbps(ops[i].op, (size_t) 256 << 20, 2, reps);
+
+		printf("| %s | %.2f | %.2f |\n", ops[i].name, small, big);
+		fflush(stdout);
+	}
 }
 
 int
@@ -290,6 +391,17 @@ main(int argc, char **argv)
 	uint64_t   *present,
 			   *absent;
 
+	if (reps < 1 || reps > 64)
+		reps = 3;
+	if (argc > 1 && strcmp(argv[1], "kernels") == 0)
+	{
+		/* only the whole-array kernels (no 2 GiB of keys) */
+		bloom_cpu_init(argc > 2 && strcmp(argv[2], "portable") == 0);
+		printf("micro: bloomset core kernels, %d timed repetitions per figure (median of this thread's CPU time), kernels: %s\n\n",
+			   reps, bloom_cpu_path());
+		print_kernels(reps);
+		return 0;
+	}
 	if (argc > 1)
 	{
 		nsizes = 0;
@@ -414,9 +526,7 @@ main(int argc, char **argv)
 		   "bloomset's classic rows use its own 1 %% sizing (about 9.6 bits/key, k=7). "
 		   "Rows for 1M/10M/100M keys are compared with the reference row of the nearest size.\n\n");
 
-	printf("| bloom_or_words (dst \\|= src) | GB/s |\n|---|---|\n");
-	printf("| 1 MiB, in cache, x1000 | %.1f |\n", or_gbps(1 << 20, 1000, reps));
-	printf("| 256 MiB, out of cache, x4 | %.1f |\n", or_gbps((size_t) 256 << 20, 4, reps));
+	print_kernels(reps);
 	printf("\nOn-CPU share of the timed loops: %.0f %% (CPU time / wall time; below ~95 %% other processes competed for the cores).\n",
 		   100.0 * cpu_total / wall_total);
 	free(present);

@@ -2,8 +2,8 @@
  *
  * bloom_core.c
  *	  PostgreSQL-free core of bloomset: sizing, hash-to-bit mapping for the
- *	  classic and the blocked layout, set algebra with folding, estimates,
- *	  header validation and the text/binary codecs.
+ *	  classic and the blocked layout, set algebra with folding, estimates
+ *	  and header validation (the text/binary codecs are in bloom_codec.c).
  *
  * Design.  Every value is reduced to one 64-bit hash (bloom_hash.c); all
  * positions are derived from it here, so a filter never depends on how the
@@ -26,6 +26,19 @@
  * at the larger size; union and intersection use it to combine filters whose
  * sizes are multiples of each other.
  *
+ * Unreachable rates.  The classic layout uses at most BLOOM_MAX_HASHES
+ * hashes and the blocked one exactly 8, so below some rate a filter must
+ * grow far beyond the ideal -n ln p / (ln 2)^2 bits (classic, 1e6 items at
+ * 1e-300: 180 MB would give 9e-54, not 1e-300).  bloom_size_for sizes the
+ * classic layout for its capped k when the cap binds, and reports a rate
+ * that no filter of the layout within BLOOM_MAX_BITS reaches, although the
+ * ideal filter would fit, as unreachable, with the smallest reachable rate.
+ *
+ * Interrupts.  Every loop over the bit array is cut into chunks of about
+ * BLOOM_POLL_BYTES by bloom_chunk_end (bloom_format.h), which calls
+ * bloom_interrupt_hook between chunks: the word kernels (whatever the CPU
+ * path) through bloom_words_chunked, the others in their own outer loop.
+ *
  *-------------------------------------------------------------------------
  */
 #include "bloom_format.h"
@@ -36,11 +49,49 @@
 #include <string.h>
 
 
-/* called every few million steps of long loops (PostgreSQL: interrupts) */
+/* called between chunks of long loops (PostgreSQL: CHECK_FOR_INTERRUPTS) */
 void		(*bloom_interrupt_hook) (void) = NULL;
 
-#define BLOOM_POLL(i) \
-	do { if (((i) & 0xFFFFF) == 0 && bloom_interrupt_hook) bloom_interrupt_hook(); } while (0)
+#define BLOOM_STR2(x)	#x
+#define BLOOM_STR(x)	BLOOM_STR2(x)
+
+/*
+ * Portable versions of the compiler builtins the core uses (GCC and Clang
+ * compile them to one instruction where the target has it).
+ */
+
+/* Index of the lowest set bit of v (v != 0). */
+static inline int
+bloom_ctz64(uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return __builtin_ctzll(v);
+#else
+	int			n = 0;
+
+	while ((v & 1) == 0)
+	{
+		v >>= 1;
+		n++;
+	}
+	return n;
+#endif
+}
+
+#ifdef BLOOM_BIG_ENDIAN
+/* v with its bytes reversed. */
+static inline uint64_t
+bloom_bswap64(uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return __builtin_bswap64(v);
+#else
+	v = ((v & UINT64_C(0x00ff00ff00ff00ff)) << 8) | ((v >> 8) & UINT64_C(0x00ff00ff00ff00ff));
+	v = ((v & UINT64_C(0x0000ffff0000ffff)) << 16) | ((v >> 16) & UINT64_C(0x0000ffff0000ffff));
+	return (v << 32) | (v >> 32);
+#endif
+}
+#endif
 
 
 /* ------------------------------------------------------------------------
@@ -72,8 +123,17 @@ bloom_blocked_fpr(double lambda)
 	double		sum = 0.0;
 	double		pois = exp(-lambda);	/* Pois(0; lambda) */
 	int			jmax = (int) (lambda + 12.0 * sqrt(lambda) + 40.0);
+	int			jmin = (int) (lambda - 12.0 * sqrt(lambda) - 40.0);
 
-	for (int j = 0; j <= jmax; j++)
+	/*
+	 * Large loads: start where the Poisson mass starts (exp(-lambda) would
+	 * underflow to 0 beyond lambda ~ 745); from lgamma, in log space.
+	 */
+	if (jmin > 0)
+		pois = exp(-lambda + jmin * log(lambda) - lgamma(jmin + 1.0));
+	else
+		jmin = 0;
+	for (int j = jmin; j <= jmax; j++)
 	{
 		double		miss = 1.0 - pow(31.0 / 32.0, j);
 
@@ -88,6 +148,45 @@ double
 bloom_classic_fpr(double n, double m, int k)
 {
 	return pow(1.0 - exp(-(double) k * n / m), k);
+}
+
+/* Bits a classic filter with k hashes needs for n items at fpr (inverse). */
+static double
+bloom_classic_bits_for_k(double n, double fpr, int k)
+{
+	return -(double) k * n / log1p(-pow(fpr, 1.0 / k));
+}
+
+/* Most bits a filter of the layout may have (counting: counters). */
+static uint64_t
+bloom_layout_max_bits(int layout)
+{
+	return layout == BLOOM_LAYOUT_COUNTING ? BLOOM_MAX_BITS / 4 : BLOOM_MAX_BITS;
+}
+
+/*
+ * The smallest false-positive rate a filter of the layout reaches for
+ * capacity items within the size limit: the largest filter with the best
+ * number of hashes the layout allows (blocked: 8; classic: 1 ..
+ * BLOOM_MAX_HASHES; counting: classic over BLOOM_MAX_BITS / 4 counters).
+ */
+double
+bloom_min_reachable_fpr(int64_t capacity, int layout)
+{
+	double		n = (double) (capacity < 1 ? 1 : capacity);
+	double		m = (double) bloom_layout_max_bits(layout);
+	double		best = 1.0;
+
+	if (layout == BLOOM_LAYOUT_BLOCKED)
+		return bloom_blocked_fpr(n / (m / BLOOM_BLOCK_BITS));
+	for (int k = 1; k <= BLOOM_MAX_HASHES; k++)
+	{
+		double		p = bloom_classic_fpr(n, m, k);
+
+		if (p < best)
+			best = p;
+	}
+	return best;
 }
 
 /* The layout bloomset picks for a target rate (see BLOOM_BLOCKED_MIN_FPR). */
@@ -142,49 +241,71 @@ bloom_blocked_max_load(double fpr)
 }
 
 /*
- * Sizing for capacity items at rate fpr.  nbits == 0 in the result means the
- * filter would exceed BLOOM_MAX_BITS.  With pow2, the size is rounded up to a
- * power of two so that filters of different sizes can be folded together.
+ * Sizing for capacity items at rate fpr (arguments checked by
+ * bloom_check_sizing_args) in the given layout: BLOOM_LAYOUT_BLOCKED,
+ * BLOOM_LAYOUT_CLASSIC, or BLOOM_LAYOUT_COUNTING (classic sizing over
+ * nbits counters, at most BLOOM_MAX_BITS / 4; the filter has 4 * nbits
+ * bits).  See BloomSizing for the three outcomes.  With pow2, the size is
+ * rounded up to a power of two so that filters of different sizes can be
+ * folded together.
  */
 BloomSizing
 bloom_size_for(int64_t capacity, double fpr, int layout, bool pow2)
 {
 	BloomSizing s;
 	double		n = (double) capacity;
+	double		max_bits = (double) bloom_layout_max_bits(layout);
+	/* the ideal filter (any real k), in whole words */
+	double		ideal = ceil(-n * log(fpr) / (M_LN2 * M_LN2) / 64.0) * 64.0;
 	double		bits;
 
+	memset(&s, 0, sizeof(s));
 	s.layout = layout;
 	if (layout == BLOOM_LAYOUT_BLOCKED)
 	{
 		double		load = bloom_blocked_max_load(fpr);
 
+		/* below the bisection's resolution: the model's linear start */
+		if (load <= 0.0)
+			load = fpr / pow(1.0 / 32.0, BLOOM_BLOCKED_HASHES);
 		bits = ceil(n / load) * BLOOM_BLOCK_BITS;
 		s.nhashes = BLOOM_BLOCKED_HASHES;
 	}
 	else
 	{
-		bits = ceil(-n * log(fpr) / (M_LN2 * M_LN2) / 64.0) * 64.0;
+		bits = ideal;
 		s.nhashes = (int) lround(bits / n * M_LN2);
 		if (s.nhashes < 1)
 			s.nhashes = 1;
 		if (s.nhashes > BLOOM_MAX_HASHES)
+		{
+			/* more hashes would be best: with the most allowed, more bits */
 			s.nhashes = BLOOM_MAX_HASHES;
+			bits = ceil(bloom_classic_bits_for_k(n, fpr, BLOOM_MAX_HASHES) / 64.0) * 64.0;
+		}
 	}
 	if (bits < BLOOM_MIN_BITS)
 		bits = BLOOM_MIN_BITS;
 	s.needed_bits = bits;
-	if (bits > (double) BLOOM_MAX_BITS)
+	if (bits > max_bits)
 	{
 		s.nbits = 0;
 		s.expected_fpr = 1.0;
+		if (ideal <= max_bits)
+		{
+			s.unreachable = layout == BLOOM_LAYOUT_BLOCKED
+				? "the blocked layout, with its 8 hashes, cannot reach this rate for this capacity within the size limit"
+				: "with at most " BLOOM_STR(BLOOM_MAX_HASHES) " hashes, no filter within the size limit reaches this rate for this capacity";
+			s.min_fpr = bloom_min_reachable_fpr(capacity, layout);
+		}
 		return s;
 	}
 	s.nbits = (uint64_t) bits;
 	if (pow2)
 		s.nbits = bloom_pow2_ceil(s.nbits);
-	if (s.nbits > BLOOM_MAX_BITS)
+	if (s.nbits > (uint64_t) max_bits)
 		s.nbits = 0;
-	if (layout == BLOOM_LAYOUT_BLOCKED)
+	else if (layout == BLOOM_LAYOUT_BLOCKED)
 		s.expected_fpr = bloom_blocked_fpr(n / ((double) s.nbits / BLOOM_BLOCK_BITS));
 	else
 		s.expected_fpr = bloom_classic_fpr(n, (double) s.nbits, s.nhashes);
@@ -235,7 +356,7 @@ bloom_layout_from_name(const char *name)
 }
 
 /* Is c allowed in a family name (also the text form's delimiter rules)? */
-static bool
+bool
 bloom_family_char_ok(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
@@ -243,7 +364,40 @@ bloom_family_char_ok(char c)
 		c == ')' || c == ',' || c == '~' || c == '-' || c == ':';
 }
 
-/* Family: NUL-terminated in its field, allowed characters, zero padding. */
+/*
+ * N of an n-gram family "ngram:N" (N canonical decimal, 1 ..
+ * BLOOM_NGRAM_MAX: no sign, no leading zero), or 0 for any other family.
+ */
+int
+bloom_family_ngram_n(const char *family)
+{
+	const char *p = family + strlen(BLOOM_FAMILY_NGRAM);
+	int			n = 0;
+
+	if (strncmp(family, BLOOM_FAMILY_NGRAM, strlen(BLOOM_FAMILY_NGRAM)) != 0 ||
+		*p < '1' || *p > '9')
+		return 0;
+	for (; *p >= '0' && *p <= '9'; p++)
+	{
+		n = n * 10 + (*p - '0');
+		if (n > BLOOM_NGRAM_MAX)
+			return 0;
+	}
+	return *p == '\0' ? n : 0;
+}
+
+/* Is this the family of token filters (exactly "token")? */
+bool
+bloom_family_is_token(const char *family)
+{
+	return strncmp(family, BLOOM_FAMILY_TOKEN, sizeof(BLOOM_FAMILY_TOKEN)) == 0;
+}
+
+/*
+ * Family: NUL-terminated in its field, allowed characters, zero padding;
+ * a family starting with "ngram" or "token" must be exactly one the text
+ * filters write (see bloom_format.h).
+ */
 static const char *
 bloom_check_family(const char *fam)
 {
@@ -260,6 +414,10 @@ bloom_check_family(const char *fam)
 	for (int i = len; i < BLOOM_FAMILY_LEN; i++)
 		if (fam[i] != '\0')
 			return "element family has non-zero padding";
+	if (strncmp(fam, "ngram", 5) == 0 && bloom_family_ngram_n(fam) == 0)
+		return "an n-gram element family must be \"ngram:N\" with N from 1 to " BLOOM_STR(BLOOM_NGRAM_MAX);
+	if (strncmp(fam, "token", 5) == 0 && !bloom_family_is_token(fam))
+		return "a token element family must be exactly \"token\"";
 	return NULL;
 }
 
@@ -323,9 +481,16 @@ bloom_check_bits(const BloomFilter *f)
 		return NULL;			/* a scalable filter's sub-filters are checked */
 	if (f->nitems != 0)
 		return "a filter without an element family must have no items";
-	for (uint64_t i = 0; i < BLOOM_NWORDS(f); i++)
-		if (f->words[i] != 0)
+	for (size_t lo = 0, hi; lo < BLOOM_NWORDS(f); lo = hi)
+	{
+		uint64_t	any = 0;
+
+		hi = bloom_chunk_end(lo, BLOOM_NWORDS(f), BLOOM_POLL_WORDS);
+		for (size_t i = lo; i < hi; i++)
+			any |= f->words[i];
+		if (any != 0)
 			return "a filter without an element family must have no bits set";
+	}
 	return NULL;
 }
 
@@ -540,12 +705,17 @@ bloom_counting_merge(BloomFilter *dst, const BloomFilter *src)
 {
 	uint8_t    *d = (uint8_t *) dst->words;
 	const uint8_t *s = (const uint8_t *) src->words;
+	size_t		n = (size_t) (dst->nbits / 4);
 
-	for (uint64_t j = 0; j < dst->nbits / 4; j++)
+	for (size_t lo = 0, hi; lo < n; lo = hi)
 	{
-		unsigned	v = bloom_counter_get(d, j) + bloom_counter_get(s, j);
+		hi = bloom_chunk_end(lo, n, 2 * BLOOM_POLL_BYTES);	/* 2 a byte */
+		for (size_t j = lo; j < hi; j++)
+		{
+			unsigned	v = bloom_counter_get(d, j) + bloom_counter_get(s, j);
 
-		bloom_counter_set(d, j, v > BLOOM_COUNTER_MAX ? BLOOM_COUNTER_MAX : v);
+			bloom_counter_set(d, j, v > BLOOM_COUNTER_MAX ? BLOOM_COUNTER_MAX : v);
+		}
 	}
 }
 
@@ -555,10 +725,15 @@ bloom_counting_to_bits(const BloomFilter *src, BloomFilter *dst)
 {
 	const uint8_t *c = (const uint8_t *) src->words;
 	uint8_t    *b = (uint8_t *) dst->words;
+	size_t		n = (size_t) (src->nbits / 4);
 
-	for (uint64_t j = 0; j < src->nbits / 4; j++)
-		if (bloom_counter_get(c, j) != 0)
-			b[j >> 3] |= (uint8_t) (1U << (j & 7));
+	for (size_t lo = 0, hi; lo < n; lo = hi)
+	{
+		hi = bloom_chunk_end(lo, n, 2 * BLOOM_POLL_BYTES);
+		for (size_t j = lo; j < hi; j++)
+			if (bloom_counter_get(c, j) != 0)
+				b[j >> 3] |= (uint8_t) (1U << (j & 7));
+	}
 }
 
 /* ------------------------------------------------------------------------
@@ -623,7 +798,7 @@ static inline uint64_t
 bloom_load_word(const BloomFilter *f, uint64_t w)
 {
 #ifdef BLOOM_BIG_ENDIAN
-	return __builtin_bswap64(f->words[w]);
+	return bloom_bswap64(f->words[w]);
 #else
 	return f->words[w];
 #endif
@@ -667,87 +842,243 @@ bloom_set_bits(BloomFilter *f, uint64_t lo, uint64_t hi)
 		uint64_t	m = bloom_range_mask(a, b);
 
 #ifdef BLOOM_BIG_ENDIAN
-		m = __builtin_bswap64(m);
+		m = bloom_bswap64(m);
 #endif
 		f->words[w] |= m;
 		lo = w * 64 + b;
 	}
 }
 
-/*
- * Copy the bits of src into dst, which has the same parameters but a size
- * that is a multiple or a divisor of src's: fold (OR runs of adjacent units)
- * or unfold (replicate each unit).  dst's bits must be zero on entry.  For
- * the classic layout a unit is a bit; for the blocked one, a block.
- */
-void
-bloom_resize_into(const BloomFilter *src, BloomFilter *dst)
+/* Store a little-endian 64-bit value OR-ed into word w of the bit array. */
+static inline void
+bloom_or_word(BloomFilter *f, uint64_t w, uint64_t v)
 {
-	if (src->layout == BLOOM_LAYOUT_BLOCKED)
+#ifdef BLOOM_BIG_ENDIAN
+	f->words[w] |= bloom_bswap64(v);
+#else
+	f->words[w] |= v;
+#endif
+}
+
+/* Bit i of the low 32 bits of x to bits 2i and 2i+1. */
+static inline uint64_t
+bloom_double_bits(uint64_t x)
+{
+	x &= UINT64_C(0xffffffff);
+	x = (x | x << 16) & UINT64_C(0x0000ffff0000ffff);
+	x = (x | x << 8) & UINT64_C(0x00ff00ff00ff00ff);
+	x = (x | x << 4) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+	x = (x | x << 2) & UINT64_C(0x3333333333333333);
+	x = (x | x << 1) & UINT64_C(0x5555555555555555);
+	return x | x << 1;
+}
+
+/* Bits 2i and 2i+1 of x OR-ed to bit i (the inverse of bloom_double_bits). */
+static inline uint64_t
+bloom_halve_bits(uint64_t x)
+{
+	x = (x | x >> 1) & UINT64_C(0x5555555555555555);
+	x = (x | x >> 1) & UINT64_C(0x3333333333333333);
+	x = (x | x >> 2) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+	x = (x | x >> 4) & UINT64_C(0x00ff00ff00ff00ff);
+	x = (x | x >> 8) & UINT64_C(0x0000ffff0000ffff);
+	x = (x | x >> 16) & UINT64_C(0x00000000ffffffff);
+	return x;
+}
+
+/* log2(f) if f is 2, 4, 8, 16 or 32, else 0. */
+static int
+bloom_small_pow2_shift(uint64_t f)
+{
+	for (int s = 1; s <= 5; s++)
+		if (f == (UINT64_C(1) << s))
+			return s;
+	return 0;
+}
+
+/*
+ * Blocked layout, fold (OR each run of f adjacent source blocks into one)
+ * or unfold (copy each source block into f adjacent ones).  A block is four
+ * 64-bit words; byte order does not matter for OR and copies.  Chunked by
+ * the larger side, so a fold onto one block still polls.
+ */
+static void
+bloom_resize_blocked(const BloomFilter *src, BloomFilter *dst)
+{
+	uint64_t	nsrc = src->nbits / BLOOM_BLOCK_BITS,
+				ndst = dst->nbits / BLOOM_BLOCK_BITS;
+	size_t		per = BLOOM_POLL_BYTES / (BLOOM_BLOCK_BITS / 8);
+
+	if (nsrc >= ndst)
 	{
-		/* a block is 4 64-bit words; byte order does not matter for OR */
-		uint64_t	nsrc = src->nbits / BLOOM_BLOCK_BITS,
-					ndst = dst->nbits / BLOOM_BLOCK_BITS;
+		uint64_t	f = nsrc / ndst;
 
-		if (nsrc >= ndst)
+		for (size_t lo = 0, hi; lo < nsrc; lo = hi)
 		{
-			uint64_t	f = nsrc / ndst;
+			uint64_t   *dw = dst->words + (lo / f) * 4;
+			uint64_t	r = lo % f;
 
-			for (uint64_t d = 0; d < ndst; d++)
+			hi = bloom_chunk_end(lo, nsrc, per);
+			for (size_t b = lo; b < hi; b++)
 			{
-				uint64_t   *dw = dst->words + d * 4;
-				const uint64_t *sw = src->words + d * f * 4;
+				const uint64_t *sw = src->words + b * 4;
 
-				BLOOM_POLL(d);
-				for (uint64_t j = 0; j < f * 4; j += 4)
+				dw[0] |= sw[0];
+				dw[1] |= sw[1];
+				dw[2] |= sw[2];
+				dw[3] |= sw[3];
+				if (++r == f)
 				{
-					dw[0] |= sw[j];
-					dw[1] |= sw[j + 1];
-					dw[2] |= sw[j + 2];
-					dw[3] |= sw[j + 3];
+					r = 0;
+					dw += 4;
 				}
 			}
-		}
-		else
-		{
-			uint64_t	f = ndst / nsrc;
-
-			for (uint64_t d = 0; d < ndst; d++)
-				for (int j = 0; j < 4; j++)
-					dst->words[d * 4 + j] |= src->words[(d / f) * 4 + j];
-		}
-		return;
-	}
-	/* classic: bit i of src maps to bit i / f (fold) or bits [i f, (i+1) f) */
-	if (src->nbits >= dst->nbits)
-	{
-		uint64_t	f = src->nbits / dst->nbits;
-
-		for (uint64_t d = 0; d < dst->nbits; d++)
-		{
-			BLOOM_POLL(d);
-			if (bloom_any_bit(src, d * f, (d + 1) * f))
-				bloom_set_bits(dst, d, d + 1);
 		}
 	}
 	else
 	{
-		uint64_t	f = dst->nbits / src->nbits;
+		uint64_t	f = ndst / nsrc;
 
-		for (uint64_t w = 0; w < BLOOM_NWORDS(src); w++)
+		for (size_t lo = 0, hi; lo < ndst; lo = hi)
 		{
-			uint64_t	v = bloom_load_word(src, w);
+			hi = bloom_chunk_end(lo, ndst, per);
+			for (size_t d = lo; d < hi; d++)
+				for (int j = 0; j < 4; j++)
+					dst->words[d * 4 + j] |= src->words[(d / f) * 4 + j];
+		}
+	}
+}
 
-			BLOOM_POLL(w);
-			while (v)
+/*
+ * Classic layout, fold by f: bit d of dst is the OR of src bits [d f,
+ * (d+1) f).  For f = 2 .. 32, a power of two, each source word is halved
+ * s = log2(f) times (bloom_halve_bits) into 64/f bits of its destination
+ * word; otherwise each destination bit tests its run of source bits.
+ * Chunked by source words.
+ */
+static void
+bloom_fold_classic(const BloomFilter *src, BloomFilter *dst)
+{
+	uint64_t	f = src->nbits / dst->nbits;
+	int			shift = bloom_small_pow2_shift(f);
+
+	if (shift > 0)
+	{
+		size_t		nw = BLOOM_NWORDS(src);
+		unsigned	per_word = 64 >> shift; /* dst bits from one src word */
+
+		for (size_t lo = 0, hi; lo < nw; lo = hi)
+		{
+			hi = bloom_chunk_end(lo, nw, BLOOM_POLL_WORDS);
+			for (size_t w = lo; w < hi; w++)
 			{
-				uint64_t	i = w * 64 + (uint64_t) __builtin_ctzll(v);
+				uint64_t	v = bloom_load_word(src, w);
 
-				v &= v - 1;
-				bloom_set_bits(dst, i * f, (i + 1) * f);
+				if (v == 0)
+					continue;
+				for (int i = 0; i < shift; i++)
+					v = bloom_halve_bits(v);
+				bloom_or_word(dst, w >> shift, v << ((w & ((UINT64_C(1) << shift) - 1)) * per_word));
 			}
 		}
 	}
+	else
+	{
+		size_t		per = f >= BLOOM_POLL_BYTES * 8 ? 1 : BLOOM_POLL_BYTES * 8 / f;
+
+		for (size_t lo = 0, hi; lo < dst->nbits; lo = hi)
+		{
+			hi = bloom_chunk_end(lo, dst->nbits, per);
+			for (uint64_t d = lo; d < hi; d++)
+				if (bloom_any_bit(src, d * f, (d + 1) * f))
+					bloom_set_bits(dst, d, d + 1);
+		}
+	}
+}
+
+/*
+ * Classic layout, unfold by f: dst bits [i f, (i+1) f) take src bit i.
+ * Built one destination word at a time, so the work is bounded per word
+ * however dense the source: for f = 2 .. 32, a power of two, the word's
+ * 64/f source bits doubled s = log2(f) times (bloom_double_bits); otherwise
+ * the set source bits among the (at most 64/f + 2) that reach the word, each
+ * as a mask.  Chunked by destination words.
+ */
+static void
+bloom_unfold_classic(const BloomFilter *src, BloomFilter *dst)
+{
+	uint64_t	f = dst->nbits / src->nbits;
+	int			shift = bloom_small_pow2_shift(f);
+	size_t		nw = BLOOM_NWORDS(dst);
+
+	for (size_t lo = 0, hi; lo < nw; lo = hi)
+	{
+		hi = bloom_chunk_end(lo, nw, BLOOM_POLL_WORDS);
+		for (size_t w = lo; w < hi; w++)
+		{
+			uint64_t	m = 0;
+
+			if (shift > 0)
+			{
+				unsigned	per_word = 64 >> shift;
+				uint64_t	first = w * per_word;	/* first src bit */
+
+				m = bloom_load_word(src, first / 64) >> (first % 64);
+				m &= (UINT64_C(1) << per_word) - 1;
+				for (int i = 0; i < shift && m != 0; i++)
+					m = bloom_double_bits(m);
+			}
+			else
+			{
+				uint64_t	b0 = (uint64_t) w * 64,
+							b1 = b0 + 64,
+							i = b0 / f,
+							last = (b1 - 1) / f;
+
+				while (i <= last)
+				{
+					unsigned	off = (unsigned) (i % 64);
+					uint64_t	span = last - i + 1 < 64 - (uint64_t) off ? last - i + 1 : 64 - off;
+					uint64_t	v = bloom_load_word(src, i / 64) >> off;
+
+					if (span < 64)
+						v &= (UINT64_C(1) << span) - 1;
+					while (v)
+					{
+						uint64_t	j = i + (uint64_t) bloom_ctz64(v);
+						uint64_t	a = j * f > b0 ? j * f : b0,
+									b = (j + 1) * f < b1 ? (j + 1) * f : b1;
+
+						v &= v - 1;
+						m |= bloom_range_mask((unsigned) (a - b0), (unsigned) (b - b0));
+					}
+					i += span;
+				}
+			}
+			if (m != 0)
+				bloom_or_word(dst, w, m);
+		}
+	}
+}
+
+/*
+ * Copy the bits of src into dst, which has the same parameters but a size
+ * that is a multiple or a divisor of src's: fold (OR runs of adjacent units)
+ * or unfold (replicate each unit).  dst's bits must be zero on entry (fold
+ * and unfold OR into it).  For the classic layout a unit is a bit; for the
+ * blocked one, a block.
+ */
+void
+bloom_resize_into(const BloomFilter *src, BloomFilter *dst)
+{
+	if (src->nbits == dst->nbits)
+		bloom_or_words(dst->words, src->words, BLOOM_NWORDS(src));
+	else if (src->layout == BLOOM_LAYOUT_BLOCKED)
+		bloom_resize_blocked(src, dst);
+	else if (src->nbits >= dst->nbits)
+		bloom_fold_classic(src, dst);
+	else
+		bloom_unfold_classic(src, dst);
 }
 
 /* ------------------------------------------------------------------------
@@ -944,18 +1275,33 @@ bloom_insert_hashes(BloomFilter *f, const uint64_t *h, int n)
 		bloom_insert_hashes_portable(f, h, n);
 }
 
+/*
+ * Run a two-array word kernel (whichever CPU path was chosen) over n words
+ * in chunks of BLOOM_POLL_WORDS, polling between them.
+ */
+static inline void
+bloom_words_chunked(void (*kernel) (uint64_t *, const uint64_t *, size_t),
+					uint64_t *dst, const uint64_t *src, size_t n)
+{
+	for (size_t lo = 0, hi; lo < n; lo = hi)
+	{
+		hi = bloom_chunk_end(lo, n, BLOOM_POLL_WORDS);
+		kernel(dst + lo, src + lo, hi - lo);
+	}
+}
+
 /* dst |= src over n words. */
 void
 bloom_or_words(uint64_t *dst, const uint64_t *src, size_t n)
 {
-	bloom_or_impl(dst, src, n);
+	bloom_words_chunked(bloom_or_impl, dst, src, n);
 }
 
 /* dst &= src over n words. */
 void
 bloom_and_words(uint64_t *dst, const uint64_t *src, size_t n)
 {
-	bloom_and_impl(dst, src, n);
+	bloom_words_chunked(bloom_and_impl, dst, src, n);
 }
 
 /* ------------------------------------------------------------------------
@@ -967,7 +1313,14 @@ bloom_and_words(uint64_t *dst, const uint64_t *src, size_t n)
 uint64_t
 bloom_popcount(const BloomFilter *f)
 {
-	return bloom_popcount_impl(f->words, BLOOM_NWORDS(f));
+	uint64_t	c = 0;
+
+	for (size_t lo = 0, hi; lo < BLOOM_NWORDS(f); lo = hi)
+	{
+		hi = bloom_chunk_end(lo, BLOOM_NWORDS(f), BLOOM_POLL_WORDS);
+		c += bloom_popcount_impl(f->words + lo, hi - lo);
+	}
+	return c;
 }
 
 /*
@@ -1004,283 +1357,24 @@ bloom_current_fpr(const BloomFilter *f)
 {
 	if (f->layout == BLOOM_LAYOUT_BLOCKED)
 	{
-		uint64_t	nblocks = f->nbits / BLOOM_BLOCK_BITS;
+		size_t		nblocks = (size_t) (f->nbits / BLOOM_BLOCK_BITS);
 		const uint8_t *bytes = (const uint8_t *) f->words;
 		double		sum = 0.0;
 
-		for (uint64_t b = 0; b < nblocks; b++)
+		for (size_t lo = 0, hi; lo < nblocks; lo = hi)
 		{
-			double		p = 1.0;
-
-			for (int i = 0; i < BLOOM_BLOCK_WORDS32 && p > 0.0; i++)
+			hi = bloom_chunk_end(lo, nblocks, BLOOM_POLL_BYTES / 32);
+			for (size_t b = lo; b < hi; b++)
 			{
-				const uint8_t *q = bytes + b * 32 + i * 4;
-				uint32_t	w = (uint32_t) q[0] | (uint32_t) q[1] << 8 |
-					(uint32_t) q[2] << 16 | (uint32_t) q[3] << 24;
+				double		p = 1.0;
 
-				p *= bloom_pop32(w) / 32.0;
+				for (int i = 0; i < BLOOM_BLOCK_WORDS32 && p > 0.0; i++)
+					p *= bloom_pop32(bloom_le32(bytes + b * 32 + i * 4)) / 32.0;
+				sum += p;
 			}
-			sum += p;
 		}
 		return sum / (double) nblocks;
 	}
 	return pow((double) bloom_popcount(f) / (double) f->nbits, f->nhashes);
 }
 
-/* ------------------------------------------------------------------------
- * Text form:
- *	 bloom:v1 layout=blocked k=8 seed=0 bits=256 items=3 flags=0 coll=0 family=integer_ops hex=<2*m/8 hex digits>
- * ------------------------------------------------------------------------
- */
-
-#define BLOOM_TEXT_FMT "bloom:v%d layout=%s k=%d seed=%llu bits=%llu items=%llu flags=%x coll=%x family=%s hex="
-
-/* Bytes needed for the text form, including the terminating NUL. */
-size_t
-bloom_text_size(const BloomFilter *f)
-{
-	char		buf[512];
-	int			len = snprintf(buf, sizeof(buf), BLOOM_TEXT_FMT, f->version,
-							   bloom_layout_name(f->layout), f->nhashes,
-							   (unsigned long long) f->seed,
-							   (unsigned long long) f->nbits,
-							   (unsigned long long) f->nitems, f->flags,
-							   f->collfp, f->family);
-
-	return (size_t) len + 2 * BLOOM_DATA_BYTES(f) + 1;
-}
-
-/* Write the text form into out (bloom_text_size(f) bytes). */
-void
-bloom_text_encode(const BloomFilter *f, char *out)
-{
-	static const char hexd[] = "0123456789abcdef";
-	const uint8_t *bytes = (const uint8_t *) f->words;
-	size_t		nbytes = BLOOM_DATA_BYTES(f);
-	int			len = sprintf(out, BLOOM_TEXT_FMT, f->version,
-							  bloom_layout_name(f->layout), f->nhashes,
-							  (unsigned long long) f->seed,
-							  (unsigned long long) f->nbits,
-							  (unsigned long long) f->nitems, f->flags,
-							  f->collfp, f->family);
-	char	   *p = out + len;
-
-	for (size_t i = 0; i < nbytes; i++)
-	{
-		*p++ = hexd[bytes[i] >> 4];
-		*p++ = hexd[bytes[i] & 15];
-	}
-	*p = '\0';
-}
-
-/* Expect the literal lit at *s and advance past it. */
-static bool
-bloom_expect(const char **s, const char *lit)
-{
-	size_t		n = strlen(lit);
-
-	if (strncmp(*s, lit, n) != 0)
-		return false;
-	*s += n;
-	return true;
-}
-
-/* Parse an unsigned decimal (base 10) or hex (base 16) number, no sign. */
-static bool
-bloom_parse_uint(const char **s, int base, uint64_t max, uint64_t *out)
-{
-	const char *p = *s;
-	uint64_t	v = 0;
-
-	if (!((*p >= '0' && *p <= '9') || (base == 16 && ((*p >= 'a' && *p <= 'f')))))
-		return false;
-	for (; *p; p++)
-	{
-		int			d;
-
-		if (*p >= '0' && *p <= '9')
-			d = *p - '0';
-		else if (base == 16 && *p >= 'a' && *p <= 'f')
-			d = *p - 'a' + 10;
-		else
-			break;
-		if (v > (max - (uint64_t) d) / (uint64_t) base)
-			return false;
-		v = v * (uint64_t) base + (uint64_t) d;
-	}
-	*s = p;
-	*out = v;
-	return true;
-}
-
-/* Parse "key=<uint>" (with a leading space unless first). */
-static bool
-bloom_parse_field(const char **s, const char *key, int base, uint64_t max,
-				  uint64_t *out)
-{
-	return bloom_expect(s, key) && bloom_parse_uint(s, base, max, out);
-}
-
-/*
- * Parse the header part of the text form into hdr (validated) and point
- * *hex at the hex digits.  Returns NULL on success, else the reason.
- */
-const char *
-bloom_text_decode_header(const char *s, BloomFilter *hdr, const char **hex)
-{
-	uint64_t	ver,
-				k,
-				flags,
-				coll;
-	char		layout[16];
-	int			i;
-	const char *why;
-
-	memset(hdr, 0, sizeof(BloomFilter));
-	if (!bloom_parse_field(&s, "bloom:v", 10, 255, &ver))
-		return "expected \"bloom:v<version>\" at the start";
-	if (!bloom_expect(&s, " layout="))
-		return "expected \" layout=\"";
-	for (i = 0; i < (int) sizeof(layout) - 1 && *s >= 'a' && *s <= 'z'; i++)
-		layout[i] = *s++;
-	layout[i] = '\0';
-	if (bloom_layout_from_name(layout) < 0)
-		return "unknown layout";
-	if (!bloom_parse_field(&s, " k=", 10, 255, &k) ||
-		!bloom_parse_field(&s, " seed=", 10, UINT64_MAX, &hdr->seed) ||
-		!bloom_parse_field(&s, " bits=", 10, UINT64_MAX, &hdr->nbits) ||
-		!bloom_parse_field(&s, " items=", 10, UINT64_MAX, &hdr->nitems) ||
-		!bloom_parse_field(&s, " flags=", 16, UINT32_MAX, &flags) ||
-		!bloom_parse_field(&s, " coll=", 16, UINT32_MAX, &coll) ||
-		!bloom_expect(&s, " family="))
-		return "malformed or out-of-range header field";
-	for (i = 0; i < BLOOM_FAMILY_LEN - 1 && bloom_family_char_ok(*s); i++)
-		hdr->family[i] = *s++;
-	if (!bloom_expect(&s, " hex="))
-		return "expected \" hex=\" after the family";
-	hdr->version = (uint8_t) ver;
-	hdr->layout = (uint8_t) bloom_layout_from_name(layout);
-	hdr->scheme = BLOOM_SCHEME_PGEXT;
-	hdr->nhashes = (uint8_t) k;
-	hdr->flags = (uint32_t) flags;
-	hdr->collfp = (uint32_t) coll;
-	if ((why = bloom_check_header(hdr)) != NULL)
-		return why;
-	*hex = s;
-	return NULL;
-}
-
-/* Value of a lower-case hex digit, or -1. */
-static int
-bloom_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Decode exactly nbits/8 bytes of hex into f's array; nothing may follow. */
-const char *
-bloom_text_decode_bits(const char *hex, BloomFilter *f)
-{
-	uint8_t    *bytes = (uint8_t *) f->words;
-	size_t		nbytes = BLOOM_DATA_BYTES(f);
-
-	for (size_t i = 0; i < nbytes; i++)
-	{
-		int			hi = bloom_hexval(hex[2 * i]);
-		int			lo = hi < 0 ? -1 : bloom_hexval(hex[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return "the bit array is truncated or has a non-hex digit";
-		bytes[i] = (uint8_t) (hi << 4 | lo);
-	}
-	if (hex[2 * nbytes] != '\0')
-		return "extra characters after the bit array";
-	return NULL;
-}
-
-/* ------------------------------------------------------------------------
- * Binary form: the header fields in network byte order, then the bytes.
- * ------------------------------------------------------------------------
- */
-
-static void
-bloom_put_be(uint8_t *out, uint64_t v, int nbytes)
-{
-	for (int i = nbytes - 1; i >= 0; i--)
-	{
-		out[i] = (uint8_t) v;
-		v >>= 8;
-	}
-}
-
-static uint64_t
-bloom_get_be(const uint8_t *in, int nbytes)
-{
-	uint64_t	v = 0;
-
-	for (int i = 0; i < nbytes; i++)
-		v = v << 8 | in[i];
-	return v;
-}
-
-/* Write the BLOOM_WIRE_HEADER_SIZE header bytes of f. */
-void
-bloom_wire_encode_header(const BloomFilter *f, uint8_t *out)
-{
-	out[0] = f->version;
-	out[1] = f->layout;
-	out[2] = f->scheme;
-	out[3] = f->nhashes;
-	bloom_put_be(out + 4, f->seed, 8);
-	bloom_put_be(out + 12, f->nbits, 8);
-	bloom_put_be(out + 20, f->nitems, 8);
-	bloom_put_be(out + 28, f->flags, 4);
-	bloom_put_be(out + 32, f->collfp, 4);
-	memcpy(out + 36, f->family, BLOOM_FAMILY_LEN);
-}
-
-/*
- * Parse and validate a binary header from buf (len bytes in all, header and
- * bit array); the total length must match the header exactly.
- */
-const char *
-bloom_wire_decode_header(const uint8_t *buf, size_t len, BloomFilter *hdr)
-{
-	const char *why;
-
-	memset(hdr, 0, sizeof(BloomFilter));
-	if (len < BLOOM_WIRE_HEADER_SIZE)
-		return "the value is shorter than a filter header";
-	if ((why = bloom_wire_decode_fields(buf, hdr)) != NULL)
-		return why;
-	if (len - BLOOM_WIRE_HEADER_SIZE != BLOOM_DATA_BYTES(hdr))
-		return "the length of the bit array does not match the header";
-	return NULL;
-}
-
-/*
- * Decode and validate the BLOOM_WIRE_HEADER_SIZE header bytes at buf into
- * hdr, without looking at what follows.
- */
-const char *
-bloom_wire_decode_fields(const uint8_t *buf, BloomFilter *hdr)
-{
-	memset(hdr, 0, sizeof(BloomFilter));
-	hdr->version = buf[0];
-	hdr->layout = buf[1];
-	hdr->scheme = buf[2];
-	hdr->nhashes = buf[3];
-	hdr->seed = bloom_get_be(buf + 4, 8);
-	hdr->nbits = bloom_get_be(buf + 12, 8);
-	hdr->nitems = bloom_get_be(buf + 20, 8);
-	hdr->flags = (uint32_t) bloom_get_be(buf + 28, 4);
-	hdr->collfp = (uint32_t) bloom_get_be(buf + 32, 4);
-	memcpy(hdr->family, buf + 36, BLOOM_FAMILY_LEN);
-	return bloom_check_header(hdr);
-}

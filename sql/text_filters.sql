@@ -67,11 +67,13 @@ DROP TABLE logs, chunk_filters, chunk_six, probes;
 CREATE TABLE fam_src AS SELECT bloom_ngram_agg(x, 3) AS tri, bloom_token_agg(x) AS tok
   FROM (VALUES ('alpha beta'), ('gamma')) v(x);
 CREATE FUNCTION sqlstate_of(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE d text;
 BEGIN
 	EXECUTE q;
 	RETURN 'ok';
 EXCEPTION WHEN OTHERS THEN
-	RETURN SQLSTATE || ' ' || SQLERRM;
+	GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL;
+	RETURN SQLSTATE || ': ' || coalesce(nullif(d, ''), SQLERRM);
 END $$;
 SELECT fam, sqlstate_of(format('SELECT bloom_may_like(replace(tri::text, %L, %L)::bloom, %L) FROM fam_src',
                                'family=ngram:3', 'family=' || fam, '%alp%')) AS text_input

@@ -73,6 +73,8 @@ extern void bloom_typeinfo_init(BloomTypeInfo *ti, Oid typid, Oid collation,
 extern uint64 bloom_hash_datum(const BloomTypeInfo *ti, Datum value,
 							   uint64 seed);
 extern uint64 bloom_hash_bytes(const char *p, size_t len, uint64 seed);
+extern void bloom_check_element_fields(char *family, uint32 *collfp,
+									   const BloomTypeInfo *ti, bool adopt);
 extern void bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti,
 								bool adopt);
 extern bool bloom_fast_hash_enabled;
@@ -100,9 +102,9 @@ extern BloomFilter *bloom_alloc(int layout, int nhashes, uint64 nbits,
 extern BloomFilter *bloom_alloc_like(const BloomFilter *f, uint64 nbits);
 extern BloomFilter *bloom_copy_in(MemoryContext cxt, const BloomFilter *f);
 extern BloomFilter *bloom_copy(const BloomFilter *f);
-extern BloomFilter *bloom_from_datum_kind(Datum d, BloomKind kind);
+extern void *bloom_from_datum_kind(Datum d, BloomKind kind);
 extern BloomFilter *bloom_from_datum_any(Datum d);
-extern const char *bloom_kind_reason(const BloomFilter *f, size_t size,
+extern const char *bloom_kind_reason(const void *f, size_t size,
 									 BloomKind kind);
 extern BloomFilter *bloom_parse_text(const char *str, BloomKind kind);
 extern BloomFilter *bloom_parse_wire(const uint8 *p, size_t len,
@@ -122,10 +124,10 @@ bloom_add_items(BloomFilter *f, uint64 n)
 extern BloomTypeInfo *bloom_call_typeinfo(FunctionCallInfo fcinfo, int argno);
 extern BloomTypeInfo *bloom_call_elem_typeinfo(FunctionCallInfo fcinfo,
 											   Oid elemtype);
-extern BloomFilter *bloom_call_filter(FunctionCallInfo fcinfo, int argno,
-									  BloomKind kind);
-extern BloomFilter *bloom_call_probe(FunctionCallInfo fcinfo, BloomKind kind,
-									 BloomTypeInfo **ti);
+extern void *bloom_call_filter(FunctionCallInfo fcinfo, int argno,
+							   BloomKind kind);
+extern void *bloom_call_probe(FunctionCallInfo fcinfo, BloomKind kind,
+							  BloomTypeInfo **ti);
 
 extern MemoryContext bloom_agg_context(FunctionCallInfo fcinfo);
 

@@ -172,18 +172,28 @@ bloom_layout_is_kind(const BloomFilter *f, BloomKind kind)
 	}
 }
 
+/* Is the detoasted scalable value d in bloomset 1.0's format 1? */
+static bool
+bloom_scalable_is_v1(const void *d, size_t size)
+{
+	return size > offsetof(BloomFilter, version) &&
+		((const BloomFilter *) d)->version == BLOOM_FORMAT_VERSION;
+}
+
 /*
- * Why f (size bytes, detoasted) is not a readable value of kind, or NULL:
+ * Why d (size bytes, detoasted) is not a readable value of kind, or NULL:
  * the fields memory safety depends on, the exact length (the cheap check of
- * every fetch; scalable values are checked sub-filter by sub-filter).
+ * every fetch; scalable values, either format, sub-filter by sub-filter).
  */
 const char *
-bloom_kind_reason(const BloomFilter *f, size_t size, BloomKind kind)
+bloom_kind_reason(const void *d, size_t size, BloomKind kind)
 {
+	const BloomFilter *f = (const BloomFilter *) d;
 	const char *why;
 
 	if (kind == BLOOM_KIND_SCALABLE)
-		return scalable_check(f, size);
+		return bloom_scalable_is_v1(d, size) ? scalable_check_v1(f, size)
+			: scalable_check((const ScalableFilter *) d, size);
 	if (size < BLOOM_HEADER_SIZE)
 		return "the value is shorter than a filter header";
 	if ((why = bloom_check_shape(f)) != NULL)
@@ -218,14 +228,25 @@ bloom_check_stored(const BloomFilter *f, BloomKind kind)
 	bloom_require_kind(f, kind, ERRCODE_DATA_CORRUPTED);
 }
 
-/* Detoast and check a stored datum of the given kind. */
-BloomFilter *
+/*
+ * Detoast and check a stored datum of the given kind.  A scalable value
+ * stored by bloomset 1.0 (format 1) comes back converted to format 2.
+ */
+void *
 bloom_from_datum_kind(Datum d, BloomKind kind)
 {
 	BloomFilter *f = (BloomFilter *) PG_DETOAST_DATUM(d);
+	ScalableFilter *s;
 
 	bloom_check_stored(f, kind);
-	return f;
+	if (kind != BLOOM_KIND_SCALABLE || !bloom_scalable_is_v1(f, VARSIZE(f)))
+		return f;
+	s = (ScalableFilter *) bloom_alloc_bytes(CurrentMemoryContext,
+											 VARSIZE(f) - (BLOOM_HEADER_SIZE + SCALABLE_V1_META - SCALABLE_HEADER_SIZE));
+	scalable_from_v1(f, s);
+	if ((Pointer) f != DatumGetPointer(d))
+		pfree(f);
+	return s;
 }
 
 /* Detoast and check a bloom or counting_bloom datum (shared output functions). */
@@ -351,7 +372,7 @@ typedef struct BloomCallCache
 	 * compressed in-line datum (ckey), or is_const.
 	 */
 	BloomKind	kind;
-	BloomFilter *filter;
+	void	   *filter;
 	bool		filter_owned;	/* filter was allocated here (pfree it) */
 	Oid			toastrelid;
 	Oid			valueid;
@@ -359,7 +380,7 @@ typedef struct BloomCallCache
 	bool		is_const;
 
 	/* the filter whose element family matched ti (probe fast path) */
-	const BloomFilter *checked;
+	const void *checked;
 } BloomCallCache;
 
 /* The call site's cache, created empty on first use. */
@@ -455,7 +476,7 @@ bloom_arg_is_const(FmgrInfo *flinfo, int argnum)
 }
 
 /* The cached filter if it is the one d names, else NULL. */
-static BloomFilter *
+static void *
 bloom_cache_lookup(const BloomCallCache *cache, Datum d, BloomKind kind)
 {
 	struct varlena *attr = (struct varlena *) DatumGetPointer(d);
@@ -487,7 +508,7 @@ bloom_cache_lookup(const BloomCallCache *cache, Datum d, BloomKind kind)
  * cannot change while the call site lives; a Param can).  Returns the
  * validated filter either way.
  */
-static BloomFilter *
+static void *
 bloom_cache_fill(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
 				 int argno, BloomKind kind)
 {
@@ -496,7 +517,7 @@ bloom_cache_fill(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
 	bool		external = VARATT_IS_EXTERNAL_ONDISK(attr);
 	bool		compressed = !external && VARATT_IS_COMPRESSED(attr);
 	bool		is_const = !external && !compressed && bloom_arg_is_const(fcinfo->flinfo, argno);
-	BloomFilter *f;
+	void	   *f;
 
 	if (!external && !compressed && !is_const)
 		return bloom_from_datum_kind(d, kind);	/* in-line: free to fetch */
@@ -506,7 +527,7 @@ bloom_cache_fill(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
 		cache->filter = f;		/* the plan constant itself */
 	else
 	{
-		cache->filter = bloom_copy_in(mcxt, f);
+		cache->filter = bloom_copy_in(mcxt, (BloomFilter *) f);
 		cache->filter_owned = true;
 		if ((Pointer) f != DatumGetPointer(d))
 			pfree(f);
@@ -538,11 +559,11 @@ bloom_cache_fill(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
  * copying it once per row when it is stored out of line, compressed or a
  * plan constant (see bloom_cache_fill).
  */
-BloomFilter *
+void *
 bloom_call_filter(FunctionCallInfo fcinfo, int argno, BloomKind kind)
 {
 	BloomCallCache *cache = bloom_cache_get(fcinfo);
-	BloomFilter *hit = bloom_cache_lookup(cache, PG_GETARG_DATUM(argno), kind);
+	void	   *hit = bloom_cache_lookup(cache, PG_GETARG_DATUM(argno), kind);
 
 	return hit != NULL ? hit : bloom_cache_fill(fcinfo, cache, PG_GETARG_DATUM(argno),
 												argno, kind);
@@ -555,11 +576,11 @@ bloom_call_filter(FunctionCallInfo fcinfo, int argno, BloomKind kind)
  * common case of a WHERE clause -- the same constant or stored filter row
  * after row -- costs one comparison.
  */
-BloomFilter *
+void *
 bloom_call_probe(FunctionCallInfo fcinfo, BloomKind kind, BloomTypeInfo **ti)
 {
 	BloomCallCache *cache = (BloomCallCache *) fcinfo->flinfo->fn_extra;
-	BloomFilter *f = bloom_cache_lookup(cache, PG_GETARG_DATUM(0), kind);
+	void	   *f = bloom_cache_lookup(cache, PG_GETARG_DATUM(0), kind);
 
 	if (likely(f != NULL && f == cache->checked))
 	{
@@ -568,7 +589,11 @@ bloom_call_probe(FunctionCallInfo fcinfo, BloomKind kind, BloomTypeInfo **ti)
 	}
 	f = bloom_call_filter(fcinfo, 0, kind);
 	*ti = bloom_call_typeinfo(fcinfo, 1);
-	bloom_check_element(f, *ti, false);
+	if (kind == BLOOM_KIND_SCALABLE)
+		bloom_check_element_fields(((ScalableFilter *) f)->family,
+								   &((ScalableFilter *) f)->collfp, *ti, false);
+	else
+		bloom_check_element((BloomFilter *) f, *ti, false);
 	cache = (BloomCallCache *) fcinfo->flinfo->fn_extra;
 	if (f == cache->filter)
 		cache->checked = f;

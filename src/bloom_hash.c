@@ -319,36 +319,45 @@ bloom_hash_datum(const BloomTypeInfo *ti, Datum value, uint64 seed)
 }
 
 /*
- * Check that values described by ti may be used with f.  A filter that has
- * no family yet (nothing added) adopts ti's when adopt is true.
+ * Check that values described by ti may be used with a filter whose element
+ * family and collation fingerprint are family and *collfp.  A filter that
+ * has no family yet (nothing added) adopts ti's when adopt is true.
  */
 void
-bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti, bool adopt)
+bloom_check_element_fields(char *family, uint32 *collfp, const BloomTypeInfo *ti,
+						   bool adopt)
 {
-	if (f->family[0] == '\0')
+	if (family[0] == '\0')
 	{
 		if (adopt)
 		{
-			memcpy(f->family, ti->family, BLOOM_FAMILY_LEN);
-			f->collfp = ti->collfp;
+			memcpy(family, ti->family, BLOOM_FAMILY_LEN);
+			*collfp = ti->collfp;
 		}
 		return;
 	}
-	if (memcmp(f->family, ti->family, BLOOM_FAMILY_LEN) != 0)
+	if (memcmp(family, ti->family, BLOOM_FAMILY_LEN) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("a value of type %s cannot be used with a bloom filter of element family \"%s\"",
-						format_type_be(ti->typid), f->family),
+						format_type_be(ti->typid), family),
 				 errdetail("Values of type %s belong to family \"%s\"; only types of the filter's hash operator family (for example int2, int4 and int8) hash compatibly.",
 						   format_type_be(ti->typid), ti->family),
 				 errhint("Cast the value to the type the filter was built from.")));
-	if (f->collfp != ti->collfp)
+	if (*collfp != ti->collfp)
 		ereport(ERROR,
 				(errcode(ERRCODE_COLLATION_MISMATCH),
 				 errmsg("the value's collation does not match the collation the bloom filter was built with"),
 				 errdetail("Filter collation fingerprint %08x, value collation fingerprint %08x (0 means a deterministic collation).",
-						   f->collfp, ti->collfp),
+						   *collfp, ti->collfp),
 				 errhint("Add a COLLATE clause naming the collation the filter was built with.")));
+}
+
+/* bloom_check_element_fields for a bloom or counting_bloom filter. */
+void
+bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti, bool adopt)
+{
+	bloom_check_element_fields(f->family, &f->collfp, ti, adopt);
 }
 
 /* The element hash of a byte string hashed as text or bytea (scheme 1). */

@@ -12,15 +12,14 @@
  * up capacity); when the newest is full a new one is appended.  Probes ask
  * every sub-filter, newest first.
  *
- * Stored format: the bloom header with layout 3 ("scalable"; nhashes holds
- * the number of sub-filters, nbits the payload size in bits), then the
- * payload: ScalableMeta (capacity, fpr, growth) and the sub-filters, each a
- * complete bloom filter image (header and bits).  In memory these are host
- * structs; in the text and binary forms the meta and every sub-filter
- * header are in network byte order (the sub-filter header in the 68-byte
- * wire form followed by 4 zero bytes), so both forms are portable and have
- * the same size.  Decoding validates every sub-filter like bloom_recv and
- * checks that they fill the payload exactly.
+ * Stored format: see scalable_format.h (format 2: a header of its own,
+ * then the sub-filters, each a complete bloom image).  The text and binary
+ * forms are the format-1 image of bloomset 1.0 with the meta and every
+ * sub-filter header in network byte order (the sub-filter header in the
+ * 68-byte wire form followed by 4 zero bytes), so both forms are portable,
+ * have the same size, and what 1.0 wrote loads unchanged.  Decoding
+ * validates every sub-filter like bloom_recv and checks that they fill the
+ * payload exactly.
  *
  *-------------------------------------------------------------------------
  */
@@ -47,34 +46,26 @@ scalable_bad(int sqlerrcode, const char *why)
 
 /* The sub-filter i would be created with: capacity and rate. */
 static void
-scalable_sub_target(const ScalableMeta *m, int i, double *capacity, double *fpr)
+scalable_sub_target(const ScalableFilter *f, int i, double *capacity, double *fpr)
 {
-	*capacity = (double) m->capacity * pow((double) m->growth, i);
-	*fpr = 0.9 * m->fpr * pow(0.5, i + 1);
+	*capacity = (double) f->capacity * pow((double) f->growth, i);
+	*fpr = 0.9 * scalable_fpr(f) * pow(0.5, i + 1);
 }
 
-/*
- * A new scalable filter holding the old one's sub-filters (old may be NULL:
- * meta then gives the parameters) and one more, empty sub-filter.
- */
-static BloomFilter *
-scalable_append(const BloomFilter *old, const ScalableMeta *meta, uint64 seed,
-				MemoryContext cxt)
+/* The size of sub-filter i of f (blocked layout), checked against the limits. */
+static BloomSizing
+scalable_sub_sizing(const ScalableFilter *f, int i, size_t have)
 {
-	int			nsub = old ? old->nhashes : 0;
 	double		cap,
 				fpr;
 	BloomSizing s;
-	size_t		oldpay = old ? SCALABLE_PAYLOAD(old) : sizeof(ScalableMeta);
-	size_t		payload;
-	BloomFilter *f,
-			   *sub;
 
-	if (nsub >= SCALABLE_MAX_SUB)
+	if (i >= SCALABLE_MAX_SUB)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("scalable bloom filter cannot grow beyond %d sub-filters", SCALABLE_MAX_SUB)));
-	scalable_sub_target(meta, nsub, &cap, &fpr);
+	scalable_sub_target(f, i, &cap, &fpr);
+
 	/*
 	 * Always the blocked layout: a probe asks every sub-filter, so each must
 	 * cost one cache line (and all of them are prefetched together), even
@@ -83,30 +74,52 @@ scalable_append(const BloomFilter *old, const ScalableMeta *meta, uint64 seed,
 	 */
 	s = bloom_size_for((int64) Min(ceil(cap), (double) BLOOM_MAX_CAPACITY), fpr,
 					   BLOOM_LAYOUT_BLOCKED, false);
-	payload = oldpay + BLOOM_TOTAL_SIZE(s.nbits);
-	if (s.nbits == 0 || payload * 8 > BLOOM_MAX_BITS)
+	if (s.nbits == 0 || (have + BLOOM_TOTAL_SIZE(s.nbits)) * 8 > BLOOM_MAX_BITS)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("scalable bloom filter would exceed the limit of %llu bytes",
 						(unsigned long long) (BLOOM_MAX_BITS / 8)),
 				 errhint("Start with a larger capacity or a higher rate, or split the data.")));
-	f = (BloomFilter *) bloom_alloc_bytes(cxt, BLOOM_HEADER_SIZE + payload);
-	if (old)
-		memcpy(f, old, BLOOM_HEADER_SIZE + oldpay);
-	else
-	{
-		bloom_init_header(f, BLOOM_LAYOUT_SCALABLE, 0, 0, seed);
-		*SCALABLE_META(f) = *meta;
-	}
-	SET_VARSIZE(f, BLOOM_HEADER_SIZE + payload);
-	f->nbits = payload * 8;
-	f->nhashes = (uint8) (nsub + 1);
-	sub = (BloomFilter *) ((char *) f + BLOOM_HEADER_SIZE + oldpay);
+	return s;
+}
+
+/*
+ * A copy of old in cxt with one more, empty sub-filter (the newest).
+ */
+static ScalableFilter *
+scalable_append(const ScalableFilter *old, MemoryContext cxt)
+{
+	size_t		have = VARSIZE(old) - SCALABLE_HEADER_SIZE;
+	BloomSizing s = scalable_sub_sizing(old, old->nsub, have);
+	size_t		size = VARSIZE(old) + BLOOM_TOTAL_SIZE(s.nbits);
+	ScalableFilter *f = (ScalableFilter *) bloom_alloc_bytes(cxt, size);
+	BloomFilter *sub = (BloomFilter *) ((char *) f + VARSIZE(old));
+
+	memcpy(f, old, VARSIZE(old));
+	SET_VARSIZE(f, size);
+	f->nsub++;
 	SET_VARSIZE(sub, BLOOM_TOTAL_SIZE(s.nbits));
 	bloom_init_header(sub, s.layout, s.nhashes, s.nbits, f->seed);
 	memcpy(sub->family, f->family, BLOOM_FAMILY_LEN);
 	sub->collfp = f->collfp;
 	return f;
+}
+
+/* A new, empty scalable filter in cxt with one sub-filter. */
+static ScalableFilter *
+scalable_new(uint64 capacity, double fpr, uint32 growth, MemoryContext cxt)
+{
+	ScalableFilter hdr;
+
+	memset(&hdr, 0, sizeof(hdr));
+	SET_VARSIZE(&hdr, SCALABLE_HEADER_SIZE);
+	hdr.version = SCALABLE_FORMAT_VERSION;
+	hdr.layout = BLOOM_LAYOUT_SCALABLE;
+	hdr.scheme = BLOOM_SCHEME_PGEXT;
+	hdr.capacity = capacity;
+	memcpy(&hdr.fpr_bits, &fpr, sizeof(double));
+	hdr.growth = growth;
+	return scalable_append(&hdr, cxt);
 }
 
 /*
@@ -115,11 +128,11 @@ scalable_append(const BloomFilter *old, const ScalableMeta *meta, uint64 seed,
  * tested newest (largest) first.
  */
 static bool
-scalable_test(const BloomFilter *f, uint64 h)
+scalable_test(const ScalableFilter *f, uint64 h)
 {
 	const BloomFilter *subs[SCALABLE_MAX_SUB];
-	const BloomFilter *sub = SCALABLE_FIRST(f);
-	int			n = f->nhashes;
+	const BloomFilter *sub = scalable_first(f);
+	int			n = f->nsub;
 
 	for (int i = 0; i < n; i++, sub = scalable_next(sub))
 	{
@@ -134,23 +147,23 @@ scalable_test(const BloomFilter *f, uint64 h)
 
 /* The newest sub-filter. */
 static BloomFilter *
-scalable_last(BloomFilter *f)
+scalable_last(ScalableFilter *f)
 {
-	BloomFilter *sub = SCALABLE_FIRST(f);
+	BloomFilter *sub = scalable_first(f);
 
-	for (int i = 1; i < f->nhashes; i++)
+	for (int i = 1; i < f->nsub; i++)
 		sub = scalable_next(sub);
 	return sub;
 }
 
 /*
  * Add h to *pf (which may be replaced by a grown copy in cxt; the old one
- * is then freed if free_old).
+ * is then freed).
  */
 static void
-scalable_add_hash(BloomFilter **pf, uint64 h, MemoryContext cxt, bool free_old)
+scalable_add_hash(ScalableFilter **pf, uint64 h, MemoryContext cxt)
 {
-	BloomFilter *f = *pf;
+	ScalableFilter *f = *pf;
 	BloomFilter *last;
 	double		cap,
 				fpr;
@@ -158,33 +171,42 @@ scalable_add_hash(BloomFilter **pf, uint64 h, MemoryContext cxt, bool free_old)
 	if (scalable_test(f, h))
 		return;					/* already (maybe) present: no capacity used */
 	last = scalable_last(f);
-	scalable_sub_target(SCALABLE_META(f), f->nhashes - 1, &cap, &fpr);
+	scalable_sub_target(f, f->nsub - 1, &cap, &fpr);
 	if ((double) last->nitems >= cap)
 	{
-		BloomFilter *g = scalable_append(f, SCALABLE_META(f), f->seed, cxt);
+		ScalableFilter *g = scalable_append(f, cxt);
 
-		if (free_old)
-			pfree(f);
+		pfree(f);
 		*pf = f = g;
 		last = scalable_last(f);
 	}
 	bloom_insert_hash(last, h);
 	bloom_add_items(last, 1);
-	bloom_add_items(f, 1);
+	f->nitems = f->nitems == PG_UINT64_MAX ? f->nitems : f->nitems + 1;
 }
 
 /* Set the family of f and of all its sub-filters (first add). */
 static void
-scalable_adopt(BloomFilter *f, const BloomTypeInfo *ti)
+scalable_adopt(ScalableFilter *f, const char *family, uint32 collfp)
 {
-	BloomFilter *sub = SCALABLE_FIRST(f);
+	BloomFilter *sub = scalable_first(f);
 
-	bloom_check_element(f, ti, true);
-	for (int i = 0; i < f->nhashes; i++, sub = scalable_next(sub))
+	memcpy(f->family, family, BLOOM_FAMILY_LEN);
+	f->collfp = collfp;
+	for (int i = 0; i < f->nsub; i++, sub = scalable_next(sub))
 	{
-		memcpy(sub->family, f->family, BLOOM_FAMILY_LEN);
-		sub->collfp = f->collfp;
+		memcpy(sub->family, family, BLOOM_FAMILY_LEN);
+		sub->collfp = collfp;
 	}
+}
+
+/* Check values described by ti against f; f adopts ti's family if empty. */
+static void
+scalable_check_value(ScalableFilter *f, const BloomTypeInfo *ti, bool adopt)
+{
+	bloom_check_element_fields(f->family, &f->collfp, ti, false);
+	if (adopt && f->family[0] == '\0')
+		scalable_adopt(f, ti->family, ti->collfp);
 }
 
 /* ---- validation and the portable forms ------------------------------- */
@@ -199,7 +221,7 @@ scalable_convert(BloomFilter *f, bool to_wire)
 {
 	uint8	   *p = (uint8 *) f->words;
 	size_t		payload = f->nbits / 8;
-	size_t		off = sizeof(ScalableMeta);
+	size_t		off = SCALABLE_V1_META;
 	uint64		v[3];
 
 	/* meta: three 64-bit fields */
@@ -234,25 +256,42 @@ scalable_convert(BloomFilter *f, bool to_wire)
 	return NULL;
 }
 
-/* Parse the outer text/binary form into a validated host-form filter. */
-static BloomFilter *
-scalable_finish_decode(BloomFilter *f, int sqlerrcode)
+/*
+ * A validated format-2 value from the decoded external form v1 (a format-1
+ * image whose payload is still in network byte order).
+ */
+static ScalableFilter *
+scalable_finish_decode(BloomFilter *v1, int sqlerrcode, MemoryContext cxt)
 {
 	const char *why;
+	ScalableFilter *f;
 
-	if (f->layout != BLOOM_LAYOUT_SCALABLE)
-		scalable_bad(sqlerrcode, "the layout is not scalable");
-	if ((why = scalable_convert(f, false)) != NULL ||
-		(why = scalable_check(f, VARSIZE(f))) != NULL)
+	if ((why = scalable_convert(v1, false)) != NULL ||
+		(why = scalable_check_v1(v1, VARSIZE(v1))) != NULL)
 		scalable_bad(sqlerrcode, why);
+	f = (ScalableFilter *) bloom_alloc_bytes(cxt, VARSIZE(v1) - (BLOOM_HEADER_SIZE + SCALABLE_V1_META - SCALABLE_HEADER_SIZE));
+	scalable_from_v1(v1, f);
+	pfree(v1);
 	return f;
 }
 
 /* A validated scalable filter datum. */
-static BloomFilter *
+static ScalableFilter *
 scalable_arg(FunctionCallInfo fcinfo, int n)
 {
-	return bloom_from_datum_kind(PG_GETARG_DATUM(n), BLOOM_KIND_SCALABLE);
+	return (ScalableFilter *) bloom_from_datum_kind(PG_GETARG_DATUM(n), BLOOM_KIND_SCALABLE);
+}
+
+/* The external (format-1, portable) image of f. */
+static BloomFilter *
+scalable_portable_copy(const ScalableFilter *f)
+{
+	BloomFilter *w = (BloomFilter *) bloom_alloc_bytes(CurrentMemoryContext,
+													   VARSIZE(f) + BLOOM_HEADER_SIZE + SCALABLE_V1_META - SCALABLE_HEADER_SIZE);
+
+	scalable_to_v1(f, w);
+	scalable_convert(w, true);
+	return w;
 }
 
 PG_FUNCTION_INFO_V1(scalable_bloom_in);
@@ -261,7 +300,8 @@ scalable_bloom_in(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_POINTER(scalable_finish_decode(bloom_parse_text(PG_GETARG_CSTRING(0),
 															  BLOOM_KIND_SCALABLE),
-											 ERRCODE_INVALID_TEXT_REPRESENTATION));
+											 ERRCODE_INVALID_TEXT_REPRESENTATION,
+											 CurrentMemoryContext));
 }
 
 PG_FUNCTION_INFO_V1(scalable_bloom_recv);
@@ -275,17 +315,8 @@ scalable_bloom_recv(PG_FUNCTION_ARGS)
 									  "invalid external scalable bloom filter value");
 
 	buf->cursor = buf->len;
-	PG_RETURN_POINTER(scalable_finish_decode(f, ERRCODE_INVALID_BINARY_REPRESENTATION));
-}
-
-/* A copy of f with its payload in portable form. */
-static BloomFilter *
-scalable_portable_copy(const BloomFilter *f)
-{
-	BloomFilter *w = bloom_copy(f);
-
-	scalable_convert(w, true);
-	return w;
+	PG_RETURN_POINTER(scalable_finish_decode(f, ERRCODE_INVALID_BINARY_REPRESENTATION,
+											 CurrentMemoryContext));
 }
 
 PG_FUNCTION_INFO_V1(scalable_bloom_out);
@@ -308,24 +339,28 @@ scalable_bloom_send(PG_FUNCTION_ARGS)
 
 /* ---- SQL functions ------------------------------------------------------ */
 
+/* A new empty filter from SQL arguments, or 22023 naming the problem. */
+static ScalableFilter *
+scalable_from_args(int64 capacity, double fpr, int64 growth, MemoryContext cxt)
+{
+	const char *why = scalable_check_params((uint64) Max(capacity, 0), fpr,
+											(uint64) Max(growth, 0));
+
+	if (why != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid scalable bloom filter parameters: %s", why),
+				 errhint("Use an initial capacity >= 1, a rate in (0, 0.5] and a growth factor of 2 to 16.")));
+	return scalable_new((uint64) capacity, fpr, (uint32) growth, cxt);
+}
+
 /* scalable_bloom_empty(capacity, fpr, growth) */
 PG_FUNCTION_INFO_V1(scalable_bloom_empty);
 Datum
 scalable_bloom_empty(PG_FUNCTION_ARGS)
 {
-	ScalableMeta m;
-	const char *why = NULL;
-
-	m.capacity = (uint64) Max(PG_GETARG_INT64(0), 0);
-	m.fpr = PG_GETARG_FLOAT8(1);
-	m.growth = (uint64) Max(PG_GETARG_INT32(2), 0);
-	if (PG_GETARG_INT64(0) <= 0 || (why = scalable_check_meta(&m)) != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid scalable bloom filter parameters: %s",
-						PG_GETARG_INT64(0) <= 0 ? "capacity must be a positive number of items" : why),
-				 errhint("Use an initial capacity >= 1, a rate in (0, 0.5] and a growth factor of 2 to 16.")));
-	PG_RETURN_POINTER(scalable_append(NULL, &m, 0, CurrentMemoryContext));
+	PG_RETURN_POINTER(scalable_from_args(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1),
+										 PG_GETARG_INT32(2), CurrentMemoryContext));
 }
 
 /* scalable_bloom_add(scalable_bloom, anycompatible): NULL values ignored. */
@@ -333,7 +368,7 @@ PG_FUNCTION_INFO_V1(scalable_bloom_add);
 Datum
 scalable_bloom_add(PG_FUNCTION_ARGS)
 {
-	BloomFilter *f;
+	ScalableFilter *f;
 	BloomTypeInfo *ti;
 
 	if (PG_ARGISNULL(0))
@@ -341,11 +376,11 @@ scalable_bloom_add(PG_FUNCTION_ARGS)
 	f = scalable_arg(fcinfo, 0);
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(f);
-	f = bloom_copy(f);
+	f = (ScalableFilter *) bloom_copy((BloomFilter *) f);
 	ti = bloom_call_typeinfo(fcinfo, 1);
-	scalable_adopt(f, ti);
+	scalable_check_value(f, ti, true);
 	scalable_add_hash(&f, bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed),
-					  CurrentMemoryContext, true);
+					  CurrentMemoryContext);
 	PG_RETURN_POINTER(f);
 }
 
@@ -355,7 +390,7 @@ Datum
 scalable_bloom_contains(PG_FUNCTION_ARGS)
 {
 	BloomTypeInfo *ti;
-	BloomFilter *f = bloom_call_probe(fcinfo, BLOOM_KIND_SCALABLE, &ti);
+	ScalableFilter *f = (ScalableFilter *) bloom_call_probe(fcinfo, BLOOM_KIND_SCALABLE, &ti);
 
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);
@@ -363,47 +398,39 @@ scalable_bloom_contains(PG_FUNCTION_ARGS)
 }
 
 /* Union of b into a copy of a (same parameters): sub-filter-wise OR. */
-static BloomFilter *
-scalable_merge(const BloomFilter *a, const BloomFilter *b, MemoryContext cxt)
+static ScalableFilter *
+scalable_merge(const ScalableFilter *a, const ScalableFilter *b, MemoryContext cxt)
 {
-	const BloomFilter *big = a->nhashes >= b->nhashes ? a : b;
-	const BloomFilter *small = big == a ? b : a;
-	const ScalableMeta *ma = SCALABLE_META(a),
-			   *mb = SCALABLE_META(b);
-	BloomFilter *r,
-			   *rs;
+	const ScalableFilter *big = a->nsub >= b->nsub ? a : b;
+	const ScalableFilter *small = big == a ? b : a;
+	ScalableFilter *r;
+	BloomFilter *rs;
 	const BloomFilter *ss;
 
-	if (ma->capacity != mb->capacity || ma->fpr != mb->fpr || ma->growth != mb->growth ||
-		a->seed != b->seed ||
+	if (a->capacity != b->capacity || a->fpr_bits != b->fpr_bits ||
+		a->growth != b->growth || a->seed != b->seed ||
 		(a->family[0] && b->family[0] &&
 		 (memcmp(a->family, b->family, BLOOM_FAMILY_LEN) != 0 || a->collfp != b->collfp)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot union scalable bloom filters with incompatible parameters"),
-				 errdetail("Capacity, rate, growth, seed and element family must match (%llu/%g/%llu/\"%s\" and %llu/%g/%llu/\"%s\").",
-						   (unsigned long long) ma->capacity, ma->fpr, (unsigned long long) ma->growth, a->family,
-						   (unsigned long long) mb->capacity, mb->fpr, (unsigned long long) mb->growth, b->family)));
-	r = bloom_copy_in(cxt, big);
+				 errdetail("Capacity, rate, growth, seed and element family must match (%llu/%g/%u/\"%s\" and %llu/%g/%u/\"%s\").",
+						   (unsigned long long) a->capacity, scalable_fpr(a), a->growth, a->family,
+						   (unsigned long long) b->capacity, scalable_fpr(b), b->growth, b->family)));
+	r = (ScalableFilter *) bloom_copy_in(cxt, (const BloomFilter *) big);
 	if (r->family[0] == '\0' && small->family[0] != '\0')
-	{
-		BloomTypeInfo ti;
-
-		memset(&ti, 0, sizeof(ti));
-		memcpy(ti.family, small->family, BLOOM_FAMILY_LEN);
-		ti.collfp = small->collfp;
-		scalable_adopt(r, &ti);
-	}
-	rs = SCALABLE_FIRST(r);
-	ss = SCALABLE_FIRST(small);
-	for (int i = 0; i < small->nhashes; i++)
+		scalable_adopt(r, small->family, small->collfp);
+	rs = scalable_first(r);
+	ss = scalable_first(small);
+	for (int i = 0; i < small->nsub; i++)
 	{
 		bloom_or_words(rs->words, ss->words, BLOOM_NWORDS(rs));
 		bloom_add_items(rs, ss->nitems);
 		rs = scalable_next(rs);
 		ss = scalable_next(ss);
 	}
-	bloom_add_items(r, small->nitems);
+	r->nitems = r->nitems > PG_UINT64_MAX - small->nitems ? PG_UINT64_MAX
+		: r->nitems + small->nitems;
 	return r;
 }
 
@@ -420,11 +447,11 @@ PG_FUNCTION_INFO_V1(scalable_bloom_estimate_card);
 Datum
 scalable_bloom_estimate_card(PG_FUNCTION_ARGS)
 {
-	BloomFilter *f = scalable_arg(fcinfo, 0);
-	const BloomFilter *sub = SCALABLE_FIRST(f);
+	ScalableFilter *f = scalable_arg(fcinfo, 0);
+	const BloomFilter *sub = scalable_first(f);
 	double		n = 0;
 
-	for (int i = 0; i < f->nhashes; i++, sub = scalable_next(sub))
+	for (int i = 0; i < f->nsub; i++, sub = scalable_next(sub))
 		n += bloom_estimate_items(sub, bloom_popcount(sub));
 	PG_RETURN_FLOAT8(n);
 }
@@ -438,8 +465,8 @@ Datum
 scalable_bloom_info(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	BloomFilter *f = scalable_arg(fcinfo, 0);
-	const BloomFilter *sub = SCALABLE_FIRST(f);
+	ScalableFilter *f = scalable_arg(fcinfo, 0);
+	const BloomFilter *sub = scalable_first(f);
 
 #if PG_VERSION_NUM >= 150000
 	InitMaterializedSRF(fcinfo, 0);
@@ -456,14 +483,14 @@ scalable_bloom_info(PG_FUNCTION_ARGS)
 		MemoryContextSwitchTo(old);
 	}
 #endif
-	for (int i = 0; i < f->nhashes; i++, sub = scalable_next(sub))
+	for (int i = 0; i < f->nsub; i++, sub = scalable_next(sub))
 	{
 		Datum		v[8];
 		bool		nulls[8] = {false};
 		double		cap,
 					fpr;
 
-		scalable_sub_target(SCALABLE_META(f), i, &cap, &fpr);
+		scalable_sub_target(f, i, &cap, &fpr);
 		v[0] = Int32GetDatum(i + 1);
 		v[1] = CStringGetTextDatum(bloom_layout_name(sub->layout));
 		v[2] = Int64GetDatum((int64) sub->nbits);
@@ -479,46 +506,48 @@ scalable_bloom_info(PG_FUNCTION_ARGS)
 
 /* ---- scalable_bloom_agg(anyelement [, capacity, fpr]) ------------------ */
 
+/* defaults of scalable_bloom_agg(x) and scalable_bloom_empty() */
+#define SCALABLE_DEFAULT_CAPACITY	1000
+#define SCALABLE_DEFAULT_FPR		0.01
+#define SCALABLE_DEFAULT_GROWTH		2
+
 typedef struct ScalableAggState
 {
 	BloomTypeInfo ti;
 	bool		ti_valid;
-	BloomFilter *f;
+	ScalableFilter *f;
 } ScalableAggState;
 
+/* A new state for the sizing arguments of this call (NULLs: 22004). */
+static ScalableAggState *
+scalable_state_new(FunctionCallInfo fcinfo, MemoryContext aggcxt)
+{
+	ScalableAggState *st;
+	int64		capacity = SCALABLE_DEFAULT_CAPACITY;
+	double		fpr = SCALABLE_DEFAULT_FPR;
+
+	if (PG_NARGS() > 3)
+	{
+		if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("scalable_bloom_agg capacity and false-positive rate must not be NULL")));
+		capacity = PG_GETARG_INT64(2);
+		fpr = PG_GETARG_FLOAT8(3);
+	}
+	st = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
+	st->f = scalable_from_args(capacity, fpr, SCALABLE_DEFAULT_GROWTH, aggcxt);
+	return st;
+}
 
 PG_FUNCTION_INFO_V1(scalable_bloom_agg_trans);
 Datum
 scalable_bloom_agg_trans(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	ScalableAggState *st;
+	ScalableAggState *st = PG_ARGISNULL(0) ? scalable_state_new(fcinfo, aggcxt)
+		: (ScalableAggState *) PG_GETARG_POINTER(0);
 
-	if (PG_ARGISNULL(0))
-	{
-		ScalableMeta m = {1000, 0.01, 2};
-		const char *why = NULL;
-
-		if (PG_NARGS() > 3)
-		{
-			if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
-				ereport(ERROR,
-						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-						 errmsg("scalable_bloom_agg capacity and false-positive rate must not be NULL")));
-			m.capacity = (uint64) Max(PG_GETARG_INT64(2), 0);
-			m.fpr = PG_GETARG_FLOAT8(3);
-		}
-		if (m.capacity == 0 || (why = scalable_check_meta(&m)) != NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("invalid scalable bloom filter parameters: %s",
-							m.capacity == 0 ? "capacity must be a positive number of items" : why),
-					 errhint("Use an initial capacity >= 1 and a rate in (0, 0.5].")));
-		st = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
-		st->f = scalable_append(NULL, &m, 0, aggcxt);
-	}
-	else
-		st = (ScalableAggState *) PG_GETARG_POINTER(0);
 	if (!PG_ARGISNULL(1))
 	{
 		if (!st->ti_valid)
@@ -526,10 +555,10 @@ scalable_bloom_agg_trans(PG_FUNCTION_ARGS)
 			bloom_typeinfo_init(&st->ti, get_fn_expr_argtype(fcinfo->flinfo, 1),
 								PG_GET_COLLATION(), aggcxt);
 			st->ti_valid = true;
-			scalable_adopt(st->f, &st->ti);
+			scalable_check_value(st->f, &st->ti, true);
 		}
 		scalable_add_hash(&st->f, bloom_hash_datum(&st->ti, PG_GETARG_DATUM(1), st->f->seed),
-						  aggcxt, true);
+						  aggcxt);
 	}
 	PG_RETURN_POINTER(st);
 }
@@ -540,12 +569,9 @@ scalable_bloom_agg_final(PG_FUNCTION_ARGS)
 {
 	bloom_agg_context(fcinfo);
 	if (PG_ARGISNULL(0))
-	{
-		ScalableMeta m = {1000, 0.01, 2};
-
-		PG_RETURN_POINTER(scalable_append(NULL, &m, 0, CurrentMemoryContext));
-	}
-	PG_RETURN_POINTER(bloom_copy(((ScalableAggState *) PG_GETARG_POINTER(0))->f));
+		PG_RETURN_POINTER(scalable_new(SCALABLE_DEFAULT_CAPACITY, SCALABLE_DEFAULT_FPR,
+									   SCALABLE_DEFAULT_GROWTH, CurrentMemoryContext));
+	PG_RETURN_POINTER(bloom_copy((BloomFilter *) ((ScalableAggState *) PG_GETARG_POINTER(0))->f));
 }
 
 PG_FUNCTION_INFO_V1(scalable_bloom_agg_combine);
@@ -561,7 +587,7 @@ scalable_bloom_agg_combine(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(a);
 	r = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
 	r->f = a ? scalable_merge(a->f, b->f, aggcxt)
-		: bloom_copy_in(aggcxt, b->f);
+		: (ScalableFilter *) bloom_copy_in(aggcxt, (BloomFilter *) b->f);
 	PG_RETURN_POINTER(r);
 }
 
@@ -580,11 +606,11 @@ scalable_bloom_agg_deserial(PG_FUNCTION_ARGS)
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 	ScalableAggState *st = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
+	BloomFilter *v1 = bloom_parse_wire((const uint8 *) VARDATA_ANY(b),
+									   VARSIZE_ANY_EXHDR(b), CurrentMemoryContext,
+									   BLOOM_KIND_SCALABLE,
+									   "invalid serialized scalable bloom state");
 
-	st->f = scalable_finish_decode(bloom_parse_wire((const uint8 *) VARDATA_ANY(b),
-													VARSIZE_ANY_EXHDR(b), aggcxt,
-													BLOOM_KIND_SCALABLE,
-													"invalid serialized scalable bloom state"),
-								   ERRCODE_INVALID_BINARY_REPRESENTATION);
+	st->f = scalable_finish_decode(v1, ERRCODE_INVALID_BINARY_REPRESENTATION, aggcxt);
 	PG_RETURN_POINTER(st);
 }

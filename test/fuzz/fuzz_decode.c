@@ -2,7 +2,7 @@
  *
  * fuzz_decode.c
  *	  libFuzzer target for the PostgreSQL-free core of bloomset
- *	  (src/bloom_core.c): every input is decoded both as the text form
+ *	  (src/bloom_core.c, src/bloom_codec.c): every input is decoded both as the text form
  *	  (what bloom_in parses) and as the binary send/recv form (what
  *	  bloom_recv, bloom_from_bytea and the aggregates' deserialization
  *	  parse).  Whatever a decoder accepts is then exercised: insert/test,
@@ -14,7 +14,7 @@
  *
  * Build (see run.sh):
  *	 clang -g -O1 -fsanitize=fuzzer,address,undefined -I src \
- *		 test/fuzz/fuzz_decode.c src/bloom_core.c -lm
+ *		 test/fuzz/fuzz_decode.c src/bloom_core.c src/bloom_codec.c -lm
  *
  *-------------------------------------------------------------------------
  */
@@ -251,6 +251,47 @@ fuzz_fold_factor(const BloomFilter *f, uint8_t pick)
 	return n == 0 ? 1 : cand[pick % n];
 }
 
+/* Bit b of f's array (bit b % 8 of byte b / 8). */
+static bool
+fuzz_bit(const BloomFilter *f, uint64_t b)
+{
+	return (((const uint8_t *) f->words)[b / 8] >> (b % 8)) & 1;
+}
+
+/*
+ * Is dst (zero before the resize) exactly the fold or unfold of src, unit
+ * by unit (bit for classic, block for blocked), computed bit by bit?
+ */
+static void
+fuzz_check_resize_exact(const BloomFilter *src, const BloomFilter *dst)
+{
+	uint64_t	unit = src->layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_BLOCK_BITS : 1;
+
+	if (src->nbits >= dst->nbits)
+	{
+		uint64_t	f = src->nbits / dst->nbits;
+
+		for (uint64_t d = 0; d < dst->nbits; d++)
+		{
+			uint64_t	u = d / unit,
+						off = d % unit;
+			bool		any = false;
+
+			for (uint64_t j = 0; j < f && !any; j++)
+				any = fuzz_bit(src, (u * f + j) * unit + off);
+			FUZZ_CHECK(fuzz_bit(dst, d) == any, "fold differs from the bit-by-bit reference");
+		}
+	}
+	else
+	{
+		uint64_t	f = dst->nbits / src->nbits;
+
+		for (uint64_t d = 0; d < dst->nbits; d++)
+			FUZZ_CHECK(fuzz_bit(dst, d) == fuzz_bit(src, (d / unit / f) * unit + d % unit),
+					   "unfold differs from the bit-by-bit reference");
+	}
+}
+
 /* Fold, unfold and combine f with the resized copies. */
 static void
 fuzz_resize(const BloomFilter *f, const uint64_t *h, int nh, uint8_t pick)
@@ -260,6 +301,7 @@ fuzz_resize(const BloomFilter *f, const uint64_t *h, int nh, uint8_t pick)
 	char		detail[256];
 
 	bloom_resize_into(f, folded);
+	fuzz_check_resize_exact(f, folded);
 	FUZZ_CHECK(bloom_check_header(folded) == NULL, "folded header invalid");
 	FUZZ_CHECK(bloom_popcount(folded) <= bloom_popcount(f), "folding added bits");
 	fuzz_check_members(folded, h, nh, "false negative after folding");
@@ -276,6 +318,7 @@ fuzz_resize(const BloomFilter *f, const uint64_t *h, int nh, uint8_t pick)
 		BloomFilter *uni = fuzz_reshape(f, f->nbits);
 
 		bloom_resize_into(folded, back);
+		fuzz_check_resize_exact(folded, back);
 		fuzz_check_members(back, h, nh, "false negative after unfolding");
 		FUZZ_CHECK(bloom_popcount(back) >= bloom_popcount(f) ||
 				   bloom_popcount(f) == 0, "unfolding lost bits");
@@ -362,6 +405,13 @@ fuzz_exercise(BloomFilter *f, const uint8_t *data, size_t len)
 	FUZZ_CHECK(bloom_check_header(f) == NULL, "accepted filter fails bloom_check_header");
 	FUZZ_CHECK(bloom_check_bits(f) == NULL, "accepted filter fails bloom_check_bits");
 	FUZZ_CHECK(strcmp(bloom_layout_name(f->layout), "unknown") != 0, "accepted unknown layout");
+	/* the probes' assumption: an n-gram family has 1 .. 8, a token one is exact */
+	FUZZ_CHECK(strncmp(f->family, "ngram", 5) != 0 ||
+			   (bloom_family_ngram_n(f->family) >= 1 &&
+				bloom_family_ngram_n(f->family) <= BLOOM_NGRAM_MAX),
+			   "accepted an n-gram family without a valid n");
+	FUZZ_CHECK(strncmp(f->family, "token", 5) != 0 || bloom_family_is_token(f->family),
+			   "accepted a token family other than \"token\"");
 	fuzz_check_estimates(f);
 	fuzz_round_trips(f);
 

@@ -1,9 +1,14 @@
 /*
- * test_core.c -- unit tests of the PostgreSQL-free core (src/bloom_core.c):
- * sizing, no false negatives, folding equals building small, codec round
- * trips, header validation, and the inlined lookup3 hashes against
+ * test_core.c -- unit tests of the PostgreSQL-free core (src/bloom_core.c,
+ * src/bloom_codec.c): sizing (and unreachable rates), no false negatives,
+ * folding equals building small, fold/unfold against a bit-by-bit
+ * reference, codec round trips, header and family validation, interrupt
+ * polling of every long loop, and the inlined lookup3 hashes against
  * PostgreSQL's own (linked from libpgcommon).  Prints
  * "SUITE unit: N passed, M failed".
+ *
+ *	 cc -O2 -Wall test/unit/test_core.c src/bloom_core.c src/bloom_codec.c \
+ *		 -L$(pg_config --pkglibdir) -lpgcommon -lpgport -lm
  */
 #include "../../src/bloom_format.h"
 
@@ -247,6 +252,418 @@ test_kernels_agree(bool portable)
 	bloom_cpu_init(portable);
 }
 
+/* ---- fold / unfold against a bit-by-bit reference ---------------------- */
+
+static bool
+get_bit(const BloomFilter *f, uint64_t b)
+{
+	return (((const uint8_t *) f->words)[b / 8] >> (b % 8)) & 1;
+}
+
+static void
+set_bit(BloomFilter *f, uint64_t b)
+{
+	((uint8_t *) f->words)[b / 8] |= (uint8_t) (1U << (b % 8));
+}
+
+/* Is dst exactly the fold/unfold of src, unit by unit (bit or block)? */
+static bool
+resize_matches_reference(const BloomFilter *src, const BloomFilter *dst)
+{
+	uint64_t	unit = src->layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_BLOCK_BITS : 1;
+	BloomFilter *ref = new_filter(dst->layout, dst->nhashes, dst->nbits);
+	bool		ok;
+
+	if (src->nbits >= dst->nbits)
+	{
+		uint64_t	f = src->nbits / dst->nbits;
+
+		for (uint64_t b = 0; b < src->nbits; b++)
+			if (get_bit(src, b))
+				set_bit(ref, (b / unit / f) * unit + b % unit);
+	}
+	else
+	{
+		uint64_t	f = dst->nbits / src->nbits;
+
+		for (uint64_t b = 0; b < dst->nbits; b++)
+			if (get_bit(src, (b / unit / f) * unit + b % unit))
+				set_bit(ref, b);
+	}
+	ok = memcmp(ref->words, dst->words, BLOOM_DATA_BYTES(dst)) == 0;
+	free(ref);
+	return ok;
+}
+
+/* Random bits at density num/8 per bit (0..8). */
+static void
+fill_random(BloomFilter *f, int num, uint64_t seed)
+{
+	for (uint64_t i = 0; i < BLOOM_NWORDS(f); i++)
+	{
+		uint64_t	a = bloom_mix64(seed + 3 * i),
+					b = bloom_mix64(seed + 3 * i + 1),
+					c = bloom_mix64(seed + 3 * i + 2);
+
+		/* density 1/8 (a&b&c), 1/2 (a), 7/8 (a|b|c), or all/none */
+		f->words[i] = num == 0 ? 0 : num == 1 ? (a & b & c) : num == 4 ? a :
+			num == 7 ? (a | b | c) : ~UINT64_C(0);
+	}
+}
+
+/*
+ * bloom_resize_into equals the reference for fold and unfold by powers of
+ * two (the bit-doubling/halving paths), other factors (the generic paths),
+ * factors of 64 and beyond, equal sizes, at densities from empty to full.
+ */
+static void
+test_resize_reference(void)
+{
+	static const uint64_t factors[] = {1, 2, 3, 4, 5, 7, 8, 16, 32, 48, 64, 100, 128, 192};
+	static const int densities[] = {0, 1, 4, 7, 8};
+	int			tried = 0,
+				wrong = 0;
+
+	for (int layout = 0; layout <= 1; layout++)
+		for (size_t fi = 0; fi < sizeof(factors) / sizeof(factors[0]); fi++)
+			for (size_t di = 0; di < sizeof(densities) / sizeof(densities[0]); di++)
+			{
+				uint64_t	f = factors[fi];
+				uint64_t	small_bits = layout ? 3 * BLOOM_BLOCK_BITS : 320;
+				int			k = layout ? 8 : 5;
+				BloomFilter *small = new_filter(layout, k, small_bits);
+				BloomFilter *big = new_filter(layout, k, small_bits * f);
+				BloomFilter *out_big = new_filter(layout, k, small_bits * f);
+				BloomFilter *out_small = new_filter(layout, k, small_bits);
+
+				fill_random(small, densities[di], 1000 * f + di);
+				fill_random(big, densities[di], 7777 * f + di);
+				bloom_resize_into(small, out_big);	/* unfold */
+				bloom_resize_into(big, out_small);	/* fold */
+				tried += 2;
+				if (!resize_matches_reference(small, out_big))
+				{
+					printf("  unfold layout %d factor %llu density %d differs\n", layout, (unsigned long long) f, densities[di]);
+					wrong++;
+				}
+				if (!resize_matches_reference(big, out_small))
+				{
+					printf("  fold layout %d factor %llu density %d differs\n", layout, (unsigned long long) f, densities[di]);
+					wrong++;
+				}
+				free(small);
+				free(big);
+				free(out_big);
+				free(out_small);
+			}
+	CHECK(tried == 280 && wrong == 0, "fold and unfold equal the bit-by-bit reference");
+}
+
+/* ---- interrupts --------------------------------------------------------- */
+
+static long hook_calls;
+
+static void
+count_hook(void)
+{
+	hook_calls++;
+}
+
+/* Calls of the hook while running op on data of nbytes: at least one per
+ * BLOOM_POLL_BYTES (less one), at most four per BLOOM_POLL_BYTES. */
+#define POLL_CHECK(expr, nbytes, what) \
+	do { \
+		long		lo_ = (long) ((nbytes) / BLOOM_POLL_BYTES) - 1, \
+					hi_ = (long) (4 * (nbytes) / BLOOM_POLL_BYTES) + 1; \
+		hook_calls = 0; \
+		expr; \
+		if (!(hook_calls >= lo_ && hook_calls <= hi_)) \
+			printf("  %s: %ld hook calls for %zu bytes (want %ld .. %ld)\n", \
+				   what, hook_calls, (size_t) (nbytes), lo_, hi_); \
+		CHECK(hook_calls >= lo_ && hook_calls <= hi_, what); \
+	} while (0)
+
+/*
+ * Every loop over a large bit array calls bloom_interrupt_hook about every
+ * BLOOM_POLL_BYTES of data (counted calls on a 32 MiB filter), and a small
+ * filter's operations never call it.
+ */
+static void
+test_interrupts(void)
+{
+	const uint64_t nbits = UINT64_C(1) << 28;	/* 32 MiB */
+	const size_t nbytes = nbits / 8;
+	BloomFilter *a = new_filter(BLOOM_LAYOUT_CLASSIC, 7, nbits);
+	BloomFilter *b = new_filter(BLOOM_LAYOUT_CLASSIC, 7, nbits);
+	BloomFilter *half = new_filter(BLOOM_LAYOUT_CLASSIC, 7, nbits / 2);
+	BloomFilter *a3 = new_filter(BLOOM_LAYOUT_CLASSIC, 7, 3 * (nbits / 8));	/* 12 MiB */
+	BloomFilter *third = new_filter(BLOOM_LAYOUT_CLASSIC, 7, nbits / 8);
+	BloomFilter *blk = new_filter(BLOOM_LAYOUT_BLOCKED, 8, nbits);
+	BloomFilter *blk_half = new_filter(BLOOM_LAYOUT_BLOCKED, 8, nbits / 2);
+	BloomFilter *small = new_filter(BLOOM_LAYOUT_CLASSIC, 7, 1 << 20);
+	BloomFilter *cnt = new_filter(BLOOM_LAYOUT_COUNTING, 7, nbits);
+	BloomFilter *cnt_bits = new_filter(BLOOM_LAYOUT_CLASSIC, 7, nbits / 4);
+	BloomFilter hdr;
+	char	   *text = malloc(bloom_text_size(a));
+	const char *hex;
+
+	fill_random(a, 4, 1);
+	fill_random(b, 4, 2);
+	fill_random(half, 4, 3);
+	fill_random(blk_half, 4, 4);
+	fill_random(cnt, 1, 5);
+	bloom_interrupt_hook = count_hook;
+	for (int portable = 0; portable <= 1; portable++)
+	{
+		bloom_cpu_init(portable);
+		POLL_CHECK(bloom_popcount(a), nbytes, "popcount polls");
+		POLL_CHECK(bloom_or_words(a->words, b->words, BLOOM_NWORDS(a)), nbytes, "OR polls");
+		POLL_CHECK(bloom_and_words(a->words, b->words, BLOOM_NWORDS(a)), nbytes, "AND polls");
+	}
+	POLL_CHECK(bloom_text_encode(a, text), nbytes, "hex encode polls");
+	CHECK(bloom_text_decode_header(text, &hdr, &hex) == NULL, "hex header of a big filter decodes");
+	POLL_CHECK(bloom_text_decode_bits(hex, b), nbytes, "hex decode polls");
+	CHECK(memcmp(a->words, b->words, nbytes) == 0, "hex round trip of a big filter");
+	POLL_CHECK(bloom_resize_into(half, a), nbytes, "classic unfold by 2 polls");
+	POLL_CHECK(bloom_resize_into(third, a3), 3 * nbytes / 8, "classic unfold by 3 polls");
+	POLL_CHECK(bloom_resize_into(a, half), nbytes, "classic fold by 2 polls");
+	memset(third->words, 0, nbytes / 8);
+	POLL_CHECK(bloom_resize_into(a3, third), 3 * nbytes / 8, "classic fold by 3 polls");
+	POLL_CHECK(bloom_resize_into(blk_half, blk), nbytes, "blocked unfold polls");
+	POLL_CHECK(bloom_resize_into(blk, blk_half), nbytes, "blocked fold polls");
+	{
+		/* fold of a big filter onto the smallest size: one output block */
+		BloomFilter *one = new_filter(BLOOM_LAYOUT_BLOCKED, 8, BLOOM_BLOCK_BITS);
+
+		POLL_CHECK(bloom_resize_into(blk, one), nbytes, "blocked fold onto one block polls");
+		free(one);
+	}
+	POLL_CHECK(bloom_current_fpr(blk), nbytes, "blocked current rate polls");
+	memset(blk->family, 0, BLOOM_FAMILY_LEN);
+	memset(blk->words, 0, nbytes);
+	POLL_CHECK(CHECK(bloom_check_bits(blk) == NULL, "empty filter passes"), nbytes, "check_bits polls");
+	POLL_CHECK(bloom_counting_merge(cnt, cnt), nbytes, "counting merge polls");
+	POLL_CHECK(bloom_counting_to_bits(cnt, cnt_bits), nbytes, "counting to_bits polls");
+	hook_calls = 0;
+	bloom_popcount(small);
+	bloom_or_words(small->words, small->words, BLOOM_NWORDS(small));
+	bloom_current_fpr(small);
+	CHECK(hook_calls == 0, "a 128 KiB filter never polls");
+	bloom_interrupt_hook = NULL;
+	free(text);
+	free(a);
+	free(b);
+	free(half);
+	free(third);
+	free(a3);
+	free(blk);
+	free(blk_half);
+	free(small);
+	free(cnt);
+	free(cnt_bits);
+}
+
+/* ---- element families ---------------------------------------------------- */
+
+/* The family rules of every input path (bloom_check_header). */
+static void
+test_families(void)
+{
+	static const struct
+	{
+		const char *family;
+		bool		ok;
+		int			ngram_n;
+		bool		token;
+	}			cases[] = {
+		{"", true, 0, false},
+		{"integer_ops", true, 0, false},
+		{"text_ops~c1f3", true, 0, false},
+		{"array(integer_ops)", true, 0, false},
+		{"token", true, 0, true},
+		{"ngram:1", true, 1, false},
+		{"ngram:3", true, 3, false},
+		{"ngram:8", true, 8, false},
+		{"ngram:0", false, 0, false},
+		{"ngram:", false, 0, false},
+		{"ngram", false, 0, false},
+		{"ngram:9", false, 0, false},
+		{"ngram:10", false, 0, false},
+		{"ngram:-3", false, 0, false},
+		{"ngram:+3", false, 0, false},
+		{"ngram:03", false, 0, false},
+		{"ngram:3x", false, 0, false},
+		{"ngram:2147483648", false, 0, false},
+		{"ngram:99999999999999999999", false, 0, false},
+		{"ngrams_ops", false, 0, false},
+		{"tokenizer", false, 0, false},
+		{"token_ops", false, 0, false},
+		{"tokens", false, 0, false},
+		{"Token", true, 0, false},	/* a type family, as far as the core knows */
+		{"bad family", false, 0, false},
+	};
+	int			wrong = 0;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		BloomFilter hdr;
+		const char *why;
+
+		bloom_init_header(&hdr, BLOOM_LAYOUT_BLOCKED, 8, 2048, 0);
+		strncpy(hdr.family, cases[i].family, BLOOM_FAMILY_LEN - 1);
+		why = bloom_check_header(&hdr);
+		if ((why == NULL) != cases[i].ok ||
+			bloom_family_ngram_n(hdr.family) != cases[i].ngram_n ||
+			bloom_family_is_token(hdr.family) != cases[i].token)
+		{
+			printf("  family \"%s\": %s, ngram_n %d, token %d\n", cases[i].family,
+				   why ? why : "accepted", bloom_family_ngram_n(hdr.family),
+				   bloom_family_is_token(hdr.family));
+			wrong++;
+		}
+	}
+	CHECK(wrong == 0, "family validation table");
+	CHECK(BLOOM_NGRAM_MAX == 8, "n-grams of 1 .. 8 characters");
+	{
+		/* the text and wire decoders reject what bloom_check_header rejects */
+		BloomFilter *f = new_filter(BLOOM_LAYOUT_BLOCKED, 8, 256);
+		BloomFilter hdr;
+		char	   *text;
+		const char *hex;
+		uint8_t		wire[BLOOM_WIRE_HEADER_SIZE + 32];
+
+		strcpy(f->family, "ngram:0");
+		text = malloc(bloom_text_size(f));
+		bloom_text_encode(f, text);
+		CHECK(bloom_text_decode_header(text, &hdr, &hex) != NULL, "text input rejects ngram:0");
+		bloom_wire_encode_header(f, wire);
+		memset(wire + BLOOM_WIRE_HEADER_SIZE, 0, 32);
+		CHECK(bloom_wire_decode_header(wire, sizeof(wire), &hdr) != NULL, "binary input rejects ngram:0");
+		strcpy(f->family, "tokenizer");
+		bloom_wire_encode_header(f, wire);
+		CHECK(bloom_wire_decode_fields(wire, &hdr) != NULL, "binary input rejects tokenizer");
+		free(text);
+		free(f);
+	}
+}
+
+/* ---- unreachable rates ----------------------------------------------------- */
+
+/*
+ * A rate the layout's hash limit cannot reach within BLOOM_MAX_BITS is
+ * reported (nbits 0, a reason, the smallest reachable rate, which is above
+ * the request and reachable); a filter that is too large even with the ideal
+ * number of hashes is nbits 0 without that report; every filter returned
+ * meets its rate (up to the rounding of k).
+ */
+static void
+test_unreachable(void)
+{
+	static const struct
+	{
+		int64_t		capacity;
+		double		fpr;
+		int			layout;
+		char		expect;		/* 'o' ok, 'u' unreachable, 'b' too big */
+	}			cases[] = {
+		{1000000, 1e-300, BLOOM_LAYOUT_CLASSIC, 'u'},
+		{1000000, 1e-200, BLOOM_LAYOUT_CLASSIC, 'u'},
+		{1000000, 1e-60, BLOOM_LAYOUT_CLASSIC, 'u'},
+		{1000000, 1e-50, BLOOM_LAYOUT_CLASSIC, 'o'},	/* k = 32, more bits */
+		{1000000, 1e-12, BLOOM_LAYOUT_CLASSIC, 'o'},
+		{1000000, 1e-4, BLOOM_LAYOUT_CLASSIC, 'o'},
+		{1, 1e-300, BLOOM_LAYOUT_CLASSIC, 'u'},
+		{1, 1e-100, BLOOM_LAYOUT_CLASSIC, 'o'},
+		{1000000, 1e-300, BLOOM_LAYOUT_BLOCKED, 'u'},
+		{1000000, 1e-14, BLOOM_LAYOUT_BLOCKED, 'u'},
+		{1000000, 1e-11, BLOOM_LAYOUT_BLOCKED, 'o'},
+		{1000000, 0.01, BLOOM_LAYOUT_BLOCKED, 'o'},
+		{1000000, 1e-300, BLOOM_LAYOUT_COUNTING, 'b'},	/* 1.4e9 > 2^29 */
+		{1000000, 1e-100, BLOOM_LAYOUT_COUNTING, 'u'},
+		{1000000, 1e-30, BLOOM_LAYOUT_COUNTING, 'o'},
+		{10000000, 1e-300, BLOOM_LAYOUT_CLASSIC, 'b'},	/* 1.4e10 bits ideal */
+		{1000000000, 1e-4, BLOOM_LAYOUT_CLASSIC, 'b'},
+		{200000000, 1e-4, BLOOM_LAYOUT_CLASSIC, 'b'},
+		{INT64_C(1) << 40, 0.01, BLOOM_LAYOUT_BLOCKED, 'b'},
+		{INT64_C(1) << 40, 0.5, BLOOM_LAYOUT_CLASSIC, 'b'},
+		{300000000, 1e-2, BLOOM_LAYOUT_COUNTING, 'b'},
+	};
+	int			wrong = 0;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		BloomSizing s = bloom_size_for(cases[i].capacity, cases[i].fpr, cases[i].layout, false);
+		char		got = s.unreachable ? 'u' : s.nbits == 0 ? 'b' : 'o';
+		bool		ok = got == cases[i].expect;
+
+		if (got == 'u')
+		{
+			/* the reported minimum is above the request and is reachable */
+			BloomSizing r = bloom_size_for(cases[i].capacity, s.min_fpr * 1.0001,
+										   cases[i].layout, false);
+
+			ok = ok && s.nbits == 0 && s.min_fpr > cases[i].fpr &&
+				s.min_fpr == bloom_min_reachable_fpr(cases[i].capacity, cases[i].layout) &&
+				r.unreachable == NULL && r.nbits > 0;
+		}
+		if (got == 'o')
+			ok = ok && s.expected_fpr <= cases[i].fpr * 1.01 &&
+				s.nbits <= (cases[i].layout == BLOOM_LAYOUT_COUNTING ? BLOOM_MAX_BITS / 4 : BLOOM_MAX_BITS);
+		if (got == 'b')
+			ok = ok && s.needed_bits > (double) BLOOM_MAX_BITS / (cases[i].layout == BLOOM_LAYOUT_COUNTING ? 4 : 1);
+		if (!ok)
+		{
+			printf("  size_for(%lld, %g, %d): %c (want %c), nbits %llu, needed %g, expected %g, min %g\n",
+				   (long long) cases[i].capacity, cases[i].fpr, cases[i].layout, got,
+				   cases[i].expect, (unsigned long long) s.nbits, s.needed_bits,
+				   s.expected_fpr, s.min_fpr);
+			wrong++;
+		}
+	}
+	CHECK(wrong == 0, "unreachable-rate table");
+	{
+		/* the case: 1e6 items at 1e-300 no longer gives 180 MB at 9e-54 */
+		double		m = bloom_min_reachable_fpr(1000000, BLOOM_LAYOUT_CLASSIC);
+
+		CHECK(m > 1e-60 && m < 1e-55, "smallest classic rate for 1e6 items is about 3e-59");
+	}
+	{
+		/* rates the uncapped k meets are sized as before (k < 32) */
+		BloomSizing s = bloom_size_for(1000000, 1e-9, BLOOM_LAYOUT_CLASSIC, false);
+
+		CHECK(s.nbits == (uint64_t) (ceil(-1e6 * log(1e-9) / (M_LN2 * M_LN2) / 64) * 64) &&
+			  s.nhashes == 30, "classic sizing below the hash cap unchanged");
+	}
+}
+
+/* ---- hex input ----------------------------------------------------------- */
+
+/* upper-case digits accepted; a bad digit, a short string, extra text rejected */
+static void
+test_hex_input(void)
+{
+	BloomFilter *f = new_filter(BLOOM_LAYOUT_BLOCKED, 8, 256);
+	char		hex[2 * 32 + 8];
+
+	memset(hex, 'A', 64);
+	hex[64] = '\0';
+	CHECK(bloom_text_decode_bits(hex, f) == NULL && f->words[0] == UINT64_C(0xaaaaaaaaaaaaaaaa),
+		  "upper-case hex decodes");
+	hex[17] = 'g';
+	CHECK(bloom_text_decode_bits(hex, f) != NULL, "non-hex digit rejected");
+	hex[17] = 'a';
+	hex[63] = '\0';
+	CHECK(bloom_text_decode_bits(hex, f) != NULL, "odd-length hex rejected");
+	hex[62] = '\0';
+	CHECK(bloom_text_decode_bits(hex, f) != NULL, "truncated hex rejected");
+	hex[62] = 'a';
+	hex[63] = 'a';
+	hex[64] = 'a';
+	hex[65] = '\0';
+	CHECK(bloom_text_decode_bits(hex, f) != NULL, "extra characters rejected");
+	free(f);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -262,6 +679,12 @@ main(int argc, char **argv)
 	test_sizing();
 	test_lookup3();
 	test_kernels_agree(portable);
+	test_resize_reference();
+	test_interrupts();
+	bloom_cpu_init(portable);
+	test_families();
+	test_unreachable();
+	test_hex_input();
 	printf("SUITE unit (%s): %d passed, %d failed\n", bloom_cpu_path(), passed, failed);
 	return failed != 0;
 }

@@ -1,23 +1,38 @@
 #!/usr/bin/env bash
-# scripts/test.sh -- run every test suite of bloomset on throwaway clusters.
+# scripts/test.sh -- run every test suite of bloomset on throwaway clusters,
+# on PostgreSQL 15, 17 and 18.
 #
-# Installs what it needs from Debian's archive, builds and installs the
-# extension, then runs: the C unit tests of the core (both CPU paths), the
-# pg_regress suite twice (run-time-selected kernels, then BLOOMSET_PORTABLE=1),
-# the TAP durability and isolation tests, the resource-limit suite (memory
-# bounds, HashAgg spilling, cancellation), and a short libFuzzer run of the
-# decoders.  Prints one line per suite and a closing "N passed, N failed";
-# exits non-zero if anything failed.
+# Installs what it needs from Debian's archive.  PostgreSQL 15 is Debian's
+# binary package; 17 and 18 are built from Debian's source packages by
+# scripts/pgbuild.sh into /var/cache/bloomset-pg (once; reused by later runs,
+# rebuilt when the archive has a new version).  Those builds start in the
+# background first thing and run while the 15 suites do.
+#
+# Per version (suffix -15, -17, -18): build and install the extension for
+# it, the pg_regress suite twice (run-time-selected kernels, then
+# BLOOMSET_PORTABLE=1), the TAP durability and isolation tests with that
+# version's TAP modules, and the extension upgrade test (1.0 -> default
+# version, test/upgrade/run.sh).  Once, on 15: the C unit tests of the core
+# (both CPU paths), the resource-limit suite, a short libFuzzer run of the
+# decoders and the SQL fuzzer's quick mode.  Across versions (cross-15-NN):
+# filters written on 15 restored into 17 and 18 with pg_dump/pg_restore and
+# a pg_upgrade of a 15 cluster to 17 and to 18 (test/t/007, 008).
+#
+# Prints one line per suite and a closing "N passed, N failed" with the
+# elapsed time; exits non-zero if anything failed.
+#   BLOOMSET_PG_VERSIONS="15 17"   restrict the versions (15 is always run)
 #
 # Slow, separate suites (not run here): test/fuzz/run.sh (10 M executions),
 # test/memcheck/run.sh (valgrind + ASan), bench/run.sh.
 source "$(dirname "$0")/lib.sh"
 set +e
 cd "$REPO_ROOT"
+T0=$(date +%s)
 
-ensure_base_packages
-ensure_packages libipc-run-perl clang libclang-rt-14-dev
-build_install || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+OTHER_VERSIONS=()
+for v in ${BLOOMSET_PG_VERSIONS:-15 17 18}; do
+	[ "$v" = 15 ] || OTHER_VERSIONS+=("$v")
+done
 
 LOGDIR=$(mktemp -d /tmp/bloomset-test.XXXXXX)
 total_pass=0
@@ -34,6 +49,7 @@ record() {
 # lines (summed); a non-zero exit counts as a failure either way.
 run_suite() {
 	local name=$1; shift
+	local t0=$SECONDS
 	echo "== $name"
 	"$@" > "$LOGDIR/$name.log" 2>&1
 	local rc=$? p=0 f=0 line
@@ -46,7 +62,14 @@ run_suite() {
 	[ $rc -ne 0 ] && [ "$f" = 0 ] && f=1
 	[ $rc -eq 0 ] && [ "$p" = 0 ] && p=1
 	record "$name" "$p" "$f"
+	echo "   ($((SECONDS - t0)) s)"
 	[ $rc -ne 0 ] && { echo "-- $name failed; log:"; tail -n 40 "$LOGDIR/$name.log"; }
+}
+
+# use_version MAJOR: the server the following suites run against
+use_version() {
+	export PG_MAJOR=$1
+	export PG_BIN=$(pg_bin_dir "$1")
 }
 
 unit_tests() {
@@ -58,29 +81,114 @@ unit_tests() {
 # regress_suite NAME SERVER_ENV
 regress_suite() {
 	PG_SERVER_ENV=$2 pg_start "max_worker_processes = 8" "max_parallel_workers = 4"
+	echo "PostgreSQL $("$PG_BIN/pg_config" --version)"
 	echo "kernels in use: $($PG_BIN/psql -X -Atqc "LOAD 'bloomset'; SHOW bloomset.simd")"
 	make -s PG_CONFIG=$PG_BIN/pg_config installcheck \
 		REGRESS_OPTS="--load-extension=bloomset --outputdir=$LOGDIR/$1" > "$LOGDIR/$1.out" 2>&1
 	local rc=$? ok bad
 	cat "$LOGDIR/$1.out"
 	[ $rc -ne 0 ] && head -n 80 "$LOGDIR/$1/regression.diffs" 2>/dev/null
-	ok=$(grep -cE '\.\.\. ok' "$LOGDIR/$1.out")
-	bad=$(grep -cE 'FAILED' "$LOGDIR/$1.out")
+	ok=$(grep -cE '\.\.\. ok|^ok ' "$LOGDIR/$1.out")
+	bad=$(grep -cE 'FAILED|^not ok ' "$LOGDIR/$1.out")
 	pg_stop
 	[ $rc -ne 0 ] && [ "$bad" = 0 ] && bad=1
 	echo "SUITE $1: $ok passed, $bad failed"
 	return $rc
 }
 
+# build_suite: build and install the extension for PG_MAJOR
+build_suite() {
+	build_install && echo "SUITE build-$PG_MAJOR: 1 passed, 0 failed"
+}
+
+# cross_suite NEW: test/t/007 and 008 with the TAP modules of NEW, the old
+# cluster on 15 (PostgreSQL::Test::Cluster install_path)
+cross_suite() {
+	local new=$1 newbin work rc perl_lib pass fail
+	newbin=$(pg_bin_dir "$new")
+	perl_lib=$(dirname "$(dirname "$("$newbin/pg_config" --pgxs)")")/test/perl
+	work=$(mktemp -d /tmp/bloomset-cross.XXXXXX)
+	cp -R test/t test/upgrade "$work/"
+	chmod 755 "$work"; chown -R postgres: "$work"
+	as_pg env -C "$work" PATH="$newbin:$PATH" PERL5LIB="$perl_lib:$work/t" \
+		PG_REGRESS="$(dirname "$perl_lib")/regress/pg_regress" TESTDIR="$work" \
+		BLOOMSET_OLD_INSTALL="$(dirname "$(pg_bin_dir 15)")" \
+		BLOOMSET_FIXTURES="$work/upgrade" \
+		prove -v t/007_cross_version_dump.pl t/008_cross_version_pg_upgrade.pl \
+		</dev/null > "$work/tap.out" 2>&1
+	rc=$?
+	grep -vE '^#' "$work/tap.out"
+	# TODO tests (a known PostgreSQL problem, see 007) count as neither
+	pass=$(grep -E '^ok [0-9]+' "$work/tap.out" | grep -vcE '# (TODO|skip)')
+	fail=$(grep -E '^not ok [0-9]+' "$work/tap.out" | grep -vc '# TODO')
+	echo "todo (known PostgreSQL problems): $(grep -cE '^(not )?ok [0-9]+.*# TODO' "$work/tap.out")"
+	if grep -qE '^ok [0-9]+ # skip|skipped:' "$work/tap.out"; then
+		echo "a cross-version test was skipped"; fail=$((fail + 1))
+	fi
+	if [ $rc -ne 0 ]; then
+		[ "$fail" = 0 ] && fail=1
+		grep -E '^#' "$work/tap.out" | tail -n 60
+		for log in $(find "$work" -name 'regress_log_*'); do
+			echo "---- tail of $log"; tail -n 30 "$log"
+		done
+		echo "kept for inspection: $work"
+	else
+		rm -rf "$work"
+	fi
+	echo "SUITE cross-15-$new: $pass passed, $fail failed"
+	[ $rc -eq 0 ] && [ "$fail" = 0 ]
+}
+
+ensure_base_packages
+ensure_packages libipc-run-perl clang libclang-rt-14-dev
+
+# the other servers build while the 15 suites run (-j2 by default)
+if [ ${#OTHER_VERSIONS[@]} -gt 0 ]; then
+	echo "== building PostgreSQL ${OTHER_VERSIONS[*]} in the background (log: $LOGDIR/pgbuild.log)"
+	bash scripts/pgbuild.sh "${OTHER_VERSIONS[@]}" > "$LOGDIR/pgbuild.log" 2>&1 &
+	PGBUILD_PID=$!
+fi
+
+# ---- PostgreSQL 15 ----------------------------------------------------------
+use_version 15
+build_install || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 run_suite unit unit_tests
-run_suite regress regress_suite regress ""
-run_suite regress-portable regress_suite regress-portable BLOOMSET_PORTABLE=1
-[ -f test/run_tap_isolation.sh ] && run_suite tap-isolation bash test/run_tap_isolation.sh
+run_suite regress-15 regress_suite regress-15 ""
+run_suite regress-portable-15 regress_suite regress-portable-15 BLOOMSET_PORTABLE=1
+[ -f test/run_tap_isolation.sh ] && run_suite tap-isolation-15 bash test/run_tap_isolation.sh
+run_suite upgrade-15 env SKIP_BUILD=1 bash test/upgrade/run.sh
 [ -f test/resources/run.sh ] && run_suite resources env SKIP_BUILD=1 bash test/resources/run.sh
 [ -f test/fuzz/run.sh ] && run_suite fuzz-quick bash test/fuzz/run.sh 200000
+# the SQL fuzzer expects the extension installed in PG 15 and PG_BIN set
+[ -f test/sqlfuzz/run.sh ] && run_suite sqlfuzz bash test/sqlfuzz/run.sh quick
+
+# ---- PostgreSQL 17, 18 ------------------------------------------------------
+if [ ${#OTHER_VERSIONS[@]} -gt 0 ]; then
+	echo "== waiting for the PostgreSQL builds"
+	wait "$PGBUILD_PID"
+	pgbuild_rc=$?
+	cat "$LOGDIR/pgbuild.log"
+	if [ $pgbuild_rc -eq 0 ]; then record pgbuild 1 0; else record pgbuild 0 1; fi
+fi
+for v in "${OTHER_VERSIONS[@]}"; do
+	use_version "$v"
+	if [ ! -x "$PG_BIN/pg_config" ]; then
+		echo "== PostgreSQL $v: not available"
+		record "postgresql-$v" 0 1
+		continue
+	fi
+	run_suite "build-$v" build_suite
+	grep -q "^build-$v .* 0 failed" "$LOGDIR/summary" || continue
+	run_suite "regress-$v" regress_suite "regress-$v" ""
+	run_suite "regress-portable-$v" regress_suite "regress-portable-$v" BLOOMSET_PORTABLE=1
+	[ -f test/run_tap_isolation.sh ] && run_suite "tap-isolation-$v" bash test/run_tap_isolation.sh
+	run_suite "upgrade-$v" env SKIP_BUILD=1 bash test/upgrade/run.sh
+	use_version 15
+	run_suite "cross-15-$v" cross_suite "$v"
+done
 
 echo
 echo "== summary (logs in $LOGDIR)"
 cat "$LOGDIR/summary"
-echo "$total_pass passed, $total_fail failed"
+echo "$total_pass passed, $total_fail failed in $(( ($(date +%s) - T0) / 60 )) min $(( ($(date +%s) - T0) % 60 )) s"
 [ "$total_fail" -eq 0 ]

@@ -130,32 +130,55 @@ bloom_check_sizing(int64 capacity, double fpr)
 				 errhint("Use a capacity between 1 and 2^40 and a rate in (0, 0.5], such as 0.01.")));
 }
 
-/* Raise the error for a filter beyond BLOOM_MAX_BITS (before allocating). */
-static void
-bloom_too_large_error(double bits)
+/*
+ * The size of a filter of layout (classic, blocked, or counting: classic
+ * sizing with a 4-bit counter per bit; nbits is then the storage size) for
+ * capacity items at rate fpr, checked before anything is allocated: invalid
+ * arguments and rates the layout cannot reach are 22023 (with the smallest
+ * reachable rate), sizes beyond the limit 54000.  pow2 rounds the size up
+ * to a power of two (the automatic sizing of bloom_agg(x)).
+ */
+BloomSizing
+bloom_sizing_checked(int64 capacity, double fpr, int layout, bool pow2)
 {
-	ereport(ERROR,
-			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-			 errmsg("bloom filter would need %.0f bytes, more than the limit of %llu bytes",
-					bits / 8, (unsigned long long) (BLOOM_MAX_BITS / 8)),
-			 errhint("Lower the capacity or raise the false-positive rate, or split the data into several filters (for example one per partition).")));
+	bool		counting = layout == BLOOM_LAYOUT_COUNTING;
+	uint64		scale = counting ? 4 : 1;
+	BloomSizing s;
+
+	bloom_check_sizing(capacity, fpr);
+	s = bloom_size_for(capacity, fpr, counting ? BLOOM_LAYOUT_CLASSIC : layout, pow2);
+	if (s.unreachable != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("false-positive rate %g cannot be reached for %lld items", fpr,
+						(long long) capacity),
+				 errdetail("The smallest rate a %s filter reaches for %lld items is %g (%s).",
+						   bloom_layout_name(layout), (long long) capacity, s.min_fpr,
+						   s.unreachable),
+				 errhint("Ask for a rate of at least %g, or split the data into several filters.",
+						 s.min_fpr)));
+	if (s.nbits == 0 || s.nbits > BLOOM_MAX_BITS / scale)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s would need %.0f bytes, more than the limit of %llu bytes",
+						counting ? "counting bloom filter" : "bloom filter",
+						(s.nbits == 0 ? s.needed_bits : (double) s.nbits) * scale / 8,
+						(unsigned long long) (BLOOM_MAX_BITS / 8)),
+				 errhint("Lower the capacity or raise the false-positive rate, or split the data into several filters (for example one per partition).")));
+	s.layout = layout;
+	s.nbits *= scale;
+	return s;
 }
 
 /*
  * The header of an empty filter for capacity items at rate fpr, in the
- * layout bloomset chooses for that rate (checked: an error before anything
- * is allocated); pow2 rounds the size up to a power of two (the automatic
- * sizing of bloom_agg(x), which keeps such filters foldable).
+ * layout bloomset chooses for that rate (see bloom_sizing_checked).
  */
 void
 bloom_sized_header(BloomFilter *hdr, int64 capacity, double fpr, bool pow2)
 {
-	BloomSizing s;
+	BloomSizing s = bloom_sizing_checked(capacity, fpr, bloom_choose_layout(fpr), pow2);
 
-	bloom_check_sizing(capacity, fpr);
-	s = bloom_size_for(capacity, fpr, bloom_choose_layout(fpr), pow2);
-	if (s.nbits == 0)
-		bloom_too_large_error(s.needed_bits);
 	bloom_init_header(hdr, s.layout, s.nhashes, s.nbits, 0);
 	if (pow2)
 		hdr->flags |= BLOOM_FLAG_AUTOSIZED;
@@ -434,21 +457,21 @@ bloom_params(PG_FUNCTION_ARGS)
 	BloomSizing s;
 	Datum		v[6];
 
-	bloom_check_sizing(capacity, fpr);
 	layout = bloom_choose_layout(fpr);
 	if (PG_NARGS() > 2 && !PG_ARGISNULL(2))
 	{
 		char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(2));
 
-		if ((layout = bloom_layout_from_name(name)) < 0)
+		layout = bloom_layout_from_name(name);
+		if (layout != BLOOM_LAYOUT_CLASSIC && layout != BLOOM_LAYOUT_BLOCKED &&
+			layout != BLOOM_LAYOUT_COUNTING)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown bloom filter layout \"%s\"", name),
-					 errhint("Use \"blocked\" or \"classic\".")));
+					 errmsg("bloom_params cannot size layout \"%s\"", name),
+					 errdetail("It sizes the layouts \"blocked\", \"classic\" and \"counting\"."),
+					 errhint("A scalable filter grows by itself: use scalable_bloom_info() to see its sub-filters.")));
 	}
-	s = bloom_size_for(capacity, fpr, layout, false);
-	if (s.nbits == 0)
-		bloom_too_large_error(s.needed_bits);
+	s = bloom_sizing_checked(capacity, fpr, layout, false);
 	v[0] = CStringGetTextDatum(bloom_layout_name(s.layout));
 	v[1] = Int64GetDatum((int64) s.nbits);
 	v[2] = Int64GetDatum((int64) BLOOM_TOTAL_SIZE(s.nbits));

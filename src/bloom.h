@@ -134,6 +134,8 @@ extern MemoryContext bloom_agg_context(FunctionCallInfo fcinfo);
 /* bloom.c: the bloom type (sizing, set operations, aggregate states) */
 extern BloomFilter *bloom_combine(const BloomFilter *a, const BloomFilter *b,
 								  bool is_union);
+extern BloomSizing bloom_sizing_checked(int64 capacity, double fpr, int layout,
+									   bool pow2);
 extern void bloom_sized_header(BloomFilter *hdr, int64 capacity, double fpr,
 							   bool pow2);
 extern void bloom_explicit_header(BloomFilter *hdr, int32 size_bytes,

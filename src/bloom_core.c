@@ -998,62 +998,76 @@ bloom_fold_classic(const BloomFilter *src, BloomFilter *dst)
 
 /*
  * Classic layout, unfold by f: dst bits [i f, (i+1) f) take src bit i.
- * Built one destination word at a time, so the work is bounded per word
- * however dense the source: for f = 2 .. 32, a power of two, the word's
- * 64/f source bits doubled s = log2(f) times (bloom_double_bits); otherwise
- * the set source bits among the (at most 64/f + 2) that reach the word, each
- * as a mask.  Chunked by destination words.
+ * For f = 2 .. 32, a power of two, each non-zero source word is cut into
+ * the f pieces of 64/f bits that make its f destination words, each doubled
+ * s = log2(f) times (bloom_double_bits): zero words cost one test.
+ * Otherwise one destination word at a time from the set source bits among
+ * the (at most 64/f + 2) that reach it, each as a mask.  Either way the work
+ * per word is bounded however dense the source; chunked by destination
+ * words.
  */
 static void
 bloom_unfold_classic(const BloomFilter *src, BloomFilter *dst)
 {
 	uint64_t	f = dst->nbits / src->nbits;
 	int			shift = bloom_small_pow2_shift(f);
-	size_t		nw = BLOOM_NWORDS(dst);
 
-	for (size_t lo = 0, hi; lo < nw; lo = hi)
+	if (shift > 0)
 	{
-		hi = bloom_chunk_end(lo, nw, BLOOM_POLL_WORDS);
+		size_t		nw = BLOOM_NWORDS(src);
+		unsigned	per_word = 64 >> shift; /* src bits per dst word */
+
+		for (size_t lo = 0, hi; lo < nw; lo = hi)
+		{
+			hi = bloom_chunk_end(lo, nw, BLOOM_POLL_WORDS >> shift);
+			for (size_t w = lo; w < hi; w++)
+			{
+				uint64_t	v = bloom_load_word(src, w);
+
+				if (v == 0)
+					continue;
+				for (uint64_t j = 0; j < f; j++)
+				{
+					uint64_t	m = (v >> (j * per_word)) & ((UINT64_C(1) << per_word) - 1);
+
+					for (int i = 0; i < shift && m != 0; i++)
+						m = bloom_double_bits(m);
+					if (m != 0)
+						bloom_or_word(dst, w * f + j, m);
+				}
+			}
+		}
+		return;
+	}
+	for (size_t lo = 0, hi; lo < BLOOM_NWORDS(dst); lo = hi)
+	{
+		hi = bloom_chunk_end(lo, BLOOM_NWORDS(dst), BLOOM_POLL_WORDS);
 		for (size_t w = lo; w < hi; w++)
 		{
-			uint64_t	m = 0;
+			uint64_t	m = 0,
+						b0 = (uint64_t) w * 64,
+						b1 = b0 + 64,
+						i = b0 / f,
+						last = (b1 - 1) / f;
 
-			if (shift > 0)
+			while (i <= last)
 			{
-				unsigned	per_word = 64 >> shift;
-				uint64_t	first = w * per_word;	/* first src bit */
+				unsigned	off = (unsigned) (i % 64);
+				uint64_t	span = last - i + 1 < 64 - (uint64_t) off ? last - i + 1 : 64 - off;
+				uint64_t	v = bloom_load_word(src, i / 64) >> off;
 
-				m = bloom_load_word(src, first / 64) >> (first % 64);
-				m &= (UINT64_C(1) << per_word) - 1;
-				for (int i = 0; i < shift && m != 0; i++)
-					m = bloom_double_bits(m);
-			}
-			else
-			{
-				uint64_t	b0 = (uint64_t) w * 64,
-							b1 = b0 + 64,
-							i = b0 / f,
-							last = (b1 - 1) / f;
-
-				while (i <= last)
+				if (span < 64)
+					v &= (UINT64_C(1) << span) - 1;
+				while (v)
 				{
-					unsigned	off = (unsigned) (i % 64);
-					uint64_t	span = last - i + 1 < 64 - (uint64_t) off ? last - i + 1 : 64 - off;
-					uint64_t	v = bloom_load_word(src, i / 64) >> off;
+					uint64_t	j = i + (uint64_t) bloom_ctz64(v);
+					uint64_t	a = j * f > b0 ? j * f : b0,
+								b = (j + 1) * f < b1 ? (j + 1) * f : b1;
 
-					if (span < 64)
-						v &= (UINT64_C(1) << span) - 1;
-					while (v)
-					{
-						uint64_t	j = i + (uint64_t) bloom_ctz64(v);
-						uint64_t	a = j * f > b0 ? j * f : b0,
-									b = (j + 1) * f < b1 ? (j + 1) * f : b1;
-
-						v &= v - 1;
-						m |= bloom_range_mask((unsigned) (a - b0), (unsigned) (b - b0));
-					}
-					i += span;
+					v &= v - 1;
+					m |= bloom_range_mask((unsigned) (a - b0), (unsigned) (b - b0));
 				}
+				i += span;
 			}
 			if (m != 0)
 				bloom_or_word(dst, w, m);

@@ -341,8 +341,12 @@ bloom_check_element_fields(char *family, uint32 *collfp, const BloomTypeInfo *ti
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("a value of type %s cannot be used with a bloom filter of element family \"%s\"",
 						format_type_be(ti->typid), family),
-				 errdetail("Values of type %s belong to family \"%s\"; only types of the filter's hash operator family (for example int2, int4 and int8) hash compatibly.",
+				 errdetail("Values of type %s belong to family \"%s\"; only types of the same hash operator family hash compatibly.",
 						   format_type_be(ti->typid), ti->family),
+				 bloom_family_ngram_n(family) > 0 ?
+				 errhint("This is an n-gram filter: probe it with bloom_ngram_may_contain() or bloom_may_like().") :
+				 bloom_family_is_token(family) ?
+				 errhint("This is a token filter: probe it with bloom_token_may_contain().") :
 				 errhint("Cast the value to the type the filter was built from.")));
 	if (*collfp != ti->collfp)
 		ereport(ERROR,

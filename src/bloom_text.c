@@ -29,7 +29,6 @@
 #include "utils/builtins.h"
 
 
-#define BLOOM_NGRAM_MAX		8	/* longest n-gram; ClickHouse allows 1..8 */
 
 typedef void (*BloomEmit) (void *arg, uint64 h);
 
@@ -186,29 +185,25 @@ bloom_emit_probe(void *arg, uint64 h)
 		p->all_present = false;
 }
 
-/* The filter argument, with its family checked against prefix. */
+/*
+ * The filter argument: an n-gram filter (*n set to its n-gram length) when
+ * ngram, a token filter otherwise, or an empty filter (nothing added).
+ * Every input path validated the family, so anything else is another kind
+ * of filter, not a corrupt one.
+ */
 static BloomFilter *
-bloom_text_filter(FunctionCallInfo fcinfo, const char *prefix, int *n)
+bloom_text_filter(FunctionCallInfo fcinfo, bool ngram, int *n)
 {
 	BloomFilter *f = bloom_call_filter(fcinfo, 0, BLOOM_KIND_PLAIN);
-	size_t		plen = strlen(prefix);
 
-	if (f->family[0] != '\0' && strncmp(f->family, prefix, plen) != 0)
+	*n = bloom_family_ngram_n(f->family);
+	if (f->family[0] != '\0' && (ngram ? *n == 0 : !bloom_family_is_token(f->family)))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("bloom filter of element family \"%s\" is not a%s filter",
-						f->family, plen > 5 ? "n n-gram" : " token"),
-				 errhint("Build it with bloom_%s_agg().", plen > 5 ? "ngram" : "token")));
-	*n = 0;
-	if (plen > 5 && f->family[0])
-	{
-		*n = atoi(f->family + plen);
-		if (*n < 1 || *n > BLOOM_NGRAM_MAX)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("invalid n-gram length in bloom filter family \"%s\"",
-							f->family)));
-	}
+						f->family, ngram ? "n n-gram" : " token"),
+				 errhint("Build it with bloom_%s_agg(), or probe this filter with bloom_contains().",
+						 ngram ? "ngram" : "token")));
 	return f;
 }
 
@@ -228,7 +223,7 @@ Datum
 bloom_ngram_may_contain(PG_FUNCTION_ARGS)
 {
 	int			n;
-	BloomFilter *f = bloom_text_filter(fcinfo, "ngram:", &n);
+	BloomFilter *f = bloom_text_filter(fcinfo, true, &n);
 	text	   *needle = PG_GETARG_TEXT_PP(1);
 
 	if (f->family[0] == '\0')
@@ -248,7 +243,7 @@ Datum
 bloom_may_like(PG_FUNCTION_ARGS)
 {
 	int			n;
-	BloomFilter *f = bloom_text_filter(fcinfo, "ngram:", &n);
+	BloomFilter *f = bloom_text_filter(fcinfo, true, &n);
 	text	   *pat = PG_GETARG_TEXT_PP(1);
 	const char *p = VARDATA_ANY(pat);
 	int			len = VARSIZE_ANY_EXHDR(pat);
@@ -282,7 +277,7 @@ Datum
 bloom_token_may_contain(PG_FUNCTION_ARGS)
 {
 	int			n;
-	BloomFilter *f = bloom_text_filter(fcinfo, "token", &n);
+	BloomFilter *f = bloom_text_filter(fcinfo, false, &n);
 	text	   *t = PG_GETARG_TEXT_PP(1);
 	BloomProbe	p = {f, true};
 

@@ -58,22 +58,9 @@ counting_bloom_recv(PG_FUNCTION_ARGS)
 static BloomFilter *
 counting_new(int64 capacity, double fpr)
 {
-	const char *why = bloom_check_sizing_args(capacity, fpr);
-	BloomSizing s;
+	BloomSizing s = bloom_sizing_checked(capacity, fpr, BLOOM_LAYOUT_COUNTING, false);
 
-	if (why != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid bloom filter sizing: %s", why),
-				 errhint("Use a capacity between 1 and 2^40 and a rate in (0, 0.5], such as 0.01.")));
-	s = bloom_size_for(capacity, fpr, BLOOM_LAYOUT_CLASSIC, false);
-	if (s.nbits == 0 || s.nbits > BLOOM_MAX_BITS / 4)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("counting bloom filter would need %.0f bytes, more than the limit of %llu bytes",
-						s.needed_bits / 2, (unsigned long long) (BLOOM_MAX_BITS / 8)),
-				 errhint("Lower the capacity or raise the false-positive rate.")));
-	return bloom_alloc(BLOOM_LAYOUT_COUNTING, s.nhashes, s.nbits * 4, 0);
+	return bloom_alloc(BLOOM_LAYOUT_COUNTING, s.nhashes, s.nbits, 0);
 }
 
 /* counting_bloom_empty(capacity bigint, fpr float8) */

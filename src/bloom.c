@@ -188,7 +188,7 @@ bloom_sized_header(BloomFilter *hdr, int64 capacity, double fpr, bool pow2)
 static BloomFilter *
 bloom_from_header(const BloomFilter *hdr)
 {
-	return bloom_alloc_like(hdr, hdr->nbits);
+	return bloom_alloc_like(CurrentMemoryContext, hdr, hdr->nbits);
 }
 
 /* An empty filter for capacity items at rate fpr (see bloom_sized_header). */
@@ -331,7 +331,7 @@ bloom_combine(const BloomFilter *a, const BloomFilter *b, bool is_union)
 	}
 	else
 	{
-		BloomFilter *t = bloom_alloc_like(big, big->nbits);
+		BloomFilter *t = bloom_alloc_like(CurrentMemoryContext, big, big->nbits);
 
 		bloom_resize_into(small, t);
 		if (is_union)
@@ -481,6 +481,18 @@ bloom_params(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(bloom_make_record(fcinfo, v));
 }
 
+/* f folded by factor (which divides its units), as a new filter. */
+BloomFilter *
+bloom_folded(const BloomFilter *f, uint64 factor)
+{
+	BloomFilter *r = bloom_alloc_like(CurrentMemoryContext, f, f->nbits / factor);
+
+	if (factor > 1)
+		r->flags |= BLOOM_FLAG_FOLDED;
+	bloom_resize_into(f, r);
+	return r;
+}
+
 /*
  * bloom_fold(bloom, factor int) -> bloom: the filter at 1/factor of its size
  * (OR of runs of factor blocks or bits).  Never a false negative; the rate
@@ -494,7 +506,6 @@ bloom_fold(PG_FUNCTION_ARGS)
 	int32		factor = PG_GETARG_INT32(1);
 	uint64		unit = bloom_unit_bits(f);
 	uint64		units = f->nbits / unit;
-	BloomFilter *r;
 
 	if (factor < 1 || units % (uint64) factor != 0 ||
 		f->nbits / (uint64) factor < BLOOM_MIN_BITS)
@@ -507,11 +518,7 @@ bloom_fold(PG_FUNCTION_ARGS)
 						   unit == 64 ? "64-bit words" : "256-bit blocks",
 						   BLOOM_MIN_BITS),
 				 errhint("Powers of two divide filters built by bloom_agg(x).")));
-	r = bloom_alloc_like(f, f->nbits / (uint64) factor);
-	if (factor > 1)
-		r->flags |= BLOOM_FLAG_FOLDED;
-	bloom_resize_into(f, r);
-	PG_RETURN_BLOOM_P(r);
+	PG_RETURN_BLOOM_P(bloom_folded(f, (uint64) factor));
 }
 
 /*
@@ -698,7 +705,11 @@ bloom_state_push(BloomAggState *st, uint64 h)
 	if (st->mode == BLOOM_AGG_FILTER)
 		bloom_prefetch_hash(st->filter, h, true);
 	else
+	{
+#if defined(__GNUC__) || defined(__clang__)
 		__builtin_prefetch(&st->slots[(uint32) h & (st->nslots - 1)], 1, 3);
+#endif
+	}
 	if (bloom_queue_push(&st->queue, h))
 		bloom_state_flush(st);
 }
@@ -790,9 +801,7 @@ bloom_state_for(FunctionCallInfo fcinfo, void (*make) (FunctionCallInfo, BloomFi
 	BloomFilter *f;
 
 	make(fcinfo, &hdr);
-	f = bloom_alloc_in(aggcxt, hdr.nbits);
-	memcpy((char *) f + VARHDRSZ, (char *) &hdr + VARHDRSZ,
-		   BLOOM_HEADER_SIZE - VARHDRSZ);
+	f = bloom_alloc_like(aggcxt, &hdr, hdr.nbits);
 	return bloom_state_new(aggcxt, f);
 }
 
@@ -886,7 +895,7 @@ bloom_auto_result(BloomAggState *st)
 		uint64		est = (uint64) bloom_estimate_items(big, bloom_popcount(big));
 		uint64		bits = bloom_auto_bits((double) est);
 
-		f = bloom_alloc_like(big, bits);
+		f = bloom_alloc_like(CurrentMemoryContext, big, bits);
 		bloom_resize_into(big, f);
 	}
 	f->flags = BLOOM_FLAG_AUTOSIZED;

@@ -99,7 +99,8 @@ extern void *bloom_alloc_bytes(MemoryContext cxt, size_t size);
 extern BloomFilter *bloom_alloc_in(MemoryContext cxt, uint64 nbits);
 extern BloomFilter *bloom_alloc(int layout, int nhashes, uint64 nbits,
 								uint64 seed);
-extern BloomFilter *bloom_alloc_like(const BloomFilter *f, uint64 nbits);
+extern BloomFilter *bloom_alloc_like(MemoryContext cxt, const BloomFilter *f,
+									 uint64 nbits);
 extern BloomFilter *bloom_copy_in(MemoryContext cxt, const BloomFilter *f);
 extern BloomFilter *bloom_copy(const BloomFilter *f);
 extern void *bloom_from_datum_kind(Datum d, BloomKind kind);
@@ -134,6 +135,7 @@ extern MemoryContext bloom_agg_context(FunctionCallInfo fcinfo);
 /* bloom.c: the bloom type (sizing, set operations, aggregate states) */
 extern BloomFilter *bloom_combine(const BloomFilter *a, const BloomFilter *b,
 								  bool is_union);
+extern BloomFilter *bloom_folded(const BloomFilter *f, uint64 factor);
 extern BloomSizing bloom_sizing_checked(int64 capacity, double fpr, int layout,
 									   bool pow2);
 extern void bloom_sized_header(BloomFilter *hdr, int64 capacity, double fpr,

@@ -211,20 +211,6 @@ bloom_jaccard(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(nu > 0 ? Max(na + nb - nu, 0.0) / nu : 1.0);
 }
 
-/* f folded by factor (which divides its units), as a new filter. */
-static BloomFilter *
-bloom_folded(const BloomFilter *f, uint64 factor)
-{
-	BloomFilter *r = bloom_alloc(f->layout, f->nhashes, f->nbits / factor, f->seed);
-
-	memcpy(((char *) r) + VARHDRSZ, ((char *) f) + VARHDRSZ,
-		   BLOOM_HEADER_SIZE - VARHDRSZ);
-	r->nbits = f->nbits / factor;
-	r->flags |= BLOOM_FLAG_FOLDED;
-	bloom_resize_into(f, r);
-	return r;
-}
-
 /*
  * bloom_maybe_subset(a, b) -> false if A is certainly not a subset of B:
  * A ⊆ B implies that every bit of A is set in B once both are folded to

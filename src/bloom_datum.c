@@ -98,9 +98,9 @@ bloom_alloc(int layout, int nhashes, uint64 nbits, uint64 seed)
  * collation, flags, items): the target of folding, unfolding and resizing.
  */
 BloomFilter *
-bloom_alloc_like(const BloomFilter *f, uint64 nbits)
+bloom_alloc_like(MemoryContext cxt, const BloomFilter *f, uint64 nbits)
 {
-	BloomFilter *r = bloom_alloc_in(CurrentMemoryContext, nbits);
+	BloomFilter *r = bloom_alloc_in(cxt, nbits);
 
 	memcpy((char *) r + VARHDRSZ, (const char *) f + VARHDRSZ,
 		   BLOOM_HEADER_SIZE - VARHDRSZ);
@@ -293,9 +293,7 @@ bloom_parse_text(const char *str, BloomKind kind)
 	if (strlen(hex) != 2 * BLOOM_DATA_BYTES(&hdr))
 		bloom_syntax_error(str, "the bit array does not have the length the header gives");
 	bloom_require_kind(&hdr, kind, ERRCODE_INVALID_TEXT_REPRESENTATION);
-	f = bloom_alloc_in(CurrentMemoryContext, hdr.nbits);
-	memcpy((char *) f + VARHDRSZ, (char *) &hdr + VARHDRSZ,
-		   BLOOM_HEADER_SIZE - VARHDRSZ);
+	f = bloom_alloc_like(CurrentMemoryContext, &hdr, hdr.nbits);
 	if ((why = bloom_text_decode_bits(hex, f)) != NULL ||
 		(why = bloom_check_bits(f)) != NULL)
 		bloom_syntax_error(str, why);
@@ -318,9 +316,7 @@ bloom_parse_wire(const uint8 *p, size_t len, MemoryContext cxt, BloomKind kind,
 	if ((why = bloom_wire_decode_header(p, len, &hdr)) != NULL)
 		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, message, why);
 	bloom_require_kind(&hdr, kind, ERRCODE_INVALID_BINARY_REPRESENTATION);
-	f = bloom_alloc_in(cxt, hdr.nbits);
-	memcpy((char *) f + VARHDRSZ, (char *) &hdr + VARHDRSZ,
-		   BLOOM_HEADER_SIZE - VARHDRSZ);
+	f = bloom_alloc_like(cxt, &hdr, hdr.nbits);
 	memcpy(f->words, p + BLOOM_WIRE_HEADER_SIZE, BLOOM_DATA_BYTES(f));
 	if ((why = bloom_check_bits(f)) != NULL)
 		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, message, why);

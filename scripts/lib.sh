@@ -62,8 +62,9 @@ ensure_base_packages() {
 }
 
 # Where the extension is compiled for PG_MAJOR.  15 builds in the clone as it
-# always did; another version builds out of tree (a PGXS VPATH build) in a
-# directory of its own outside the clone, so objects of different server
+# always did; another version builds in a copy of the sources of its own
+# outside the clone (not a VPATH build: make would take the clone's 15
+# objects found through VPATH as up to date), so objects of different server
 # versions never mix and each stays incremental.
 ext_build_dir() {
 	if [ "$PG_MAJOR" = 15 ]; then
@@ -73,29 +74,41 @@ ext_build_dir() {
 	fi
 }
 
+# sync_sources DIR: make DIR's copy of the build inputs equal to the clone's
+# (changed files copied with their times, removed ones deleted)
+sync_sources() {
+	local dst=$1 f rel
+	mkdir -p "$dst/src"
+	for f in "$dst"/*.sql "$dst"/*.control "$dst"/src/*.c "$dst"/src/*.h; do
+		[ -e "$f" ] || continue
+		rel=${f#"$dst"/}
+		[ -e "$REPO_ROOT/$rel" ] || rm -f "$f" "${f%.c}.o"
+	done
+	for f in "$REPO_ROOT"/Makefile "$REPO_ROOT"/*.control "$REPO_ROOT"/*.sql \
+			"$REPO_ROOT"/src/*.c "$REPO_ROOT"/src/*.h; do
+		[ -e "$f" ] || continue
+		rel=${f#"$REPO_ROOT"/}
+		cmp -s "$f" "$dst/$rel" || cp -p "$f" "$dst/$rel"
+	done
+}
+
 build_install() {
-	local dir
+	local dir o h
 	dir=$(ext_build_dir)
 	echo "== building and installing bloomset for PostgreSQL $PG_MAJOR ($PG_BIN)"
-	if [ "$dir" = "$REPO_ROOT" ]; then
-		make -C "$REPO_ROOT" -s PG_CONFIG=$PG_BIN/pg_config "$@" >/dev/null
-		as_root make -C "$REPO_ROOT" -s PG_CONFIG=$PG_BIN/pg_config install "$@" >/dev/null
-	else
-		mkdir -p "$dir/src"
+	if [ "$dir" != "$REPO_ROOT" ]; then
+		sync_sources "$dir"
 		# PGXS has no header dependency tracking beyond the Makefile's own
-		# rule; drop objects older than any header or than the Makefile
-		local o h
+		# rule: drop objects older than any header or than the Makefile
 		for o in "$dir"/src/*.o; do
 			[ -e "$o" ] || continue
-			for h in "$REPO_ROOT"/src/*.h "$REPO_ROOT/Makefile"; do
+			for h in "$dir"/src/*.h "$dir/Makefile"; do
 				if [ "$h" -nt "$o" ]; then rm -f "$dir"/src/*.o "$dir/bloomset.so"; break 2; fi
 			done
 		done
-		make -C "$dir" -s -f "$REPO_ROOT/Makefile" VPATH="$REPO_ROOT" \
-			PG_CONFIG=$PG_BIN/pg_config "$@" >/dev/null
-		as_root make -C "$dir" -s -f "$REPO_ROOT/Makefile" VPATH="$REPO_ROOT" \
-			PG_CONFIG=$PG_BIN/pg_config install "$@" >/dev/null
 	fi
+	make -C "$dir" -s -j"${BUILD_JOBS:-2}" PG_CONFIG=$PG_BIN/pg_config "$@" >/dev/null
+	as_root make -C "$dir" -s PG_CONFIG=$PG_BIN/pg_config install "$@" >/dev/null
 }
 
 free_port() {

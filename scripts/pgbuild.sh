@@ -94,7 +94,6 @@ download_src() {
 		( cd "$dir" && as_root apt-get "${APT_OPTS[@]}" -o "Dir::Etc::sourcelist=$one" \
 			-qq source --download-only "$pkg=$ver" ) >> "$dir.download.log" 2>&1 && return 0
 	done < "$APTDIR/sources.list"
-	cat "$dir.download.log" >&2
 	return 1
 }
 
@@ -153,8 +152,10 @@ build_one() {
 		as_root rm -rf "$src" "$src.download.log" && as_root mkdir -p "$src"
 		if ! download_src "$pkg" "$debver" "$src"; then
 			local fb=${FALLBACK[$major]:-}
-			echo "pgbuild $major: $pkg $debver is listed but not downloadable here; falling back to $fb" >&2
-			[ -n "$fb" ] || return 1
+			echo "pgbuild $major: $pkg $debver is listed but not downloadable here" \
+				"($(grep -m1 -oE '[0-9]{3} +Not Found|Failed to fetch.*' "$src.download.log" | head -n 1));" \
+				"falling back to ${fb:-nothing}" >&2
+			[ -n "$fb" ] || { cat "$src.download.log" >&2; return 1; }
 			as_root rm -rf "$src"
 			debver=$fb
 			reuse "$major" "$debver" && return 0

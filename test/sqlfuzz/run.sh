@@ -24,9 +24,11 @@
 #                    the extension must be installed there (scripts/test.sh does)
 #   SQLFUZZ_PRIVATE=1  build the working tree's bloomset into a private copy of
 #                    PostgreSQL 15 first (as bench/lib_bench.sh does), for
-#                    development while others install into the system one
+#                    development while others install into the system one;
+#                    with SQLFUZZ_REV=<commit>, that commit's sources instead
 #   SQLFUZZ_SEED     base seed (default 1)
 #   SQLFUZZ_SMITH_QUERIES / SQLFUZZ_GEN_STATEMENTS  override the mode's sizes
+#   SQLFUZZ_PARTS    "A B" (default), "A" or "B"
 #   SQLFUZZ_KEEP=DIR keep logs and queries in DIR
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ENV_PG_BIN=${PG_BIN:-}
@@ -40,8 +42,8 @@ SEED=${SQLFUZZ_SEED:-1}
 case "$MODE" in
 	quick)
 		SMITH_SEEDS="$SEED $((SEED + 1)) $((SEED + 2))"
-		SMITH_QUERIES=${SQLFUZZ_SMITH_QUERIES:-2500}
-		GEN_STATEMENTS=${SQLFUZZ_GEN_STATEMENTS:-24000}
+		SMITH_QUERIES=${SQLFUZZ_SMITH_QUERIES:-2000}
+		GEN_STATEMENTS=${SQLFUZZ_GEN_STATEMENTS:-20000}
 		;;
 	long)
 		SMITH_SEEDS="$SEED $((SEED + 1)) $((SEED + 2)) $((SEED + 3)) $((SEED + 4))"
@@ -91,12 +93,41 @@ add_result() {
 
 ensure_packages postgresql-$PG_MAJOR sqlsmith python3-psycopg2
 
+# private_build: bloomset built from a snapshot of the sources (the working
+# tree, or commit $SQLFUZZ_REV via git archive) and installed into a private
+# copy of PostgreSQL, whose server then loads exactly this build (the approach
+# of bench/lib_bench.sh's bench_build).  Sets PG_BIN to the copy.
+private_build() {
+	local sys_bin=$PG_BIN snap rev
+	BENCH_ROOT=$(mktemp -d /tmp/bloomset-sqlfuzz-pg.XXXXXX)
+	chmod 755 "$BENCH_ROOT"
+	snap=$BENCH_ROOT/src
+	mkdir -p "$snap" "$BENCH_ROOT/pg/usr/lib/postgresql" "$BENCH_ROOT/pg/usr/share/postgresql"
+	if [ -n "${SQLFUZZ_REV:-}" ]; then
+		rev=$(git -C "$REPO_ROOT" rev-parse --short "$SQLFUZZ_REV") || return 1
+		git -C "$REPO_ROOT" archive "$rev" -- Makefile src \
+			$(git -C "$REPO_ROOT" ls-tree --name-only "$rev" | grep -E '\.(control|sql)$') | tar xf - -C "$snap"
+		BUILD_REV="$rev (git archive)"
+	else
+		(cd "$REPO_ROOT" && tar cf - --exclude='*.o' --exclude='*.bc' --exclude='*.so' \
+			Makefile ./*.control ./*.sql src) | tar xf - -C "$snap"
+		BUILD_REV=$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')
+		[ -n "$(git -C "$REPO_ROOT" status --porcelain -- src Makefile 'bloomset--*.sql' bloomset.control)" ] &&
+			BUILD_REV="$BUILD_REV + uncommitted changes"
+	fi
+	BUILD_REV="$BUILD_REV (source snapshot hash $(cd "$snap" && cat Makefile ./*.sql src/*.[ch] | sha1sum | cut -c1-10))"
+	cp -a "/usr/lib/postgresql/$PG_MAJOR" "$BENCH_ROOT/pg/usr/lib/postgresql/"
+	cp -a "/usr/share/postgresql/$PG_MAJOR" "$BENCH_ROOT/pg/usr/share/postgresql/"
+	make -C "$snap" -s -j2 PG_CONFIG="$sys_bin/pg_config" >/dev/null || return 1
+	make -C "$snap" -s PG_CONFIG="$sys_bin/pg_config" DESTDIR="$BENCH_ROOT/pg" install >/dev/null || return 1
+	PG_BIN=$BENCH_ROOT/pg/usr/lib/postgresql/$PG_MAJOR/bin
+}
+
 if [ "${SQLFUZZ_PRIVATE:-0}" = 1 ]; then
 	ensure_packages build-essential postgresql-server-dev-$PG_MAJOR
-	BENCH_DIR=$REPO_ROOT/bench
-	source "$REPO_ROOT/bench/lib_bench.sh"
-	bench_build 2>&1	# sets PG_BIN to the private copy
-	say "private build: $BUILD_REV"
+	PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
+	if ! private_build; then echo "private build failed"; FAILED=1; finish; fi
+	say "private build of bloomset $BUILD_REV in $BENCH_ROOT"
 else
 	if [ ! -f "$("$PG_BIN/pg_config" --sharedir)/extension/bloomset.control" ]; then
 		echo "bloomset is not installed for $PG_BIN (run scripts/test.sh, make install, or SQLFUZZ_PRIVATE=1)"
@@ -113,6 +144,9 @@ CONF=("log_line_prefix = '%m [%p] %e %a: '" "log_min_error_statement = error"
 # ---------------------------------------------------------------------------
 # A. sqlsmith narrowed to bloomset
 # ---------------------------------------------------------------------------
+PARTS=${SQLFUZZ_PARTS:-A B}
+: > "$WORK/smith_report.txt"; : > "$WORK/gen_report.txt"
+if [[ " $PARTS " == *" A "* ]]; then
 say "part A: sqlsmith, seeds $SMITH_SEEDS, $SMITH_QUERIES queries each"
 SMITH=$WORK/sqlsmith
 if ! $PY - "$(command -v sqlsmith)" "$SMITH" <<'EOF'
@@ -162,10 +196,12 @@ $PY "$HERE/sqlfuzz.py" smith-report --queries "$WORK/smith_queries.sql" --log "$
 add_result "$WORK/smith_report.txt"
 cp "$PGTMP/server.log" "$WORK/smith_server.log" 2>/dev/null
 pg_stop
+fi
 
 # ---------------------------------------------------------------------------
 # B. the generator with oracles
 # ---------------------------------------------------------------------------
+if [[ " $PARTS " == *" B "* ]]; then
 say "part B: generator, seed $SEED, $GEN_STATEMENTS statements"
 pg_start "${CONF[@]}"
 psql_q -d postgres -c "CREATE DATABASE fuzz" >/dev/null
@@ -175,6 +211,7 @@ $PY "$HERE/sqlfuzz.py" gen --dsn "host=$PGHOST port=$PGPORT dbname=fuzz user=pos
 add_result "$WORK/gen_report.txt"
 cp "$PGTMP/server.log" "$WORK/gen_server.log" 2>/dev/null
 pg_stop
+fi
 
 echo
 echo "summary: part A $(grep -E '^RESULT' "$WORK/smith_report.txt" | cut -c8-), part B $(grep -E '^RESULT' "$WORK/gen_report.txt" | cut -c8-)"

@@ -33,7 +33,8 @@ LOG_CRASH = re.compile(r'terminated by signal|was terminated by exception|PANIC:
 # Failures that exist in the C code right now and are being fixed (issue 8):
 # reported with their number, still counted as failures.
 KNOWN = [
-    ('known#1 lookahead SIGSEGV (>= 4 MiB filter probed on a text column)', 'crash', None),
+    ('known#1 (likely) lookahead SIGSEGV: >= 4 MiB filter probed over a table scan', 'crash',
+     r'FROM wide|FROM v_\w+ WHERE .*@>|FROM lt'),
     ('known#2 XX001 invalid n-gram length (family ngram:0/ngram:9/ngram:)', 'XX', r'n-gram length'),
     ('known#3 bloom_ngram_agg with a per-row n: false negatives', 'wrong', r'ngram_varying_n'),
     ('known#5 NULL sizing arguments treated differently by the aggregates', 'wrong', r'null_sizing'),
@@ -291,6 +292,16 @@ class Fuzzer:
           "md5(g::text) AS t, 'svc' || (g %% 97) || ' code=' || left(md5(g::text), 4) AS w, g / 3.0 AS n, "
           "md5(g::text)::uuid AS u FROM generate_series(1, %d) g" % self.args.big_rows, bloom=False)
         r("ANALYZE big", bloom=False)
+        # rows with NULLs before variable-width columns, for probes over scans
+        r("DROP TABLE IF EXISTS wide", bloom=False)
+        r("CREATE TABLE wide (a int, s text, b bytea, v varchar(40), n int, t2 text)", bloom=False)
+        r("INSERT INTO wide SELECT CASE WHEN g %% 3 = 0 THEN NULL ELSE g END, CASE WHEN g %% 17 = 0 THEN NULL "
+          "ELSE left(md5(g::text), g %% 33) END, decode(left(md5(g::text), 2 * (g %% 17)), 'hex'), "
+          "left(md5((g + 1)::text), g %% 40), g, CASE WHEN g %% 5 = 0 THEN repeat('z', 3000) || g END "
+          "FROM generate_series(1, %d) g" % self.args.wide_rows, bloom=False)
+        r("INSERT INTO wide VALUES (1, 'abc', '\\x01', 'a', 0, NULL), (NULL, 'ab', '\\x00000008000000', 'b', 8, "
+          "NULL), (NULL, NULL, NULL, NULL, NULL, NULL), (NULL, '', '\\x', '', NULL, '')", bloom=False)
+        r("ANALYZE wide", bloom=False)
         r("DROP TABLE IF EXISTS ftab", bloom=False)
         r("CREATE TABLE ftab (id int PRIMARY KEY, fam text, f bloom, cf counting_bloom, sf scalable_bloom)",
           bloom=False)
@@ -320,17 +331,22 @@ class Fuzzer:
               % (lit(fam), fb, cb, sb, src), bloom=True, oracle='setup')
         r("INSERT INTO fpool (fam, f, cf, sf) VALUES ('empty', bloom_empty(100), counting_bloom_empty(100), "
           "scalable_bloom_empty()), ('empty', bloom_empty(64, 3, 1), counting_bloom_empty(1, 0.5), "
-          "scalable_bloom_empty(1, 0.5, 1)), (NULL, NULL, NULL, NULL)", oracle='setup')
-        r("INSERT INTO fpool (fam, f) VALUES ('text', bloom_empty(4000000) || 'x'::text)", oracle='setup')
+          "scalable_bloom_empty(1, 0.5, 2)), (NULL, NULL, NULL, NULL)", oracle='setup')
+        r("INSERT INTO fpool (fam, f) VALUES ('text', bloom_empty(4000000) || 'x'::text), "
+          "('bytea', bloom_empty(4000000) || '\\x01'::bytea), ('varchar', bloom_empty(4000000) || 'x'::varchar)",
+          oracle='setup')
         r("ANALYZE fpool", bloom=False)
         rows, _ = r("SELECT count(*) FROM fpool", bloom=False)
         self.npool = rows[0][0] if rows else 1
         # text and binary forms of small filters, for mutation
-        rows, _ = r("SELECT f::text, bloom_to_bytea(f), cf::text, sf::text FROM fpool "
+        rows, _ = r("SELECT f::text, bloom_to_bytea(f), cf::text, sf::text, fam FROM fpool "
                     "WHERE f IS NOT NULL AND (bloom_info(f)).bytes < 4096", oracle='setup')
+        self.texts_by_fam = collections.defaultdict(list)
+        for row in rows or []:
+            self.texts_by_fam[row[4]].append(row[0])
         self.texts = {'bloom': [], 'counting_bloom': [], 'scalable_bloom': []}
         self.binaries = []
-        for ft, fb, ct, stt in rows or []:
+        for ft, fb, ct, stt, _ in rows or []:
             self.texts['bloom'].append(ft)
             self.binaries.append(bytes(fb))
             if ct and len(ct) < 20000:
@@ -640,6 +656,29 @@ class Fuzzer:
         else:
             sql = 'SELECT count(*) FROM %s WHERE %s' % (src, probe % fexpr)
         self.run(sql)
+
+    def oracle_scan(self):
+        """probes over a scan of a table with NULLs and variable-width columns
+        before the probed one, with a filter of >= 4 MiB (the size where a
+        probe may prefetch for the following rows) or a small one: every
+        member is found, and answers equal those of a per-row probe."""
+        rng = self.rng
+        col = rng.choice(['s', 'b', 'v', 't2', 'a', 'n'])
+        big = rng.random() < 0.6
+        params = rng.choice(['4000000, 0.01', '3500000, 0.01', '8000000, 0.1']) if big else \
+            rng.choice(['1000, 0.01', '100, 0.3'])
+        cond = rng.choice(['true', 'a IS NULL', 'n %% %d = 0' % rng.choice([2, 3]), 'n > %d' % rng.randrange(100)])
+        probe = rng.choice(['ff.f @> w.%s', 'bloom_contains(ff.f, w.%s)', 'bloom_contains_any(ff.f, ARRAY[w.%s])'])
+        probe = probe % col
+        sql = ('WITH ff AS MATERIALIZED (SELECT bloom_agg(%s, %s) AS f FROM wide WHERE %s) '
+               'SELECT count(*) FROM wide w, ff WHERE %s AND w.%s IS NOT NULL AND NOT (%s)'
+               % (col, params, cond, cond.replace('a ', 'w.a ').replace('n ', 'w.n '), col, probe))
+        rows, code = self.run(sql, oracle='scan')
+        if rows:
+            self.check('scan_no_false_negatives', rows[0][0] == 0, '%d members reported absent' % rows[0][0], sql)
+        sql = ('SELECT count(*) FROM wide w WHERE (SELECT f FROM fpool WHERE fam = %s ORDER BY id DESC LIMIT 1) @> w.%s'
+               % (lit({'s': 'text', 'b': 'bytea', 'v': 'varchar', 't2': 'text', 'a': 'int4', 'n': 'int4'}[col]), col))
+        self.run(sql, oracle='scan')
 
     def st_write(self):
         """writes with the exact member multiset tracked; then the oracle."""
@@ -960,8 +999,7 @@ class Fuzzer:
                 plan, _ = self.run('EXPLAIN (COSTS OFF) ' + sql, oracle='parallel')
                 if plan is not None:
                     txt = '\n'.join(r[0] for r in plan)
-                    if 'Partial' in txt:
-                        self.st.passed['parallel_plan_used'] += 1
+                    self.st.passed['parallel_plan_used' if 'Partial' in txt else 'parallel_plan_not_used'] += 1
             results.append((rows, code))
         for s in ('max_parallel_workers_per_gather', 'parallel_setup_cost', 'parallel_tuple_cost',
                   'min_parallel_table_scan_size', 'parallel_leader_participation', 'enable_hashagg', 'work_mem'):
@@ -999,21 +1037,32 @@ class Fuzzer:
         self.prep_n += 1
         name = 'p%d' % self.prep_n
         c = rng.random()
-        if c < 0.4:
+        # EXECUTE takes no subqueries: parameters are literals fetched first
+        rows, code = self.run('SELECT x::text FROM v_%s WHERE id IN (%d, %d, %d, %d) ORDER BY id' % (
+            fam, rng.randrange(1, NROWS + 8), rng.randrange(1, NROWS + 8), NROWS + 50, NROWS + 1), bloom=False)
+        vals = ['NULL' if r[0] is None else lit(r[0]) for r in rows or []] or ['NULL']
+        if c < 0.4 and self.texts['bloom']:
             body = ('SELECT count(*) FILTER (WHERE bloom_contains($1, x)), count(*) FILTER (WHERE $1 @> x), '
-                    'md5(($1 || $2)::text), bloom_contains($1, $2) FROM v_%s' % fam)
+                    'md5(($1 || $2)::text), bloom_contains($1, $2), bloom_contains_any($1, ARRAY[$2]) FROM v_%s'
+                    % fam)
             ptypes = 'bloom, %s' % typ
-            argsets = [('(SELECT f FROM fpool WHERE id = %d)' % rng.randrange(1, self.npool + 1), self.value(fam))
-                       for _ in range(2)]
+            argsets = []
+            for _ in range(2):
+                t = rng.choice(self.texts_by_fam.get(fam) or self.texts['bloom']) if rng.random() < 0.85 \
+                    else rng.choice(self.texts['bloom'])
+                if rng.random() < 0.2:
+                    t = self.mutate_text(t)
+                argsets.append((lit(t), rng.choice(vals)))
         elif c < 0.7:
-            body = ('SELECT count(*) FROM v_%s v, fpool p WHERE p.id = $1 AND p.f @> v.x AND v.id > $2' % fam)
-            ptypes = 'int, int'
-            argsets = [(str(rng.randrange(1, self.npool + 1)), str(rng.randrange(0, 100))) for _ in range(2)]
+            body = ('SELECT count(*), sum(v.id) FROM v_%s v, fpool p WHERE p.fam = $1 AND p.f @> v.x AND v.id > $2'
+                    % fam)
+            ptypes = 'text, int'
+            argsets = [(lit(fam), str(rng.randrange(0, 100))) for _ in range(2)]
         else:
             body = ('SELECT md5(bloom_agg(x, $1, $2)::text), md5(counting_bloom_agg(x, $1, $2)::text), '
                     'bloom_contains(bloom_agg(x, $1, $2), $3) FROM v_%s' % fam)
             ptypes = 'bigint, float8, %s' % typ
-            argsets = [(rng.choice(CAPS), rng.choice(FPRS + BAD_FPRS[:3]), self.value(fam)) for _ in range(2)]
+            argsets = [(rng.choice(CAPS), rng.choice(FPRS + BAD_FPRS[:3]), rng.choice(vals)) for _ in range(2)]
         _, code = self.run('PREPARE %s (%s) AS %s' % (name, ptypes, body), oracle='prepared')
         if code:
             return
@@ -1056,7 +1105,8 @@ class Fuzzer:
         kinds = [(self.st_call, 30), (self.st_operator, 14), (self.st_cast, 3), (self.st_agg, 10),
                  (self.st_probe_scan, 4), (self.st_write, 6), (self.oracle_members, 10), (self.oracle_text, 5),
                  (self.oracle_window, 1.5), (self.oracle_roundtrip, 2), (self.oracle_parallel, 1.2),
-                 (self.oracle_fast_hash, 1), (self.oracle_prepared, 1.2), (self.oracle_null_sizing, 0.4)]
+                 (self.oracle_fast_hash, 1), (self.oracle_prepared, 1.2), (self.oracle_null_sizing, 0.4),
+                 (self.oracle_scan, 1)]
         fns = [k for k, w in kinds]
         weights = [w for k, w in kinds]
         t0 = time.time()
@@ -1128,7 +1178,7 @@ class Fuzzer:
             for dt, q in sorted(self.slow, reverse=True)[:15]:
                 print('  slow %.2fs: %s' % (dt, q))
         summarize_failures(st.failures)
-        passed = sum(v for k, v in st.passed.items() if k != 'parallel_plan_used') + (
+        passed = sum(v for k, v in st.passed.items() if not k.startswith('parallel_plan')) + (
             1 if st.crashes == 0 else 0) + (1 if st.xx == 0 else 0)
         print('RESULT passed=%d failed=%d' % (passed, len(st.failures)))
 
@@ -1219,6 +1269,7 @@ def main():
     g.add_argument('--statements', type=int, default=10000)
     g.add_argument('--timeout', type=int, default=5)
     g.add_argument('--big-rows', type=int, default=20000)
+    g.add_argument('--wide-rows', type=int, default=3000)
     g.add_argument('--log', required=True)
     g.add_argument('--verbose', action='store_true')
     s = sub.add_parser('smith-report')

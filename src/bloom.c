@@ -74,14 +74,8 @@ PG_FUNCTION_INFO_V1(bloom_recv);
 Datum
 bloom_recv(PG_FUNCTION_ARGS)
 {
-	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
-	BloomFilter *f = bloom_parse_wire((const uint8 *) buf->data + buf->cursor,
-									  (size_t) (buf->len - buf->cursor),
-									  CurrentMemoryContext, BLOOM_KIND_PLAIN,
-									  "invalid external bloom filter value");
-
-	buf->cursor = buf->len;
-	PG_RETURN_BLOOM_P(f);
+	PG_RETURN_BLOOM_P(bloom_parse_recv((StringInfo) PG_GETARG_POINTER(0),
+									   BLOOM_KIND_PLAIN, "invalid external bloom filter value"));
 }
 
 

@@ -111,6 +111,8 @@ extern BloomFilter *bloom_parse_text(const char *str, BloomKind kind);
 extern BloomFilter *bloom_parse_wire(const uint8 *p, size_t len,
 									 MemoryContext cxt, BloomKind kind,
 									 const char *message);
+extern BloomFilter *bloom_parse_recv(StringInfo buf, BloomKind kind,
+									 const char *message);
 extern void bloom_wire_append(StringInfo buf, const BloomFilter *f);
 extern bytea *bloom_wire_bytea(const BloomFilter *f);
 

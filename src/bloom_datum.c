@@ -323,6 +323,18 @@ bloom_parse_wire(const uint8 *p, size_t len, MemoryContext cxt, BloomKind kind,
 	return f;
 }
 
+/* A filter of kind from the rest of a recv buffer (bloom_parse_wire), consumed. */
+BloomFilter *
+bloom_parse_recv(StringInfo buf, BloomKind kind, const char *message)
+{
+	BloomFilter *f = bloom_parse_wire((const uint8 *) buf->data + buf->cursor,
+									  (size_t) (buf->len - buf->cursor),
+									  CurrentMemoryContext, kind, message);
+
+	buf->cursor = buf->len;
+	return f;
+}
+
 /* Append f in the binary form: wire header, then the bit array. */
 void
 bloom_wire_append(StringInfo buf, const BloomFilter *f)

@@ -44,14 +44,8 @@ PG_FUNCTION_INFO_V1(counting_bloom_recv);
 Datum
 counting_bloom_recv(PG_FUNCTION_ARGS)
 {
-	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
-	BloomFilter *f = bloom_parse_wire((const uint8 *) buf->data + buf->cursor,
-									  (size_t) (buf->len - buf->cursor),
-									  CurrentMemoryContext, BLOOM_KIND_COUNTING,
-									  "invalid external bloom filter value");
-
-	buf->cursor = buf->len;
-	PG_RETURN_BLOOM_P(f);
+	PG_RETURN_BLOOM_P(bloom_parse_recv((StringInfo) PG_GETARG_POINTER(0),
+									   BLOOM_KIND_COUNTING, "invalid external bloom filter value"));
 }
 
 /* An empty counting filter: classic sizing, one 4-bit counter per bit. */

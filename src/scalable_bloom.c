@@ -308,13 +308,10 @@ PG_FUNCTION_INFO_V1(scalable_bloom_recv);
 Datum
 scalable_bloom_recv(PG_FUNCTION_ARGS)
 {
-	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
-	BloomFilter *f = bloom_parse_wire((const uint8 *) buf->data + buf->cursor,
-									  (size_t) (buf->len - buf->cursor),
-									  CurrentMemoryContext, BLOOM_KIND_SCALABLE,
+	BloomFilter *f = bloom_parse_recv((StringInfo) PG_GETARG_POINTER(0),
+									  BLOOM_KIND_SCALABLE,
 									  "invalid external scalable bloom filter value");
 
-	buf->cursor = buf->len;
 	PG_RETURN_POINTER(scalable_finish_decode(f, ERRCODE_INVALID_BINARY_REPRESENTATION,
 											 CurrentMemoryContext));
 }

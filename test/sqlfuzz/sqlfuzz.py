@@ -37,6 +37,8 @@ KNOWN = [
      r'FROM wide|FROM v_\w+ WHERE .*@>|FROM lt'),
     ('known#2 XX001 invalid n-gram length (family ngram:0/ngram:9/ngram:)', 'XX', r'n-gram length'),
     ('known#3 bloom_ngram_agg with a per-row n: false negatives', 'wrong', r'ngram_varying_n'),
+    ('known#4 loops not interruptible (cancelled more than 1 s after statement_timeout)', 'wrong',
+     r'cancel_within_1s'),
     ('known#5 NULL sizing arguments treated differently by the aggregates', 'wrong', r'null_sizing'),
 ]
 
@@ -830,7 +832,9 @@ class Fuzzer:
             if fam == 'varchar':
                 opts += ['f @> x::text']
             if fam == 'ci':
-                opts += ['f @> (upper(x) COLLATE ci)', 'f @> (lower(x) COLLATE ci)']
+                # only where the variant equals x under the collation ('straße' <> 'STRASSE' at level 2)
+                opts += ['(f @> (upper(x) COLLATE ci) OR upper(x) COLLATE ci <> x)',
+                         '(f @> (lower(x) COLLATE ci) OR lower(x) COLLATE ci <> x)']
             if fam == 'domain':
                 opts += ['f @> x::int']
             return rng.choice(opts)
@@ -964,6 +968,71 @@ class Fuzzer:
         rows, code = self.run(q, oracle='roundtrip')
         if rows:
             self.check('binary_roundtrip', rows[0][0] == md5, 'binary COPY round trip changes the filter', q)
+
+    def st_copy_mutated(self):
+        """binary COPY of filters (send), bytes mutated, COPY back in (recv of
+        all three types): a clean 22P03-class error or a filter, never XX/crash."""
+        rng = self.rng
+        ids = ','.join(str(rng.randrange(1, self.npool + 1)) for _ in range(3))
+        self.run('TRUNCATE rt2', bloom=False)
+        buf = io.BytesIO()
+        _, code = self.run('COPY (SELECT id, f, cf, sf FROM fpool WHERE id IN (%s) AND coalesce((bloom_info(f)).bytes, 0)'
+                           ' < 100000) TO STDOUT (FORMAT binary)' % ids, copy_out=buf, oracle='copy')
+        if code:
+            return
+        data = bytearray(buf.getvalue())
+        if len(data) <= 21:
+            return
+        head, body = data[:19], data[19:]
+        for _ in range(rng.choice([1, 1, 2, 4])):
+            body = bytearray(self.mutate_bytes(bytes(body))) if rng.random() < 0.5 else body
+            if body and rng.random() < 0.7:
+                i = rng.randrange(len(body))
+                body[i] ^= 1 << rng.randrange(8)
+        _, code = self.run('COPY rt2 FROM STDIN (FORMAT binary)', copy_in=io.BytesIO(bytes(head + body)), oracle='copy')
+        if code is None:
+            self.run('SELECT md5(f::text), md5(cf::text), md5(sf::text), bloom_estimate_card(f), '
+                     'scalable_bloom_estimate_card(sf), (counting_bloom_info(cf)).items, md5(bloom_to_bytea(f)), '
+                     'md5(cf::bloom::text), md5((f | f)::text), md5((sf | sf)::text) FROM rt2', oracle='copy')
+            self.run(rng.choice(["SELECT bloom_may_like(f, '%abc%') FROM rt2",
+                                 "SELECT bloom_token_may_contain(f, 'svc1 timeout') FROM rt2",
+                                 "SELECT f @> x FROM rt2, v_%s WHERE id < 5" % self.fam(),
+                                 "SELECT sf @> x, sf || x FROM rt2, v_%s WHERE id < 5" % self.fam(),
+                                 "SELECT cf @> x, cf - x FROM rt2, v_%s WHERE id < 5" % self.fam()]),
+                     oracle='copy')
+
+    def oracle_cancel(self):
+        """long operations on 64 MiB filters stop within a second of
+        statement_timeout (each measured twice before it counts as a failure)."""
+        rng = self.rng
+        ops = ["SELECT length(bloom_empty(67108864, 8, 0)::text)",
+               "SELECT (bloom_info(bloom_empty(67108864, 8, 0) || 1)).bits_set",
+               "SELECT bloom_estimate_card(bloom_empty(67108864, 8, 0) | (bloom_empty(67108864, 8, 0) || 2))",
+               "SELECT bloom_union_card(bloom_empty(67108864, 8, 0) || 1, bloom_empty(67108864, 8, 0) || 2)",
+               "SELECT length(bloom_to_bytea(bloom_fold(bloom_empty(67108864, 8, 0) || 1, 2)))",
+               "SELECT md5(bloom_to_bytea(bloom_shrink(bloom_empty(67108864, 8, 0) || 1, 0.01)))",
+               "SELECT bloom_estimate_card(bloom_union_agg(bloom_empty(67108864, 8, 0) || g)) "
+               "FROM generate_series(1, 40) g",
+               "SELECT length(counting_bloom_empty(10000000)::text)",
+               "SELECT (bloom_union(bloom_empty(33554432, 3, 0) || 1, bloom_empty(67108864, 3, 0) || 2) "
+               "IS NULL)"]
+        sql = rng.choice(ops)
+        timeout_ms = 300
+        times = []
+        for attempt in range(2):
+            self.run("SET statement_timeout = '%dms'" % timeout_ms, bloom=False)
+            t0 = time.time()
+            rows, code = self.run(sql, oracle='cancel')
+            dt = time.time() - t0
+            self.run("SET statement_timeout = '%ds'" % self.args.timeout, bloom=False)
+            if code != '57014':
+                return      # finished (or failed otherwise) before the timeout: nothing to measure
+            times.append(dt)
+            if dt <= timeout_ms / 1000.0 + 1.0:
+                break
+        self.st.cancel_max = max(getattr(self.st, 'cancel_max', 0.0), min(times))
+        self.check('cancel_within_1s', min(times) <= timeout_ms / 1000.0 + 1.0,
+                   'statement_timeout %d ms: cancelled after %.2f s' % (timeout_ms, min(times)), sql)
 
     def oracle_parallel(self):
         rng = self.rng
@@ -1106,7 +1175,7 @@ class Fuzzer:
                  (self.st_probe_scan, 4), (self.st_write, 6), (self.oracle_members, 10), (self.oracle_text, 5),
                  (self.oracle_window, 1.5), (self.oracle_roundtrip, 2), (self.oracle_parallel, 1.2),
                  (self.oracle_fast_hash, 1), (self.oracle_prepared, 1.2), (self.oracle_null_sizing, 0.4),
-                 (self.oracle_scan, 1)]
+                 (self.oracle_scan, 1), (self.st_copy_mutated, 2), (self.oracle_cancel, 0.1)]
         fns = [k for k, w in kinds]
         weights = [w for k, w in kinds]
         t0 = time.time()
@@ -1159,6 +1228,8 @@ class Fuzzer:
               % (st.bloom_statements, st.other_statements, self.elapsed, st.bloom_statements / max(self.elapsed, 1e-9)))
         print('  errors by SQLSTATE class: %s' % ', '.join('%s=%d' % kv for kv in sorted(st.errors.items())))
         print('  most frequent SQLSTATEs: %s' % ', '.join('%s=%d' % kv for kv in st.codes.most_common(12)))
+        if hasattr(st, 'cancel_max'):
+            print('  slowest cancellation (statement_timeout 300 ms, 64 MiB filters): %.2f s' % st.cancel_max)
         print('  timeouts (57014): %d; crashes: %d (server log: %d); XX errors: %d (server log: %d); '
               'wrong answers: %d' % (st.timeouts, st.crashes, self.log_crash, st.xx, self.log_xx, st.wrong))
         print('  oracle checks passed: %s' % ', '.join('%s=%d' % kv for kv in sorted(st.passed.items())))

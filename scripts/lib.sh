@@ -34,6 +34,10 @@ pg_from_cache() {
 	[ "$(pg_bin_dir "$1")" = "$PG_CACHE/$1/bin" ]
 }
 PG_BIN=$(pg_bin_dir "$PG_MAJOR")
+# what scripts/pgbuild.sh needs from Debian (bookworm) to build a server;
+# debian-keyring checks the signature of a .dsc fetched from the pool
+PGBUILD_PACKAGES=(build-essential dpkg-dev bison flex libicu-dev pkg-config zlib1g-dev
+	perl libipc-run-perl debian-keyring)
 
 as_root() {
 	if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi

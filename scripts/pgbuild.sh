@@ -54,8 +54,7 @@ APT_OPTS=(
 )
 
 # what the build needs from Debian (bookworm)
-ensure_packages build-essential dpkg-dev bison flex libicu-dev pkg-config zlib1g-dev \
-	perl libipc-run-perl
+ensure_packages "${PGBUILD_PACKAGES[@]}"
 
 apt_updated=
 apt_update() {
@@ -107,7 +106,6 @@ declare -A FALLBACK=([17]=17.11-0+deb13u1 [18]=18.6-3)
 # download_pool PKG VERSION DIR
 download_pool() {
 	local pkg=$1 ver=$2 dir=$3 dsc sum size f url
-	ensure_packages debian-keyring
 	dsc=${pkg}_${ver#*:}.dsc
 	url=http://deb.debian.org/debian/pool/main/${pkg:0:1}/$pkg
 	/usr/lib/apt/apt-helper download-file "$url/${dsc//+/%2b}" "$dir/$dsc" >> "$dir.download.log" 2>&1 ||

@@ -1080,7 +1080,7 @@ class Fuzzer:
         grp = rng.choice(['grp', 'id % 7'])
         sql = ('WITH ff AS MATERIALIZED (SELECT %s AS g, %s AS f FROM big GROUP BY 1) '
                'SELECT count(*) FILTER (WHERE NOT ff.f @> b.%s), count(*) FROM big b JOIN ff ON ff.g = b.%s'
-               % (grp, agg, col, 'b.' + grp))
+               % (grp, agg, col, grp))
         self.parallel_on()
         rows, code = self.run(sql, oracle='parallel')
         self.parallel_off()

@@ -39,6 +39,8 @@ KNOWN = [
     ('known#3 bloom_ngram_agg with a per-row n: false negatives', 'wrong', r'ngram_varying_n'),
     ('known#4 loops not interruptible (cancelled more than 1 s after statement_timeout)', 'wrong',
      r'cancel_within_1s'),
+    ('finding#1 || / *_add on char(n) resolve to the text overload (text_ops), @> uses bpchar_ops: 42804', 'wrong',
+     r'add_then_probe.*v_char|v_char.*add_then_probe'),
     ('known#5 NULL sizing arguments treated differently by the aggregates', 'wrong', r'null_sizing'),
 ]
 
@@ -65,7 +67,7 @@ FAMILIES = {
     'int2': ('int2', "(g % 30000 - 15000)::int2", ["-32768", "32767", "0"]),
     'int4': ('int4', "g * 7919 - 100000", ["-2147483648", "2147483647", "0"]),
     'int8': ('int8', "g::int8 * 1000000007", ["-9223372036854775808", "9223372036854775807", "0"]),
-    'numeric': ('numeric', "g / 7.0", ["'NaN'", "1e-300", "1.000", "-0.0", "1e300",
+    'numeric': ('numeric', "g / 7.0", ["'NaN'", "1e-300", "'Infinity'", "'-Infinity'", "1.000", "-0.0", "1e300",
                                       "123456789012345678901234567890.123"]),
     'float4': ('float4', "(g / 3.0)::float4", ["'NaN'", "'Infinity'", "'-Infinity'", "'-0'", "1e-38"]),
     'float8': ('float8', "g * 1.5e10 + 0.25", ["'NaN'", "'Infinity'", "'-0'", "5e-324", "1.7976931348623157e308"]),
@@ -94,6 +96,16 @@ FAMILIES = {
                       "CASE WHEN g % 5 = 0 THEN ' Ünïcödé.x' ELSE '' END",
               ["''", "' '", "'a,b;c'", "'ÄÖÜ äöü'"]),
     'comp': ('pair', "ROW(g, md5(g::text))::pair", ["ROW(NULL, NULL)::pair"]),
+    'multirange': ('int4multirange', "int4multirange(int4range(g, g + 3), int4range(g + 10, g + 12))",
+                   ["'{}'", "'{(,)}'"]),
+    'interval': ('interval', "g * interval '1 day 3 hours'", ["'0'", "'1 month'", "'30 days'", "'-178000000 years'"]),
+    'inet': ('inet', "('10.0.' || (g % 256) || '.' || (g % 7) || '/' || (24 + g % 9))::inet",
+             ["'::1'", "'0.0.0.0/0'", "'10.0.0.1/32'"]),
+    'name': ('name', "md5(g::text)::name", ["''", "repeat('n', 63)"]),
+    'time': ('time', "time '00:00' + g * interval '17 seconds'", ["'24:00'", "'00:00'"]),
+    'timetz': ('timetz', "(time '00:00' + g * interval '17 seconds')::timetz", ["'12:00+14'", "'12:00-12'"]),
+    'char': ('char(5)', "left(md5(g::text), g % 6)", ["''", "'a    '"]),
+    'macaddr': ('macaddr', "('08:00:2b:01:02:' || lpad(to_hex(g % 256), 2, '0'))::macaddr", []),
 }
 ARRAY_FAMS = {'int4arr', 'textarr'}
 TEXT_FAMS = {'text', 'varchar', 'ci', 'words'}
@@ -847,7 +859,10 @@ class Fuzzer:
             if fam == 'float4':
                 opts += ['f @> x::float8']
             if fam == 'text':
-                opts += ['f @> x::varchar', "f @> (x || '')"]
+                opts += ['f @> x::varchar', "f @> (x || '')", 'f @> (x COLLATE "C")', 'f @> (x COLLATE "POSIX")']
+            if fam == 'interval':
+                # '30 days' = '1 month' for interval equality
+                opts += ["(f @> justify_days(x) OR justify_days(x) <> x)"]
             if fam == 'varchar':
                 opts += ['f @> x::text']
             if fam == 'ci':
@@ -929,6 +944,25 @@ class Fuzzer:
             self.check(oracle, rows[0][0] == 0, '%d of %d members reported absent' % (rows[0][0], rows[0][1]), sql)
         elif code:
             self.st.skipped[oracle] += 1
+
+    def oracle_add_probe(self):
+        """a value added with || / *_add is then found by @> / *_contains:
+        true, and never an error (whatever overload the operator resolves to)."""
+        rng = self.rng
+        fam = self.fam()
+        kind = rng.choice(['bloom', 'counting_bloom', 'scalable_bloom'])
+        empty = {'bloom': rng.choice(['bloom_empty(100)', 'bloom_empty(64, 3, 7)']),
+                 'counting_bloom': 'counting_bloom_empty(100)', 'scalable_bloom': 'scalable_bloom_empty(10)'}[kind]
+        add = rng.choice(['%s || x' % empty, '%s_add(%s, x)' % (kind, empty)])
+        probe = rng.choice(['(%s) @> x', '%s_contains(%%s, x)' % kind])
+        probe = probe % add if probe.startswith('(') else probe % add
+        sql = ('SELECT count(*) FILTER (WHERE NOT %s), count(*) FROM v_%s WHERE x IS NOT NULL AND id %% 7 = %d'
+               % (probe, fam, rng.randrange(7)))
+        rows, code = self.run(sql, oracle='add_probe')
+        if rows:
+            self.check('add_then_probe', rows[0][0] == 0, '%d of %d added values reported absent' % rows[0], sql)
+        elif code not in ('57014', '08006') and not code.startswith('XX'):
+            self.check('add_then_probe', False, 'adding then probing the same value raised %s' % code, sql)
 
     def oracle_window(self):
         rng = self.rng
@@ -1222,7 +1256,7 @@ class Fuzzer:
                  (self.oracle_window, 1.5), (self.oracle_roundtrip, 2), (self.oracle_parallel, 1.2),
                  (self.oracle_fast_hash, 1), (self.oracle_prepared, 1.2), (self.oracle_null_sizing, 0.4),
                  (self.oracle_scan, 1), (self.st_copy_mutated, 2), (self.oracle_cancel, 0.1),
-                 (self.oracle_parallel_members, 0.4)]
+                 (self.oracle_parallel_members, 0.4), (self.oracle_add_probe, 1)]
         fns = [k for k, w in kinds]
         weights = [w for k, w in kinds]
         t0 = time.time()

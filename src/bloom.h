@@ -124,6 +124,7 @@ bloom_add_items(BloomFilter *f, uint64 n)
 }
 
 /* the per-call-site cache (fn_extra) */
+extern int	bloom_probe_cache_kb;
 extern BloomTypeInfo *bloom_call_typeinfo(FunctionCallInfo fcinfo, int argno);
 extern BloomTypeInfo *bloom_call_elem_typeinfo(FunctionCallInfo fcinfo,
 											   Oid elemtype);

@@ -31,6 +31,8 @@
 #include "bloom.h"
 
 #include "access/detoast.h"
+#include "common/hashfn.h"
+#include "lib/ilist.h"
 #include "libpq/pqformat.h"
 #include "nodes/primnodes.h"
 #include "utils/builtins.h"
@@ -364,6 +366,31 @@ bloom_wire_bytea(const BloomFilter *f)
 /* ---- the call-site cache -------------------------------------------------- */
 
 /*
+ * Budget of each call site's cache of stored filters, in kB (GUC
+ * bloomset.probe_cache_size).  A query that probes many stored filters in
+ * turn -- a join of incoming keys with per-chunk filters, say -- keeps the
+ * most recently used ones detoasted here instead of fetching one from TOAST
+ * (hundreds of 2 kB chunks for a filter of a megabyte) on every row.
+ */
+int			bloom_probe_cache_kb = 256 * 1024;
+
+/* entries beyond this are evicted whatever the budget: lookups scan the list */
+#define BLOOM_CACHE_MAX_ENTRIES		256
+
+/* One stored filter kept by a call site, keyed by what identifies it. */
+typedef struct BloomCacheEntry
+{
+	dlist_node	lru;			/* in BloomCallCache.lru, most recent first */
+	Oid			toastrelid;		/* key of a filter stored out of line */
+	Oid			valueid;
+	struct varlena *ckey;		/* key of a compressed in-line filter */
+	uint32		khash;			/* hash of ckey */
+	void	   *filter;			/* validated, of the cache's kind, in fn_mcxt */
+	Size		size;
+	bool		checked;		/* family matched the call site's ti */
+} BloomCacheEntry;
+
+/*
  * What a call site keeps between rows (fn_extra, in fn_mcxt).  Written only
  * by the functions of this section.
  */
@@ -373,22 +400,17 @@ typedef struct BloomCallCache
 	bool		ti_valid;
 	BloomTypeInfo ti;
 
-	/*
-	 * The cached filter and its key: filter is NULL, or a validated filter
-	 * of kind (in fn_mcxt, or the Const argument itself); exactly one key
-	 * names it: the TOAST pointer (toastrelid valid), a copy of the
-	 * compressed in-line datum (ckey), or is_const.
-	 */
-	BloomKind	kind;
-	void	   *filter;
-	bool		filter_owned;	/* filter was allocated here (pfree it) */
-	Oid			toastrelid;
-	Oid			valueid;
-	struct varlena *ckey;
-	bool		is_const;
+	BloomKind	kind;			/* of every cached filter (a call site has one) */
 
-	/* the filter whose element family matched ti (probe fast path) */
-	const void *checked;
+	/* stored filters, least recently used evicted past the budget */
+	dlist_head	lru;
+	int			nentries;
+	Size		bytes;
+
+	/* the plan constant: the argument itself or a copy (const_owned) */
+	void	   *const_filter;
+	bool		const_owned;
+	bool		const_checked;
 } BloomCallCache;
 
 /* The call site's cache, created empty on first use. */
@@ -396,25 +418,25 @@ static BloomCallCache *
 bloom_cache_get(FunctionCallInfo fcinfo)
 {
 	if (unlikely(fcinfo->flinfo->fn_extra == NULL))
-		fcinfo->flinfo->fn_extra =
-			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BloomCallCache));
+	{
+		BloomCallCache *cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
+													   sizeof(BloomCallCache));
+
+		dlist_init(&cache->lru);
+		fcinfo->flinfo->fn_extra = cache;
+	}
 	return (BloomCallCache *) fcinfo->flinfo->fn_extra;
 }
 
-/* Forget the cached filter and its key. */
+/* Forget that any cached filter matched the value type (it changed). */
 static void
-bloom_cache_drop_filter(BloomCallCache *cache)
+bloom_cache_uncheck(BloomCallCache *cache)
 {
-	if (cache->filter_owned && cache->filter != NULL)
-		pfree(cache->filter);
-	if (cache->ckey != NULL)
-		pfree(cache->ckey);
-	cache->filter = NULL;
-	cache->filter_owned = false;
-	cache->toastrelid = InvalidOid;
-	cache->ckey = NULL;
-	cache->is_const = false;
-	cache->checked = NULL;
+	dlist_iter	it;
+
+	dlist_foreach(it, &cache->lru)
+		dlist_container(BloomCacheEntry, lru, it.cur)->checked = false;
+	cache->const_checked = false;
 }
 
 /*
@@ -432,7 +454,7 @@ bloom_cache_typeinfo(FunctionCallInfo fcinfo, Oid typid)
 		cache->ti.collation == collation)
 		return &cache->ti;
 	cache->ti_valid = false;
-	cache->checked = NULL;
+	bloom_cache_uncheck(cache);
 	bloom_typeinfo_init(&ti, typid, collation, fcinfo->flinfo->fn_mcxt);
 	cache->ti = ti;
 	cache->ti_valid = true;		/* last: only a complete entry is valid */
@@ -483,98 +505,225 @@ bloom_arg_is_const(FmgrInfo *flinfo, int argnum)
 	return argnum < list_length(args) && IsA(list_nth(args, argnum), Const);
 }
 
-/* The cached filter if it is the one d names, else NULL. */
+/* Does entry e hold the filter of the stored datum attr (khash: of attr)? */
+static inline bool
+bloom_entry_matches(const BloomCacheEntry *e, const struct varlena *attr,
+					const struct varatt_external *ptr, uint32 khash)
+{
+	if (ptr != NULL)
+		return e->ckey == NULL && e->valueid == ptr->va_valueid &&
+			e->toastrelid == ptr->va_toastrelid;
+	return e->ckey != NULL && e->khash == khash &&
+		VARSIZE_ANY(e->ckey) == VARSIZE_ANY(attr) &&
+		memcmp(e->ckey, attr, VARSIZE_ANY(attr)) == 0;
+}
+
+/*
+ * The entry holding the filter of datum attr (stored out of line or
+ * compressed), moved to the front, or NULL.
+ */
+static BloomCacheEntry *
+bloom_cache_find(BloomCallCache *cache, const struct varlena *attr)
+{
+	struct varatt_external ptr;
+	uint32		khash = 0;
+	dlist_iter	it;
+
+	if (VARATT_IS_EXTERNAL_ONDISK(attr))
+		VARATT_EXTERNAL_GET_POINTER(ptr, attr);
+	else
+		khash = hash_bytes((const unsigned char *) attr, (int) VARSIZE_ANY(attr));
+	dlist_foreach(it, &cache->lru)
+	{
+		BloomCacheEntry *e = dlist_container(BloomCacheEntry, lru, it.cur);
+
+		if (bloom_entry_matches(e, attr, VARATT_IS_EXTERNAL_ONDISK(attr) ? &ptr : NULL,
+								khash))
+		{
+			if (cache->lru.head.next != &e->lru)
+				dlist_move_head(&cache->lru, &e->lru);
+			return e;
+		}
+	}
+	return NULL;
+}
+
+/* Drop the least recently used entry. */
+static void
+bloom_cache_evict(BloomCallCache *cache)
+{
+	BloomCacheEntry *e = dlist_container(BloomCacheEntry, lru,
+										 dlist_tail_node(&cache->lru));
+
+	dlist_delete(&e->lru);
+	cache->nentries--;
+	cache->bytes -= e->size;
+	pfree(e->filter);
+	if (e->ckey != NULL)
+		pfree(e->ckey);
+	pfree(e);
+}
+
+/*
+ * The cached filter of datum d of kind, or NULL; *checked points at its
+ * "family matched" flag.
+ */
 static void *
-bloom_cache_lookup(const BloomCallCache *cache, Datum d, BloomKind kind)
+bloom_cache_lookup(BloomCallCache *cache, Datum d, BloomKind kind, bool **checked)
 {
 	struct varlena *attr = (struct varlena *) DatumGetPointer(d);
+	BloomCacheEntry *e;
 
-	if (cache == NULL || cache->filter == NULL || cache->kind != kind)
+	if (cache == NULL || cache->kind != kind)
 		return NULL;
+	if (VARATT_IS_EXTERNAL_ONDISK(attr) || VARATT_IS_COMPRESSED(attr))
+	{
+		if (dlist_is_empty(&cache->lru) || (e = bloom_cache_find(cache, attr)) == NULL)
+			return NULL;
+		*checked = &e->checked;
+		return e->filter;
+	}
+	if (cache->const_filter == NULL)
+		return NULL;
+	*checked = &cache->const_checked;
+	return cache->const_filter;
+}
+
+/* Raw size of a stored (external or compressed) datum. */
+static Size
+bloom_stored_rawsize(const struct varlena *attr)
+{
 	if (VARATT_IS_EXTERNAL_ONDISK(attr))
 	{
 		struct varatt_external ptr;
 
 		VARATT_EXTERNAL_GET_POINTER(ptr, attr);
-		return OidIsValid(cache->toastrelid) &&
-			ptr.va_toastrelid == cache->toastrelid &&
-			ptr.va_valueid == cache->valueid ? cache->filter : NULL;
+		return (Size) ptr.va_rawsize;
 	}
-	if (VARATT_IS_COMPRESSED(attr))
-		return cache->ckey != NULL &&
-			VARSIZE_ANY(cache->ckey) == VARSIZE_ANY(attr) &&
-			memcmp(cache->ckey, attr, VARSIZE_ANY(attr)) == 0 ? cache->filter : NULL;
-	return cache->is_const ? cache->filter : NULL;
+	return (Size) VARDATA_COMPRESSED_GET_EXTSIZE(attr) + VARHDRSZ;
 }
 
 /*
- * Fill the cache with the filter of datum d (argument argno), if d is worth
- * keeping: a filter stored out of line (keyed by its TOAST pointer: toast
- * relation and value OID identify the stored value whichever row carries
- * it), a compressed in-line filter (keyed by its compressed bytes: an
- * address may be reused for another value), or a plan constant (a Const
- * cannot change while the call site lives; a Param can).  Returns the
- * validated filter either way.
+ * Keep the filter of the stored datum d (out of line or compressed) as the
+ * most recent entry, evicting least recently used ones past the budget.
+ * A filter larger than the whole budget is not kept: NULL.
  */
 static void *
-bloom_cache_fill(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
-				 int argno, BloomKind kind)
+bloom_cache_add_stored(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
+					   BloomKind kind, bool **checked)
 {
 	struct varlena *attr = (struct varlena *) DatumGetPointer(d);
-	MemoryContext mcxt = fcinfo->flinfo->fn_mcxt;
-	bool		external = VARATT_IS_EXTERNAL_ONDISK(attr);
-	bool		compressed = !external && VARATT_IS_COMPRESSED(attr);
-	bool		is_const = !external && !compressed && bloom_arg_is_const(fcinfo->flinfo, argno);
-	void	   *f;
+	Size		budget = (Size) bloom_probe_cache_kb * 1024;
+	Size		size = bloom_stored_rawsize(attr);
+	MemoryContext old;
+	BloomCacheEntry *e;
 
-	if (!external && !compressed && !is_const)
-		return bloom_from_datum_kind(d, kind);	/* in-line: free to fetch */
-	bloom_cache_drop_filter(cache);
-	f = bloom_from_datum_kind(d, kind);
-	if (is_const && (Pointer) f == DatumGetPointer(d))
-		cache->filter = f;		/* the plan constant itself */
-	else
-	{
-		cache->filter = bloom_copy_in(mcxt, (BloomFilter *) f);
-		cache->filter_owned = true;
-		if ((Pointer) f != DatumGetPointer(d))
-			pfree(f);
-	}
-	cache->kind = kind;
-	/* the key, last */
-	if (external)
+	if (size > budget)
+		return NULL;
+	while (cache->nentries > 0 &&
+		   (cache->bytes + size > budget || cache->nentries >= BLOOM_CACHE_MAX_ENTRIES))
+		bloom_cache_evict(cache);
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	e = palloc0(sizeof(BloomCacheEntry));
+	e->filter = bloom_from_datum_kind(d, kind);	/* detoasted here */
+	e->size = size;
+	if (VARATT_IS_EXTERNAL_ONDISK(attr))
 	{
 		struct varatt_external ptr;
 
 		VARATT_EXTERNAL_GET_POINTER(ptr, attr);
-		cache->valueid = ptr.va_valueid;
-		cache->toastrelid = ptr.va_toastrelid;
-	}
-	else if (compressed)
-	{
-		struct varlena *key = MemoryContextAlloc(mcxt, VARSIZE_ANY(attr));
-
-		memcpy(key, attr, VARSIZE_ANY(attr));
-		cache->ckey = key;
+		e->valueid = ptr.va_valueid;
+		e->toastrelid = ptr.va_toastrelid;
 	}
 	else
-		cache->is_const = true;
-	return cache->filter;
+	{
+		e->ckey = palloc(VARSIZE_ANY(attr));
+		memcpy(e->ckey, attr, VARSIZE_ANY(attr));
+		e->khash = hash_bytes((const unsigned char *) attr, (int) VARSIZE_ANY(attr));
+	}
+	MemoryContextSwitchTo(old);
+	/* the entry becomes findable last, complete */
+	dlist_push_head(&cache->lru, &e->lru);
+	cache->nentries++;
+	cache->bytes += size;
+	*checked = &e->checked;
+	return e->filter;
+}
+
+/* Keep the Const argument d (validated once; copied unless plain in-line). */
+static void *
+bloom_cache_set_const(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
+					  BloomKind kind, bool **checked)
+{
+	void	   *f = bloom_from_datum_kind(d, kind);
+
+	if (cache->const_owned)
+		pfree(cache->const_filter);
+	cache->const_filter = NULL;
+	cache->const_owned = (Pointer) f != DatumGetPointer(d);
+	if (cache->const_owned)
+	{
+		void	   *copy = bloom_copy_in(fcinfo->flinfo->fn_mcxt, f);
+
+		pfree(f);
+		f = copy;
+	}
+	cache->const_checked = false;
+	cache->const_filter = f;	/* last */
+	*checked = &cache->const_checked;
+	return f;
 }
 
 /*
- * The filter argument argno of kind, validated, without detoasting or
- * copying it once per row when it is stored out of line, compressed or a
- * plan constant (see bloom_cache_fill).
+ * The filter argument argno of kind, validated; *checked (may be NULL)
+ * points at the cached filter's "family matched" flag, or at a scratch
+ * false for a filter that is not cached.  Filters stored out of line or
+ * compressed are detoasted once and kept (several, LRU, within the
+ * budget: see bloom_cache_add_stored); a plan constant is validated once
+ * (a Const cannot change while the call site lives; a Param can); in-line
+ * values cost nothing to fetch and are used in place.
  */
+static void *
+bloom_call_filter_checked(FunctionCallInfo fcinfo, int argno, BloomKind kind,
+						  bool **checked)
+{
+	static bool scratch;
+	BloomCallCache *cache = bloom_cache_get(fcinfo);
+	Datum		d = PG_GETARG_DATUM(argno);
+	struct varlena *attr = (struct varlena *) DatumGetPointer(d);
+	void	   *f;
+
+	if (cache->kind != kind)
+	{
+		while (cache->nentries > 0)
+			bloom_cache_evict(cache);
+		if (cache->const_owned)
+			pfree(cache->const_filter);
+		cache->const_filter = NULL;
+		cache->const_owned = false;
+		cache->kind = kind;
+	}
+	if ((f = bloom_cache_lookup(cache, d, kind, checked)) != NULL)
+		return f;
+	scratch = false;
+	*checked = &scratch;
+	if (VARATT_IS_EXTERNAL_ONDISK(attr) || VARATT_IS_COMPRESSED(attr))
+	{
+		if ((f = bloom_cache_add_stored(fcinfo, cache, d, kind, checked)) != NULL)
+			return f;
+	}
+	else if (bloom_arg_is_const(fcinfo->flinfo, argno))
+		return bloom_cache_set_const(fcinfo, cache, d, kind, checked);
+	return bloom_from_datum_kind(d, kind);
+}
+
+/* The filter argument argno of kind, validated and cached (see above). */
 void *
 bloom_call_filter(FunctionCallInfo fcinfo, int argno, BloomKind kind)
 {
-	BloomCallCache *cache = bloom_cache_get(fcinfo);
-	void	   *hit = bloom_cache_lookup(cache, PG_GETARG_DATUM(argno), kind);
+	bool	   *checked;
 
-	return hit != NULL ? hit : bloom_cache_fill(fcinfo, cache, PG_GETARG_DATUM(argno),
-												argno, kind);
+	return bloom_call_filter_checked(fcinfo, argno, kind, &checked);
 }
 
 /*
@@ -582,28 +731,23 @@ bloom_call_filter(FunctionCallInfo fcinfo, int argno, BloomKind kind)
  * against the hash information of the value (argument 1), which is
  * returned in *ti.  The family check is done once per cached filter; the
  * common case of a WHERE clause -- the same constant or stored filter row
- * after row -- costs one comparison.
+ * after row, or a few stored filters in turn -- costs a lookup.
  */
 void *
 bloom_call_probe(FunctionCallInfo fcinfo, BloomKind kind, BloomTypeInfo **ti)
 {
-	BloomCallCache *cache = (BloomCallCache *) fcinfo->flinfo->fn_extra;
-	void	   *f = bloom_cache_lookup(cache, PG_GETARG_DATUM(0), kind);
+	bool	   *checked;
+	void	   *f = bloom_call_filter_checked(fcinfo, 0, kind, &checked);
 
-	if (likely(f != NULL && f == cache->checked))
-	{
-		*ti = &cache->ti;
-		return f;
-	}
-	f = bloom_call_filter(fcinfo, 0, kind);
 	*ti = bloom_call_typeinfo(fcinfo, 1);
-	if (kind == BLOOM_KIND_SCALABLE)
-		bloom_check_element_fields(((ScalableFilter *) f)->family,
-								   &((ScalableFilter *) f)->collfp, *ti, false);
-	else
-		bloom_check_element((BloomFilter *) f, *ti, false);
-	cache = (BloomCallCache *) fcinfo->flinfo->fn_extra;
-	if (f == cache->filter)
-		cache->checked = f;
+	if (!*checked)
+	{
+		if (kind == BLOOM_KIND_SCALABLE)
+			bloom_check_element_fields(((ScalableFilter *) f)->family,
+									   &((ScalableFilter *) f)->collfp, *ti, false);
+		else
+			bloom_check_element((BloomFilter *) f, *ti, false);
+		*checked = true;
+	}
 	return f;
 }

@@ -12,6 +12,8 @@
  */
 #include "bloom.h"
 
+#include <limits.h>
+
 #include "miscadmin.h"
 #include "utils/guc.h"
 
@@ -54,6 +56,11 @@ _PG_init(void)
 							 NULL,
 							 &bloom_lookahead_unused, false, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	DefineCustomIntVariable("bloomset.probe_cache_size",
+							"Memory each probing call site may use to keep stored filters detoasted.",
+							"Queries that probe many stored filters in turn (a join of keys with per-chunk filters) keep the most recently used ones within this budget instead of detoasting a filter on every row.",
+							&bloom_probe_cache_kb, 256 * 1024, 0, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomStringVariable("bloomset.simd",
 							   "The CPU kernels in use (portable, popcnt or avx2).",
 							   NULL, &bloom_simd_setting, bloom_cpu_path(),

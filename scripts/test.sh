@@ -35,14 +35,11 @@ for v in ${BLOOMSET_PG_VERSIONS:-15 17 18}; do
 done
 
 LOGDIR=$(mktemp -d /tmp/bloomset-test.XXXXXX)
-total_pass=0
-total_fail=0
+SUMMARY=$LOGDIR/summary		# one per version stage when they run in parallel
 
 # record NAME PASS FAIL
 record() {
-	printf '%-28s %4d passed, %d failed\n' "$1" "$2" "$3" >> "$LOGDIR/summary"
-	total_pass=$((total_pass + $2))
-	total_fail=$((total_fail + $3))
+	printf '%-28s %4d passed, %d failed\n' "$1" "$2" "$3" >> "$SUMMARY"
 }
 
 # run_suite NAME CMD...: a script that prints "SUITE ...: N passed, M failed"
@@ -116,6 +113,7 @@ cross_suite() {
 	chmod 755 "$work"; chown -R postgres: "$work"
 	as_pg env -C "$work" PATH="$newbin:$PATH" PERL5LIB="$perl_lib:$work/t" \
 		PG_REGRESS="$(dirname "$perl_lib")/regress/pg_regress" TESTDIR="$work" \
+		TESTDATADIR="$work/tmp_check" TESTLOGDIR="$work/tmp_check/log" \
 		BLOOMSET_OLD_INSTALL="$(dirname "$(pg_bin_dir 15)")" \
 		BLOOMSET_FIXTURES="$work/upgrade" \
 		prove -v t/007_cross_version_dump.pl t/008_cross_version_pg_upgrade.pl \
@@ -176,25 +174,49 @@ if [ ${#OTHER_VERSIONS[@]} -gt 0 ]; then
 	cat "$LOGDIR/pgbuild.log"
 	if [ $pgbuild_rc -eq 0 ]; then record pgbuild 1 0; else record pgbuild 0 1; fi
 fi
-for v in "${OTHER_VERSIONS[@]}"; do
+# version_stage MAJOR: every suite on that server, then the cross-version
+# tests from 15 to it
+version_stage() {
+	local v=$1
 	use_version "$v"
 	if [ ! -x "$PG_BIN/pg_config" ]; then
 		echo "== PostgreSQL $v: not available"
 		record "postgresql-$v" 0 1
-		continue
+		return
 	fi
 	run_suite "build-$v" build_suite
-	grep -q "^build-$v .* 0 failed" "$LOGDIR/summary" || continue
+	grep -q "^build-$v .* 0 failed" "$SUMMARY" || return
 	run_suite "regress-$v" regress_suite "regress-$v" ""
 	run_suite "regress-portable-$v" regress_suite "regress-portable-$v" BLOOMSET_PORTABLE=1
 	[ -f test/run_tap_isolation.sh ] && run_suite "tap-isolation-$v" bash test/run_tap_isolation.sh
 	run_suite "upgrade-$v" env SKIP_BUILD=1 bash test/upgrade/run.sh
-	use_version 15
 	run_suite "cross-15-$v" cross_suite "$v"
-done
+}
+
+# The stages of 17 and 18 run side by side (BLOOMSET_SERIAL_VERSIONS=1: one
+# after the other): each server mostly keeps one core busy, and separate
+# clusters, build directories and scratch directories keep them apart.
+if [ "${BLOOMSET_SERIAL_VERSIONS:-0}" = 1 ] || [ ${#OTHER_VERSIONS[@]} -lt 2 ]; then
+	for v in "${OTHER_VERSIONS[@]}"; do
+		SUMMARY=$LOGDIR/summary-$v version_stage "$v"
+	done
+else
+	stage_pids=()
+	for v in "${OTHER_VERSIONS[@]}"; do
+		echo "== PostgreSQL $v suites (in parallel; output follows when done)"
+		( SUMMARY=$LOGDIR/summary-$v; version_stage "$v" ) > "$LOGDIR/stage-$v.out" 2>&1 &
+		stage_pids+=($!)
+	done
+	for pid in "${stage_pids[@]}"; do wait "$pid"; done
+	for v in "${OTHER_VERSIONS[@]}"; do cat "$LOGDIR/stage-$v.out"; done
+fi
 
 echo
 echo "== summary (logs in $LOGDIR)"
-cat "$LOGDIR/summary"
-echo "$total_pass passed, $total_fail failed in $(( ($(date +%s) - T0) / 60 )) min $(( ($(date +%s) - T0) % 60 )) s"
+summaries=("$LOGDIR/summary")
+for v in "${OTHER_VERSIONS[@]}"; do summaries+=("$LOGDIR/summary-$v"); done
+cat "${summaries[@]}" 2>/dev/null
+read -r total_pass total_fail < <(cat "${summaries[@]}" 2>/dev/null | awk '{p += $2; f += $4} END {print p + 0, f + 0}')
+elapsed=$(( $(date +%s) - T0 ))
+echo "$total_pass passed, $total_fail failed in $((elapsed / 60)) min $((elapsed % 60)) s"
 [ "$total_fail" -eq 0 ]

@@ -104,9 +104,12 @@ tap_files=()
 for f in "$WORK"/t/*.pl; do tap_files+=("t/$(basename "$f")"); done
 echo "== TAP: ${tap_files[*]}"
 set +e
+# TESTDATADIR/TESTLOGDIR: PostgreSQL 17+ TAP modules place data and logs
+# there (relative "tmp_check" otherwise, which server-side COPY rejects)
 as_tester env -C "$WORK" \
 	PATH="$PG_BIN:$PATH" PERL5LIB="$PERL_LIB:$WORK/t" \
 	PG_REGRESS="$PG_REGRESS_BIN" TESTDIR="$WORK" \
+	TESTDATADIR="$WORK/tmp_check" TESTLOGDIR="$WORK/tmp_check/log" \
 	prove -v "${tap_files[@]}" </dev/null >"$WORK/tap.out" 2>&1
 tap_rc=$?
 set -e

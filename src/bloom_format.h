@@ -448,6 +448,9 @@ extern bool bloom_check_compatible(const BloomFilter *a,
 extern bool bloom_sizes_combinable(uint64_t a, uint64_t b, uint64_t unit);
 extern void bloom_or_words(uint64_t *dst, const uint64_t *src, size_t n);
 extern void bloom_and_words(uint64_t *dst, const uint64_t *src, size_t n);
+extern bool bloom_bytes_equal(const void *a, const void *b, size_t n);
+extern void bloom_copy_bytes(void *dst, const void *src, size_t n);
+extern void bloom_zero_bytes(void *dst, size_t n);
 extern void bloom_resize_into(const BloomFilter *src, BloomFilter *dst);
 extern uint64_t bloom_unit_bits(const BloomFilter *f);
 

@@ -442,6 +442,18 @@ test_interrupts(void)
 	memset(blk->family, 0, BLOOM_FAMILY_LEN);
 	memset(blk->words, 0, nbytes);
 	POLL_CHECK(CHECK(bloom_check_bits(blk) == NULL, "empty filter passes"), nbytes, "check_bits polls");
+	{
+		BloomFilter *c = new_filter(BLOOM_LAYOUT_CLASSIC, 7, nbits);
+
+		POLL_CHECK(bloom_copy_bytes(c->words, a->words, nbytes), nbytes, "copy polls");
+		POLL_CHECK(CHECK(bloom_bytes_equal(c->words, a->words, nbytes), "copy is equal"),
+				   nbytes, "compare polls");
+		c->words[BLOOM_NWORDS(c) - 1] ^= 1;
+		CHECK(!bloom_bytes_equal(c->words, a->words, nbytes), "a difference in the last word is seen");
+		POLL_CHECK(bloom_zero_bytes(c->words, nbytes), nbytes, "zeroing polls");
+		CHECK(bloom_popcount(c) == 0, "zeroed");
+		free(c);
+	}
 	POLL_CHECK(bloom_counting_merge(cnt, cnt), nbytes, "counting merge polls");
 	POLL_CHECK(bloom_counting_to_bits(cnt, cnt_bits), nbytes, "counting to_bits polls");
 	hook_calls = 0;

@@ -6,3 +6,86 @@
 -- Every change to the SQL objects made after 1.0 is listed here, and the
 -- same change is made in bloomset--1.1.sql (the fresh-install script); the
 -- upgrade test checks that both give exactly the same objects.
+
+-- Equality that groups: a hash operator class, so DISTINCT, GROUP BY and
+-- UNION work on bloom values (hashing exactly what = compares).
+CREATE FUNCTION @extschema@.bloom_hash_value(@extschema@.bloom) RETURNS integer
+AS 'MODULE_PATHNAME', 'bloom_hash_value' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_hash_value(@extschema@.bloom) IS
+'hash of a filter for the hash operator class (what = compares: parameters, element type, bits)';
+
+CREATE FUNCTION @extschema@.bloom_hash_value_extended(@extschema@.bloom, bigint) RETURNS bigint
+AS 'MODULE_PATHNAME', 'bloom_hash_value_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_hash_value_extended(@extschema@.bloom, bigint) IS
+'seeded 64-bit hash of a filter for the hash operator class';
+
+CREATE OPERATOR CLASS @extschema@.bloom_hash_ops
+DEFAULT FOR TYPE @extschema@.bloom USING hash AS
+	OPERATOR 1 @extschema@.= (@extschema@.bloom, @extschema@.bloom),
+	FUNCTION 1 @extschema@.bloom_hash_value(@extschema@.bloom),
+	FUNCTION 2 @extschema@.bloom_hash_value_extended(@extschema@.bloom, bigint);
+
+-- An order for sorting (count(DISTINCT f), merge joins): parameters, then
+-- element type, then the bits; it means nothing beyond being consistent
+-- with =.
+CREATE FUNCTION @extschema@.bloom_cmp(@extschema@.bloom, @extschema@.bloom) RETURNS integer
+AS 'MODULE_PATHNAME', 'bloom_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_cmp(@extschema@.bloom, @extschema@.bloom) IS
+'-1, 0 or 1: the btree order of filters (consistent with =, otherwise arbitrary)';
+
+CREATE FUNCTION @extschema@.bloom_lt(@extschema@.bloom, @extschema@.bloom) RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_lt(@extschema@.bloom, @extschema@.bloom) IS
+'bloom_cmp < 0';
+CREATE FUNCTION @extschema@.bloom_le(@extschema@.bloom, @extschema@.bloom) RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_le(@extschema@.bloom, @extschema@.bloom) IS
+'bloom_cmp <= 0';
+CREATE FUNCTION @extschema@.bloom_gt(@extschema@.bloom, @extschema@.bloom) RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_gt(@extschema@.bloom, @extschema@.bloom) IS
+'bloom_cmp > 0';
+CREATE FUNCTION @extschema@.bloom_ge(@extschema@.bloom, @extschema@.bloom) RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_ge(@extschema@.bloom, @extschema@.bloom) IS
+'bloom_cmp >= 0';
+
+CREATE OPERATOR @extschema@.< (
+	LEFTARG = @extschema@.bloom, RIGHTARG = @extschema@.bloom,
+	FUNCTION = @extschema@.bloom_lt,
+	COMMUTATOR = OPERATOR(@extschema@.>), NEGATOR = OPERATOR(@extschema@.>=),
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR @extschema@.<= (
+	LEFTARG = @extschema@.bloom, RIGHTARG = @extschema@.bloom,
+	FUNCTION = @extschema@.bloom_le,
+	COMMUTATOR = OPERATOR(@extschema@.>=), NEGATOR = OPERATOR(@extschema@.>),
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR @extschema@.> (
+	LEFTARG = @extschema@.bloom, RIGHTARG = @extschema@.bloom,
+	FUNCTION = @extschema@.bloom_gt,
+	COMMUTATOR = OPERATOR(@extschema@.<), NEGATOR = OPERATOR(@extschema@.<=),
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR @extschema@.>= (
+	LEFTARG = @extschema@.bloom, RIGHTARG = @extschema@.bloom,
+	FUNCTION = @extschema@.bloom_ge,
+	COMMUTATOR = OPERATOR(@extschema@.<=), NEGATOR = OPERATOR(@extschema@.<),
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+CREATE OPERATOR CLASS @extschema@.bloom_btree_ops
+DEFAULT FOR TYPE @extschema@.bloom USING btree AS
+	OPERATOR 1 @extschema@.< (@extschema@.bloom, @extschema@.bloom),
+	OPERATOR 2 @extschema@.<= (@extschema@.bloom, @extschema@.bloom),
+	OPERATOR 3 @extschema@.= (@extschema@.bloom, @extschema@.bloom),
+	OPERATOR 4 @extschema@.>= (@extschema@.bloom, @extschema@.bloom),
+	OPERATOR 5 @extschema@.> (@extschema@.bloom, @extschema@.bloom),
+	FUNCTION 1 @extschema@.bloom_cmp(@extschema@.bloom, @extschema@.bloom);
+
+-- bloom_to_bytea also writes out a value whose header is corrupt (salvage).
+CREATE OR REPLACE FUNCTION @extschema@.bloom_to_bytea(@extschema@.bloom) RETURNS bytea
+AS 'MODULE_PATHNAME', 'bloom_to_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_to_bytea(@extschema@.bloom) IS
+'the binary (send) form of the filter as bytea; a corrupt value is written out field by field so it can be salvaged';

@@ -39,6 +39,7 @@
 #include <math.h>
 
 #include "access/htup_details.h"
+#include "common/hashfn.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
@@ -87,6 +88,36 @@ bloom_send(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(bloom_wire_bytea(bloom_from_datum_any(PG_GETARG_DATUM(0))));
 }
 
+
+/*
+ * bloom_to_bytea(bloom) -> bytea: the binary (send) form of a valid filter;
+ * of a value that is not one (a corrupt stored value), the same layout
+ * written from whatever its fields hold, so it can be inspected, mended
+ * and read back with bloom_from_bytea (which validates).  Never reads past
+ * the value: a value shorter than a header comes back as it is.
+ */
+PG_FUNCTION_INFO_V1(bloom_to_bytea);
+Datum
+bloom_to_bytea(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f = (BloomFilter *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	size_t		size = VARSIZE(f);
+	StringInfoData buf;
+	uint8		hdr[BLOOM_WIRE_HEADER_SIZE];
+
+	if (bloom_kind_reason(f, size, BLOOM_KIND_PLAIN) == NULL)
+		PG_RETURN_BYTEA_P(bloom_wire_bytea(f));
+	pq_begintypsend(&buf);
+	if (size < BLOOM_HEADER_SIZE)
+		appendBinaryStringInfo(&buf, (const char *) f + VARHDRSZ, (int) (size - VARHDRSZ));
+	else
+	{
+		bloom_wire_encode_header(f, hdr);
+		appendBinaryStringInfo(&buf, (const char *) hdr, BLOOM_WIRE_HEADER_SIZE);
+		appendBinaryStringInfo(&buf, (const char *) f->words, (int) (size - BLOOM_HEADER_SIZE));
+	}
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
 
 /*
  * bloom_from_bytea(bytea) -> bloom: a filter from its binary (send) form,
@@ -364,15 +395,129 @@ bloom_intersect(PG_FUNCTION_ARGS)
 	PG_RETURN_BLOOM_P(bloom_combine(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1), false));
 }
 
+/*
+ * Total order on filters, consistent with equality: same parameters and
+ * same bits are equal (the item counter and flags are ignored); otherwise
+ * the first differing of version, layout, scheme, hashes, seed, size,
+ * collation, element family, then the bits as bytes.  For the btree
+ * operator class (sorting, count(DISTINCT f)); the order means nothing
+ * beyond that.
+ */
+static int
+bloom_compare(const BloomFilter *a, const BloomFilter *b)
+{
+	const uint64 chunk = 1024 * 1024;
+	int			c;
+
+#define BLOOM_CMP_FIELD(x) \
+	if (a->x != b->x) \
+		return a->x < b->x ? -1 : 1
+	BLOOM_CMP_FIELD(version);
+	BLOOM_CMP_FIELD(layout);
+	BLOOM_CMP_FIELD(scheme);
+	BLOOM_CMP_FIELD(nhashes);
+	BLOOM_CMP_FIELD(seed);
+	BLOOM_CMP_FIELD(nbits);
+	BLOOM_CMP_FIELD(collfp);
+#undef BLOOM_CMP_FIELD
+	if ((c = memcmp(a->family, b->family, BLOOM_FAMILY_LEN)) != 0)
+		return c < 0 ? -1 : 1;
+	for (uint64 off = 0; off < BLOOM_DATA_BYTES(a); off += chunk)
+	{
+		CHECK_FOR_INTERRUPTS();
+		c = memcmp((const char *) a->words + off, (const char *) b->words + off,
+				   Min(chunk, BLOOM_DATA_BYTES(a) - off));
+		if (c != 0)
+			return c < 0 ? -1 : 1;
+	}
+	return 0;
+}
+
 /* Same parameters and same bits (the item counter and flags are ignored). */
 static bool
 bloom_equal(const BloomFilter *a, const BloomFilter *b)
 {
-	return a->version == b->version && a->layout == b->layout &&
-		a->scheme == b->scheme && a->nhashes == b->nhashes &&
-		a->seed == b->seed && a->nbits == b->nbits && a->collfp == b->collfp &&
-		memcmp(a->family, b->family, BLOOM_FAMILY_LEN) == 0 &&
-		memcmp(a->words, b->words, BLOOM_DATA_BYTES(a)) == 0;
+	return bloom_compare(a, b) == 0;
+}
+
+/* bloom_cmp(bloom, bloom) -> integer: btree support function 1 */
+PG_FUNCTION_INFO_V1(bloom_cmp);
+Datum
+bloom_cmp(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(bloom_compare(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1)));
+}
+
+PG_FUNCTION_INFO_V1(bloom_lt);
+Datum
+bloom_lt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(bloom_compare(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1)) < 0);
+}
+
+PG_FUNCTION_INFO_V1(bloom_le);
+Datum
+bloom_le(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(bloom_compare(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1)) <= 0);
+}
+
+PG_FUNCTION_INFO_V1(bloom_gt);
+Datum
+bloom_gt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(bloom_compare(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1)) > 0);
+}
+
+PG_FUNCTION_INFO_V1(bloom_ge);
+Datum
+bloom_ge(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(bloom_compare(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1)) >= 0);
+}
+
+/*
+ * Hash of everything bloom_equal compares (hash operator class support):
+ * the parameters, the element family and collation, and the bits, which
+ * are hashed in chunks so a cancel is seen within a 256 MiB filter.
+ */
+static uint64
+bloom_value_hash(const BloomFilter *f, uint64 seed)
+{
+	const uint64 chunk = 1024 * 1024;
+	uint64		h = hash_bytes_extended((const unsigned char *) f->family,
+										BLOOM_FAMILY_LEN, seed);
+
+	h = hash_combine64(h, ((uint64) f->version << 24) | ((uint64) f->layout << 16) |
+					   ((uint64) f->scheme << 8) | f->nhashes);
+	h = hash_combine64(h, f->seed);
+	h = hash_combine64(h, f->nbits);
+	h = hash_combine64(h, f->collfp);
+	for (uint64 off = 0; off < BLOOM_DATA_BYTES(f); off += chunk)
+	{
+		CHECK_FOR_INTERRUPTS();
+		h = hash_combine64(h, hash_bytes_extended((const unsigned char *) f->words + off,
+												  (int) Min(chunk, BLOOM_DATA_BYTES(f) - off),
+												  seed));
+	}
+	return h;
+}
+
+/* bloom_hash_value(bloom) -> integer: hash support function 1 */
+PG_FUNCTION_INFO_V1(bloom_hash_value);
+Datum
+bloom_hash_value(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32((int32) bloom_value_hash(PG_GETARG_BLOOM_P(0), 0));
+}
+
+/* bloom_hash_value_extended(bloom, bigint) -> bigint: hash support function 2 */
+PG_FUNCTION_INFO_V1(bloom_hash_value_extended);
+Datum
+bloom_hash_value_extended(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64((int64) bloom_value_hash(PG_GETARG_BLOOM_P(0),
+											 (uint64) PG_GETARG_INT64(1)));
 }
 
 PG_FUNCTION_INFO_V1(bloom_eq);

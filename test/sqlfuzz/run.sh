@@ -43,12 +43,14 @@ case "$MODE" in
 	quick)
 		SMITH_SEEDS="$SEED $((SEED + 1)) $((SEED + 2))"
 		SMITH_QUERIES=${SQLFUZZ_SMITH_QUERIES:-1500}
-		GEN_STATEMENTS=${SQLFUZZ_GEN_STATEMENTS:-16000}
+		GEN_STATEMENTS=${SQLFUZZ_GEN_STATEMENTS:-15000}
+		CANCEL_WEIGHT=0.03
 		;;
 	long)
 		SMITH_SEEDS="$SEED $((SEED + 1)) $((SEED + 2)) $((SEED + 3)) $((SEED + 4))"
-		SMITH_QUERIES=${SQLFUZZ_SMITH_QUERIES:-10000}
+		SMITH_QUERIES=${SQLFUZZ_SMITH_QUERIES:-4000}
 		GEN_STATEMENTS=${2:-${SQLFUZZ_GEN_STATEMENTS:-250000}}
+		CANCEL_WEIGHT=0.1
 		;;
 	*) echo "usage: $0 [quick | long [N]]" >&2; exit 2 ;;
 esac
@@ -206,7 +208,7 @@ say "part B: generator, seed $SEED, $GEN_STATEMENTS statements"
 pg_start "${CONF[@]}"
 psql_q -d postgres -c "CREATE DATABASE fuzz" >/dev/null
 $PY "$HERE/sqlfuzz.py" gen --dsn "host=$PGHOST port=$PGPORT dbname=fuzz user=postgres" --seed "$SEED" \
-	--statements "$GEN_STATEMENTS" --log "$PGTMP/server.log" ${SQLFUZZ_VERBOSE:+--verbose} 2>&1 |
+	--statements "$GEN_STATEMENTS" --cancel-weight "$CANCEL_WEIGHT" --log "$PGTMP/server.log" ${SQLFUZZ_VERBOSE:+--verbose} 2>&1 |
 	tee "$WORK/gen_report.txt"
 add_result "$WORK/gen_report.txt"
 cp "$PGTMP/server.log" "$WORK/gen_server.log" 2>/dev/null

@@ -1063,7 +1063,7 @@ class Fuzzer:
         if not getattr(self, 'big64', False):
             self.run('DROP TABLE IF EXISTS big64', bloom=False)
             _, code = self.run("CREATE TABLE big64 AS SELECT bloom_empty(67108864, 8, 0) || 1 AS f, "
-                               "bloom_empty(33554432, 8, 0) || 2 AS h, counting_bloom_empty(20000000) || 3 AS c",
+                               "bloom_empty(33554432, 8, 0) || 2 AS h, counting_bloom_empty(8000000) || 3 AS c",
                                oracle='cancel')
             if code:
                 return
@@ -1281,7 +1281,7 @@ class Fuzzer:
                  (self.st_probe_scan, 4), (self.st_write, 6), (self.oracle_members, 10), (self.oracle_text, 5),
                  (self.oracle_window, 1.5), (self.oracle_roundtrip, 2), (self.oracle_parallel, 1.2),
                  (self.oracle_fast_hash, 1), (self.oracle_prepared, 1.2), (self.oracle_null_sizing, 0.4),
-                 (self.oracle_scan, 1), (self.st_copy_mutated, 2), (self.oracle_cancel, 0.1),
+                 (self.oracle_scan, 1), (self.st_copy_mutated, 2), (self.oracle_cancel, self.args.cancel_weight),
                  (self.oracle_parallel_members, 0.25), (self.oracle_add_probe, 1)]
         fns = [k for k, w in kinds]
         weights = [w for k, w in kinds]
@@ -1448,6 +1448,7 @@ def main():
     g.add_argument('--timeout', type=int, default=5)
     g.add_argument('--big-rows', type=int, default=20000)
     g.add_argument('--wide-rows', type=int, default=3000)
+    g.add_argument('--cancel-weight', type=float, default=0.1)
     g.add_argument('--log', required=True)
     g.add_argument('--verbose', action='store_true')
     s = sub.add_parser('smith-report')

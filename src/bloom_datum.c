@@ -58,19 +58,31 @@ bloom_raise(int sqlerrcode, const char *message, const char *why)
 /* ---- allocation ----------------------------------------------------------- */
 
 /*
- * size zeroed bytes for a filter image in cxt.  Aligned to a cache line
- * where PostgreSQL can do so within its allocator; either way the result is
- * an allocator chunk of its own.
+ * size uninitialised bytes for a filter image in cxt: the one allocation of
+ * filters.  Aligned to a cache line where PostgreSQL can do so within its
+ * allocator; either way the result is an allocator chunk of its own.
+ */
+static void *
+bloom_alloc_raw(MemoryContext cxt, size_t size)
+{
+#if PG_VERSION_NUM >= 160000
+	return MemoryContextAllocAligned(cxt, size, PG_CACHE_LINE_SIZE, MCXT_ALLOC_HUGE);
+#else
+	return MemoryContextAllocExtended(cxt, size, MCXT_ALLOC_HUGE);
+#endif
+}
+
+/*
+ * size zeroed bytes for a filter image in cxt, zeroed in chunks that poll
+ * for interrupts (the page faults of 256 MiB alone take about a second).
  */
 void *
 bloom_alloc_bytes(MemoryContext cxt, size_t size)
 {
-#if PG_VERSION_NUM >= 160000
-	return MemoryContextAllocAligned(cxt, size, PG_CACHE_LINE_SIZE,
-									 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-#else
-	return MemoryContextAllocExtended(cxt, size, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-#endif
+	void	   *p = bloom_alloc_raw(cxt, size);
+
+	bloom_zero_bytes(p, size);
+	return p;
 }
 
 /* A zeroed filter image of nbits in cxt, its varlena length set. */
@@ -114,9 +126,9 @@ bloom_alloc_like(MemoryContext cxt, const BloomFilter *f, uint64 nbits)
 BloomFilter *
 bloom_copy_in(MemoryContext cxt, const BloomFilter *f)
 {
-	BloomFilter *c = (BloomFilter *) bloom_alloc_bytes(cxt, VARSIZE(f));
+	BloomFilter *c = (BloomFilter *) bloom_alloc_raw(cxt, VARSIZE(f));
 
-	memcpy(c, f, VARSIZE(f));
+	bloom_copy_bytes(c, f, VARSIZE(f));
 	return c;
 }
 
@@ -319,7 +331,7 @@ bloom_parse_wire(const uint8 *p, size_t len, MemoryContext cxt, BloomKind kind,
 		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, message, why);
 	bloom_require_kind(&hdr, kind, ERRCODE_INVALID_BINARY_REPRESENTATION);
 	f = bloom_alloc_like(cxt, &hdr, hdr.nbits);
-	memcpy(f->words, p + BLOOM_WIRE_HEADER_SIZE, BLOOM_DATA_BYTES(f));
+	bloom_copy_bytes(f->words, p + BLOOM_WIRE_HEADER_SIZE, BLOOM_DATA_BYTES(f));
 	if ((why = bloom_check_bits(f)) != NULL)
 		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, message, why);
 	return f;
@@ -345,7 +357,11 @@ bloom_wire_append(StringInfo buf, const BloomFilter *f)
 
 	bloom_wire_encode_header(f, hdr);
 	appendBinaryStringInfo(buf, (const char *) hdr, BLOOM_WIRE_HEADER_SIZE);
-	appendBinaryStringInfo(buf, (const char *) f->words, (int) BLOOM_DATA_BYTES(f));
+	/* the bit array: copied in chunks that poll for interrupts */
+	enlargeStringInfo(buf, (int) BLOOM_DATA_BYTES(f));
+	bloom_copy_bytes(buf->data + buf->len, f->words, BLOOM_DATA_BYTES(f));
+	buf->len += (int) BLOOM_DATA_BYTES(f);
+	buf->data[buf->len] = '\0';
 }
 
 /*

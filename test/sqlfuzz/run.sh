@@ -28,6 +28,7 @@
 #                    with SQLFUZZ_REV=<commit>, that commit's sources instead
 #   SQLFUZZ_SEED     base seed (default 1)
 #   SQLFUZZ_SMITH_QUERIES / SQLFUZZ_GEN_STATEMENTS  override the mode's sizes
+#   SQLFUZZ_JOBS     generator sessions in parallel (quick 1, long 2; seeds SEED, SEED+1000, ...)
 #   SQLFUZZ_PARTS    "A B" (default), "A" or "B"
 #   SQLFUZZ_KEEP=DIR keep logs and queries in DIR
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -45,12 +46,14 @@ case "$MODE" in
 		SMITH_QUERIES=${SQLFUZZ_SMITH_QUERIES:-1500}
 		GEN_STATEMENTS=${SQLFUZZ_GEN_STATEMENTS:-15000}
 		CANCEL_WEIGHT=0.03
+		DEFAULT_JOBS=1
 		;;
 	long)
 		SMITH_SEEDS="$SEED $((SEED + 1)) $((SEED + 2)) $((SEED + 3)) $((SEED + 4))"
 		SMITH_QUERIES=${SQLFUZZ_SMITH_QUERIES:-4000}
 		GEN_STATEMENTS=${2:-${SQLFUZZ_GEN_STATEMENTS:-250000}}
 		CANCEL_WEIGHT=0.1
+		DEFAULT_JOBS=2
 		;;
 	*) echo "usage: $0 [quick | long [N]]" >&2; exit 2 ;;
 esac
@@ -204,17 +207,34 @@ fi
 # B. the generator with oracles
 # ---------------------------------------------------------------------------
 if [[ " $PARTS " == *" B "* ]]; then
-say "part B: generator, seed $SEED, $GEN_STATEMENTS statements"
+JOBS=${SQLFUZZ_JOBS:-$DEFAULT_JOBS}
+say "part B: generator, $GEN_STATEMENTS statements in $JOBS session(s), seed $SEED"
 pg_start "${CONF[@]}"
-psql_q -d postgres -c "CREATE DATABASE fuzz" >/dev/null
-$PY "$HERE/sqlfuzz.py" gen --dsn "host=$PGHOST port=$PGPORT dbname=fuzz user=postgres" --seed "$SEED" \
-	--statements "$GEN_STATEMENTS" --cancel-weight "$CANCEL_WEIGHT" --log "$PGTMP/server.log" ${SQLFUZZ_VERBOSE:+--verbose} 2>&1 |
-	tee "$WORK/gen_report.txt"
-add_result "$WORK/gen_report.txt"
+T_B=$(date +%s)
+pids=()
+for j in $(seq 1 "$JOBS"); do
+	psql_q -d postgres -c "CREATE DATABASE fuzz$j" >/dev/null
+	n=$(( GEN_STATEMENTS / JOBS + (j <= GEN_STATEMENTS % JOBS ? 1 : 0) ))
+	$PY "$HERE/sqlfuzz.py" gen --dsn "host=$PGHOST port=$PGPORT dbname=fuzz$j user=postgres" \
+		--seed $(( SEED + 1000 * (j - 1) )) --statements "$n" --cancel-weight "$CANCEL_WEIGHT" \
+		--log "$PGTMP/server.log" ${SQLFUZZ_VERBOSE:+--verbose} > "$WORK/gen_report_$j.txt" 2>&1 &
+	pids+=($!)
+done
+[ "$JOBS" -eq 1 ] && tail -f "$WORK/gen_report_1.txt" --pid="${pids[0]}" 2>/dev/null
+for p in "${pids[@]}"; do wait "$p"; done
+T_B=$(( $(date +%s) - T_B ))
+: > "$WORK/gen_report.txt"
+for j in $(seq 1 "$JOBS"); do
+	[ "$JOBS" -gt 1 ] && { echo "-- session $j"; cat "$WORK/gen_report_$j.txt"; }
+	add_result "$WORK/gen_report_$j.txt"
+	cat "$WORK/gen_report_$j.txt" >> "$WORK/gen_report.txt"
+done
+B_STMTS=$(grep -hoE '^part B \(generator\): [0-9]+' "$WORK"/gen_report_*.txt | awk '{s += $4} END {print s + 0}')
+echo "part B total: $B_STMTS statements on bloomset objects in $T_B s wall ($(( B_STMTS / (T_B > 0 ? T_B : 1) )) statements/s)"
 cp "$PGTMP/server.log" "$WORK/gen_server.log" 2>/dev/null
 pg_stop
 fi
 
 echo
-echo "summary: part A $(grep -E '^RESULT' "$WORK/smith_report.txt" | cut -c8-), part B $(grep -E '^RESULT' "$WORK/gen_report.txt" | cut -c8-)"
+echo "summary: part A $(grep -E '^RESULT' "$WORK/smith_report.txt" | cut -c8-), part B $(grep -E '^RESULT' "$WORK/gen_report.txt" | cut -c8- | tr '\n' ' ')"
 finish

@@ -396,6 +396,8 @@ class Fuzzer:
         print('catalog: %d functions, %d aggregates, %d operators, %d casts; %d pool filters; fast_hash %s'
               % (len(self.funcs), len(self.aggs), len(self.ops), len(self.casts), self.npool,
                  'present' if self.has_fast_hash else 'absent'), flush=True)
+        self.has_cmp = any(f[0] == 'bloom_cmp' for f in self.funcs) and \
+            any(f[0] == 'bloom_hash_value' for f in self.funcs)
         self.by_ret = collections.defaultdict(list)
         for fn in self.funcs:
             self.by_ret[fn[2]].append(fn)
@@ -964,6 +966,64 @@ class Fuzzer:
         elif code not in ('57014', '08006') and not code.startswith('XX'):
             self.check('add_then_probe', False, 'adding then probing the same value raised %s' % code, sql)
 
+    def oracle_ordering(self):
+        """the btree and hash support of bloom (when the extension has them):
+        = ignores the item counter, so equal filters (f | f, round trips) hash
+        alike; bloom_cmp is antisymmetric and agrees with = < <= > >=; ORDER
+        BY is consistent; GROUP BY by hashing and by sorting agree."""
+        if not self.has_cmp:
+            return
+        rng = self.rng
+        ids = ','.join(str(rng.randrange(1, self.npool + 1)) for _ in range(rng.choice([5, 10, 20])))
+        self.run('DROP TABLE IF EXISTS ord', bloom=False)
+        variant = rng.choice(['f | f', 'bloom_from_bytea(bloom_to_bytea(f))', 'f::text::bloom', 'bloom_fold(f, 1)',
+                              'bloom_union_agg(f) OVER (PARTITION BY id)', 'f & f'])
+        _, code = self.run('CREATE TABLE ord AS SELECT id, f FROM fpool WHERE id IN (%s) AND f IS NOT NULL '
+                           'AND (bloom_info(f)).bytes < 100000 UNION ALL SELECT id + 1000, %s FROM fpool '
+                           'WHERE id IN (%s) AND f IS NOT NULL AND (bloom_info(f)).bytes < 100000 UNION ALL '
+                           "SELECT 100000, bloom_empty(100) UNION ALL SELECT 100001, bloom_empty(100) || 1"
+                           % (ids, variant, ids), oracle='ordering')
+        if code:
+            return
+        sql = ('SELECT count(*) FILTER (WHERE a.f = b.f AND bloom_hash_value(a.f) <> bloom_hash_value(b.f)), '
+               'count(*) FILTER (WHERE a.f = b.f AND bloom_hash_value_extended(a.f, 7) <> '
+               'bloom_hash_value_extended(b.f, 7)), '
+               'count(*) FILTER (WHERE (a.f = b.f) <> (bloom_cmp(a.f, b.f) = 0)), '
+               'count(*) FILTER (WHERE sign(bloom_cmp(a.f, b.f)) <> -sign(bloom_cmp(b.f, a.f))), '
+               'count(*) FILTER (WHERE (a.f < b.f) <> (bloom_cmp(a.f, b.f) < 0) OR (a.f <= b.f) <> '
+               '(bloom_cmp(a.f, b.f) <= 0) OR (a.f > b.f) <> (bloom_cmp(a.f, b.f) > 0) OR (a.f >= b.f) <> '
+               '(bloom_cmp(a.f, b.f) >= 0) OR (a.f <> b.f) = (a.f = b.f)), '
+               'count(*) FILTER (WHERE a.id % 1000 = b.id % 1000 AND a.id <> b.id AND a.id < 100000 AND b.id < 100000 '
+               'AND a.f <> b.f), count(*) '
+               'FROM ord a, ord b')
+        rows, code = self.run(sql, oracle='ordering')
+        if rows:
+            r = rows[0]
+            self.check('equal_filters_hash_alike', r[0] == 0 and r[1] == 0,
+                       '%d / %d equal pairs with different hash values (%s)' % (r[0], r[1], variant), sql)
+            self.check('cmp_consistent', r[2] == 0 and r[3] == 0 and r[4] == 0,
+                       'cmp disagrees with = (%d), not antisymmetric (%d), operators disagree (%d)'
+                       % (r[2], r[3], r[4]), sql)
+            if True:
+                self.check('equal_ignores_items', r[5] == 0,
+                           '%d filters differ from their %s' % (r[5], variant), sql)
+        sql = ('SELECT count(*) FILTER (WHERE p > f) FROM (SELECT f, lag(f) OVER (ORDER BY f) AS p FROM ord) s')
+        rows, code = self.run(sql, oracle='ordering')
+        if rows:
+            self.check('order_by_consistent', rows[0][0] == 0, '%d adjacent pairs out of order' % rows[0][0], sql)
+        res = []
+        for h in ('on', 'off'):
+            self.set('enable_hashagg', h)
+            self.set('enable_sort', 'off' if h == 'on' else 'on')
+            rows, code = self.run('SELECT count(*), sum(n) FROM (SELECT f, count(*) AS n FROM ord GROUP BY f) s',
+                                  oracle='ordering')
+            res.append(rows)
+        self.run('RESET enable_hashagg', bloom=False)
+        self.run('RESET enable_sort', bloom=False)
+        if res[0] is not None and res[1] is not None:
+            self.check('group_by_hash_equals_sort', res[0] == res[1], 'hash %s / sort %s' % tuple(res),
+                       'SELECT f, count(*) FROM ord GROUP BY f')
+
     def oracle_window(self):
         rng = self.rng
         fam = self.fam()
@@ -1282,7 +1342,7 @@ class Fuzzer:
                  (self.oracle_window, 1.5), (self.oracle_roundtrip, 2), (self.oracle_parallel, 1.2),
                  (self.oracle_fast_hash, 1), (self.oracle_prepared, 1.2), (self.oracle_null_sizing, 0.4),
                  (self.oracle_scan, 1), (self.st_copy_mutated, 2), (self.oracle_cancel, self.args.cancel_weight),
-                 (self.oracle_parallel_members, 0.25), (self.oracle_add_probe, 1)]
+                 (self.oracle_parallel_members, 0.25), (self.oracle_add_probe, 1), (self.oracle_ordering, 0.5)]
         fns = [k for k, w in kinds]
         weights = [w for k, w in kinds]
         t0 = time.time()

@@ -89,3 +89,38 @@ CREATE OR REPLACE FUNCTION @extschema@.bloom_to_bytea(@extschema@.bloom) RETURNS
 AS 'MODULE_PATHNAME', 'bloom_to_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloom_to_bytea(@extschema@.bloom) IS
 'the binary (send) form of the filter as bytea; a corrupt value is written out field by field so it can be salvaged';
+
+-- Planner support: one selectivity estimate for the contains functions
+-- (support function) and the @> operators (restriction estimator), from a
+-- constant filter's estimated items and rate against the column's
+-- statistics (see src/bloom_planner.c).
+CREATE FUNCTION @extschema@.bloom_contains_support(internal) RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_contains_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_support(internal) IS
+'planner support of the contains functions: selectivity';
+
+CREATE FUNCTION @extschema@.bloom_contains_restrict(internal, oid, internal, integer) RETURNS float8
+AS 'MODULE_PATHNAME', 'bloom_contains_restrict' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_restrict(internal, oid, internal, integer) IS
+'restriction selectivity estimator of the @> operators';
+
+CREATE FUNCTION @extschema@.bloom_contains_joinsel(internal, oid, internal, smallint, internal) RETURNS float8
+AS 'MODULE_PATHNAME', 'bloom_contains_joinsel' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_joinsel(internal, oid, internal, smallint, internal) IS
+'join selectivity estimator of the @> operators';
+
+ALTER FUNCTION @extschema@.bloom_contains(@extschema@.bloom, anycompatible)
+	SUPPORT @extschema@.bloom_contains_support;
+ALTER FUNCTION @extschema@.counting_bloom_contains(@extschema@.counting_bloom, anycompatible)
+	SUPPORT @extschema@.bloom_contains_support;
+ALTER FUNCTION @extschema@.scalable_bloom_contains(@extschema@.scalable_bloom, anycompatible)
+	SUPPORT @extschema@.bloom_contains_support;
+ALTER OPERATOR @extschema@.@> (@extschema@.bloom, anycompatible)
+	SET (RESTRICT = @extschema@.bloom_contains_restrict,
+		 JOIN = @extschema@.bloom_contains_joinsel);
+ALTER OPERATOR @extschema@.@> (@extschema@.counting_bloom, anycompatible)
+	SET (RESTRICT = @extschema@.bloom_contains_restrict,
+		 JOIN = @extschema@.bloom_contains_joinsel);
+ALTER OPERATOR @extschema@.@> (@extschema@.scalable_bloom, anycompatible)
+	SET (RESTRICT = @extschema@.bloom_contains_restrict,
+		 JOIN = @extschema@.bloom_contains_joinsel);

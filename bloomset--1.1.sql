@@ -90,9 +90,29 @@ AS 'MODULE_PATHNAME', 'bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.bloom, anycompatible) IS
 'a copy of the filter with the value added (NULL values are ignored)';
 
+-- Planner support: one selectivity estimate for the contains functions
+-- (support function) and the @> operators (restriction estimator), from a
+-- constant filter's estimated items and rate against the column's
+-- statistics (see src/bloom_planner.c).
+CREATE FUNCTION @extschema@.bloom_contains_support(internal) RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_contains_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_support(internal) IS
+'planner support of the contains functions: selectivity';
+
+CREATE FUNCTION @extschema@.bloom_contains_restrict(internal, oid, internal, integer) RETURNS float8
+AS 'MODULE_PATHNAME', 'bloom_contains_restrict' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_restrict(internal, oid, internal, integer) IS
+'restriction selectivity estimator of the @> operators';
+
+CREATE FUNCTION @extschema@.bloom_contains_joinsel(internal, oid, internal, smallint, internal) RETURNS float8
+AS 'MODULE_PATHNAME', 'bloom_contains_joinsel' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_joinsel(internal, oid, internal, smallint, internal) IS
+'join selectivity estimator of the @> operators';
+
 CREATE FUNCTION @extschema@.bloom_contains(@extschema@.bloom, anycompatible)
 RETURNS boolean
-AS 'MODULE_PATHNAME', 'bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+AS 'MODULE_PATHNAME', 'bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT @extschema@.bloom_contains_support;
 COMMENT ON FUNCTION @extschema@.bloom_contains(@extschema@.bloom, anycompatible) IS
 'false if the value is certainly not in the set; true if it may be';
 
@@ -120,8 +140,8 @@ CREATE OPERATOR @extschema@.@> (
 	LEFTARG = @extschema@.bloom,
 	RIGHTARG = anycompatible,
 	FUNCTION = @extschema@.bloom_contains,
-	RESTRICT = contsel,
-	JOIN = contjoinsel
+	RESTRICT = @extschema@.bloom_contains_restrict,
+	JOIN = @extschema@.bloom_contains_joinsel
 );
 
 CREATE FUNCTION @extschema@.bloom_hash(value anycompatible, seed bigint DEFAULT 0)
@@ -616,7 +636,8 @@ COMMENT ON FUNCTION @extschema@.counting_bloom_remove_all(@extschema@.counting_b
 
 CREATE FUNCTION @extschema@.counting_bloom_contains(@extschema@.counting_bloom, anycompatible)
 RETURNS boolean
-AS 'MODULE_PATHNAME', 'counting_bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+AS 'MODULE_PATHNAME', 'counting_bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT @extschema@.bloom_contains_support;
 COMMENT ON FUNCTION @extschema@.counting_bloom_contains(@extschema@.counting_bloom, anycompatible) IS
 'false if the value is certainly not in the set';
 
@@ -659,7 +680,7 @@ CREATE OPERATOR @extschema@.- (
 CREATE OPERATOR @extschema@.@> (
 	LEFTARG = @extschema@.counting_bloom, RIGHTARG = anycompatible,
 	FUNCTION = @extschema@.counting_bloom_contains,
-	RESTRICT = contsel, JOIN = contjoinsel
+	RESTRICT = @extschema@.bloom_contains_restrict, JOIN = @extschema@.bloom_contains_joinsel
 );
 CREATE OPERATOR @extschema@.| (
 	LEFTARG = @extschema@.counting_bloom, RIGHTARG = @extschema@.counting_bloom,
@@ -751,7 +772,8 @@ COMMENT ON FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, t
 
 CREATE FUNCTION @extschema@.scalable_bloom_contains(@extschema@.scalable_bloom, anycompatible)
 RETURNS boolean
-AS 'MODULE_PATHNAME', 'scalable_bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+AS 'MODULE_PATHNAME', 'scalable_bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT @extschema@.bloom_contains_support;
 COMMENT ON FUNCTION @extschema@.scalable_bloom_contains(@extschema@.scalable_bloom, anycompatible) IS
 'false if the value is certainly not in the set';
 
@@ -786,7 +808,7 @@ CREATE OPERATOR @extschema@.|| (
 CREATE OPERATOR @extschema@.@> (
 	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = anycompatible,
 	FUNCTION = @extschema@.scalable_bloom_contains,
-	RESTRICT = contsel, JOIN = contjoinsel
+	RESTRICT = @extschema@.bloom_contains_restrict, JOIN = @extschema@.bloom_contains_joinsel
 );
 CREATE OPERATOR @extschema@.| (
 	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = @extschema@.scalable_bloom,

@@ -8,8 +8,12 @@ WHERE p.prosecdef;
 SELECT count(*) AS functions_not_immutable_or_not_parallel_safe
 FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomset'
-WHERE p.provolatile <> 'i' OR p.proparallel <> 's';
--- the selectivity functions of the operators are pg_catalog's
+WHERE (p.provolatile <> 'i' AND p.proname NOT IN ('bloom_contains_restrict', 'bloom_contains_joinsel'))
+   OR p.proparallel <> 's';
+-- the planner's estimators are STABLE, like pg_catalog's
+SELECT p.proname, p.provolatile FROM pg_proc p
+ WHERE p.proname IN ('bloom_contains_restrict', 'bloom_contains_joinsel') ORDER BY 1;
+-- the selectivity functions of the operators are pg_catalog's or bloomset's own
 SELECT DISTINCT oprrest::regprocedure::text FROM pg_operator
 WHERE oprleft = 'bloom'::regtype AND oprrest <> 0 ORDER BY 1;
 

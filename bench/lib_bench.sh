@@ -39,13 +39,13 @@ bench_build() {
 	PG_BIN=$BENCH_ROOT/pg/usr/lib/postgresql/$PG_MAJOR/bin
 }
 
-# Huge pages for the server's shared memory, as tuned servers use (the
-# PostgreSQL documentation recommends them for large shared_buffers): with
-# 4 kB pages every parallel worker takes a page fault on each 4 kB of
-# shared_buffers it touches for the first time (~100 ms per worker for this
-# table).  Reserves just enough 2 MB pages (vm.nr_hugepages, root only) and
-# gives them back on exit; without them the server runs with huge_pages = off.
-# BENCH_HUGE_PAGES=0 skips this.
+# Huge pages for the server's shared memory, for the tuned configuration only
+# (BENCH_TUNED=1; the PostgreSQL documentation recommends them for large
+# shared_buffers): with 4 kB pages every parallel worker takes a page fault
+# on each 4 kB of shared_buffers it touches for the first time (~100 ms per
+# worker for this table).  Reserves just enough 2 MB pages (vm.nr_hugepages,
+# root only) and gives them back on exit; without them the server runs with
+# huge_pages = off.  BENCH_HUGE_PAGES=0 skips this.
 BENCH_HUGEPAGES_OLD=
 bench_hugepages() {
 	local sb_mb pages
@@ -78,20 +78,46 @@ bench_cleanup() {
 	BENCH_ROOT=
 }
 
+# The server's configuration.  Default (what the committed report runs, "a
+# default-configured server as users run it"): PostgreSQL's defaults for
+# memory, huge pages and JIT (shared_buffers = 128MB, work_mem = 4MB,
+# huge_pages = try, jit = on), and only what the measurement method needs:
+#  - max_parallel_workers_per_gather = 0: every case sets its workers per
+#    query (bench_ms); this keeps loading and the space section serial,
+#  - autovacuum = off: no autovacuum or autoanalyze runs among the timed
+#    rounds (the tables are VACUUM ANALYZEd once after loading),
+#  - wal_level = minimal, max_wal_senders = 0, synchronous_commit = off:
+#    faster loading only (the timed queries write no WAL),
+#  - max_wal_size = 20GB, checkpoint_timeout = 1h: no checkpoint among the
+#    timed rounds.
+# BENCH_TUNED=1: the tuned configuration beside it -- shared_buffers =
+# BENCH_SHARED_BUFFERS (2GB) on huge pages, work_mem = 256MB,
+# maintenance_work_mem = 1GB, jit = off.  Sets BENCH_CONFIG (the name) and
+# SB (shared_buffers as set, or "default").
 bench_setup() {
+	local conf
 	N=$1
-	SB=${BENCH_SHARED_BUFFERS:-2GB}
 	NTARGET=$(( N < 1000000 ? N : 1000000 ))
 	ensure_base_packages
 	ensure_packages postgresql-$PG_MAJOR-hll
 	bench_build
 	PG_ON_EXIT=bench_cleanup	# pg_start's exit trap: also frees the huge pages
 	trap bench_cleanup EXIT
-	bench_hugepages
-	pg_start "shared_buffers = $SB" "$HUGE_SETTING" "jit = off" "max_parallel_workers_per_gather = 0" \
-		"work_mem = 256MB" "maintenance_work_mem = 1GB" "autovacuum = off" \
-		"wal_level = minimal" "max_wal_senders = 0" "max_wal_size = 20GB" \
-		"checkpoint_timeout = 1h" "synchronous_commit = off"
+	conf=("max_parallel_workers_per_gather = 0" "autovacuum = off"
+		"wal_level = minimal" "max_wal_senders = 0" "max_wal_size = 20GB"
+		"checkpoint_timeout = 1h" "synchronous_commit = off")
+	if [ "${BENCH_TUNED:-0}" = 1 ]; then
+		BENCH_CONFIG=tuned
+		SB=${BENCH_SHARED_BUFFERS:-2GB}
+		bench_hugepages
+		conf+=("shared_buffers = $SB" "$HUGE_SETTING" "jit = off"
+			"work_mem = 256MB" "maintenance_work_mem = 1GB")
+	else
+		BENCH_CONFIG=default
+		SB=default
+	fi
+	say "configuration: $BENCH_CONFIG"
+	pg_start "${conf[@]}"
 	[ "$(echo "SELECT setting FROM pg_config WHERE name = 'PKGLIBDIR'" | psql_q -At)" = \
 	  "$BENCH_ROOT/pg/usr/lib/postgresql/$PG_MAJOR/lib" ] || { echo "private PostgreSQL copy not in use" >&2; exit 1; }
 say "loading $N rows"
@@ -138,4 +164,22 @@ SELECT 'filter_sizes', string_agg(format('%s %s B stored as %s B', name, (bloom_
   FROM filters;
 EOF
 
+}
+
+# bench_settings: the server's settings that shape the timings, as it reports
+# them (for the report's header), and whether its shared memory is on huge
+# pages (PostgreSQL 15 does not say: a 2 MB KernelPageSize mapping in a
+# backend's smaps is the shared memory on huge pages).
+bench_settings() {
+	psql_q -At <<'SQL'
+LOAD 'bloomset';
+SELECT string_agg(format('%s = %s', n, current_setting(n)), ', ' ORDER BY o)
+	|| format(' (huge pages in use: %s)',
+			  CASE WHEN pg_read_file('/proc/self/smaps') ~ 'KernelPageSize: +2048 kB' THEN 'yes' ELSE 'no' END)
+  FROM unnest(ARRAY['shared_buffers', 'huge_pages', 'work_mem', 'hash_mem_multiplier',
+					'maintenance_work_mem', 'effective_cache_size', 'jit',
+					'max_parallel_workers_per_gather', 'autovacuum', 'wal_level',
+					'max_wal_size', 'checkpoint_timeout', 'synchronous_commit',
+					'bloomset.probe_cache_size']) WITH ORDINALITY AS u(n, o);
+SQL
 }

@@ -12,9 +12,15 @@
 #
 # Environment: BENCH_REPS (timed rounds per case, default 5),
 #              BENCH_OUT (report file, default bench/results/latest.md),
-#              BENCH_SHARED_BUFFERS (default 2GB),
+#              BENCH_TUNED (1: the tuned server configuration -- shared_buffers
+#              = BENCH_SHARED_BUFFERS, default 2GB, on huge pages, work_mem =
+#              256MB, jit = off; default: PostgreSQL's defaults, as users run
+#              it; see bench_setup in lib_bench.sh; the report's header
+#              names the configuration and its settings),
 #              BENCH_GROUPS (space-separated case groups to run, default all:
-#              agg-text agg-int agg-auto probe etl parallel union beyond space;
+#              agg-text agg-int agg-auto probe etl parallel multi (timed as
+#              two groups, multi and multi13) union beyond
+#              space;
 #              for quick experiments, the committed report runs them all).
 # Progress goes to stderr; the report to stdout and the file.
 set -euo pipefail
@@ -54,8 +60,6 @@ INSERT INTO bench_q (grp, ord, label, query, workers, fname, guc) VALUES
  ('probe', 4, 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE name=''big''), s)', NULL, 0, NULL, NULL),
  ('probe', 5, 'SELECT count(*) FROM t JOIN filters ON name=''big'' WHERE bloom_contains(filters.f, t.s)', NULL, 0, NULL, NULL),
  ('probe', 8, 'SELECT count(*) FROM t JOIN filters ON name=''big'' WHERE t.s <> '''' /* the join itself */', NULL, 0, NULL, NULL),
- ('probe', 6, 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big, bloomset.lookahead = off */, s)', 'SELECT count(*) FROM t WHERE bloom_contains($1, s)', 0, 'big', 'bloomset.lookahead=off'),
- ('probe', 7, 'SELECT count(*) FROM t WHERE bloom_contains($1 /* 1 MiB, bloomset.lookahead = off */, s)', 'SELECT count(*) FROM t WHERE bloom_contains($1, s)', 0, 'small', 'bloomset.lookahead=off'),
  ('etl', 1, 'SELECT count(*) FROM staging WHERE NOT bloom_contains((SELECT f FROM filters WHERE name=''target''), key)', NULL, 0, NULL, NULL),
  ('etl', 2, 'SELECT count(*) FROM staging s WHERE NOT EXISTS (SELECT 1 FROM target t WHERE t.key = s.key)', NULL, 0, NULL, NULL),
  ('parallel', 1, 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 2 workers */', NULL, 2, NULL, NULL),
@@ -64,6 +68,18 @@ INSERT INTO bench_q (grp, ord, label, query, workers, fname, guc) VALUES
  ('parallel', 4, 'SELECT count(s) FROM t /* 0 workers */', NULL, 0, NULL, NULL),
  ('parallel', 5, 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 2 workers, parallel_leader_participation = off */', 'SELECT bloom_agg(s, @N@, 0.01) FROM t', 2, NULL, 'parallel_leader_participation=off'),
  ('parallel', 6, 'SELECT count(s) FROM t /* 2 workers, parallel_leader_participation = off */', 'SELECT count(s) FROM t', 2, NULL, 'parallel_leader_participation=off'),
+ ('multi', 1, 'SELECT count(*) FROM (SELECT k, array_agg(chunk) FROM keys, chunk_filter WHERE f @> k GROUP BY k) s', NULL, 0, NULL, NULL),
+ ('multi', 2, 'SELECT count(*) FROM (SELECT k, array_agg(chunk) FROM chunk_filter c CROSS JOIN LATERAL (SELECT k FROM keys WHERE c.f @> keys.k OFFSET 0) kk GROUP BY k) s', NULL, 0, NULL, NULL),
+ ('multi', 3, 'SELECT count(*) FROM incoming o JOIN chunk_filter c USING (chunk) WHERE c.f @> o.customer_id', NULL, 0, NULL, NULL),
+ ('multi', 4, 'SELECT count(*) FROM (SELECT * FROM incoming ORDER BY chunk OFFSET 0) o JOIN chunk_filter c USING (chunk) WHERE c.f @> o.customer_id', NULL, 0, NULL, NULL),
+ ('multi', 5, 'SELECT count(*) FROM (SELECT k, array_agg(chunk) FROM keys200, chunk_filter WHERE f @> k GROUP BY k) s', NULL, 0, NULL, NULL),
+ -- last in its group: the library is loaded (by the queries above) before
+ -- bench_ms reads the setting to restore it
+ ('multi', 6, 'SELECT count(*) FROM (SELECT k, array_agg(chunk) FROM keys200, chunk_filter WHERE f @> k GROUP BY k) s /* bloomset.probe_cache_size = 0 */', 'SELECT count(*) FROM (SELECT k, array_agg(chunk) FROM keys200, chunk_filter WHERE f @> k GROUP BY k) s', 0, NULL, 'bloomset.probe_cache_size=0'),
+ ('multi13', 1, 'SELECT count(*) FROM (SELECT k, array_agg(chunk) FROM keys, chunk_filter13 WHERE f @> k GROUP BY k) s', NULL, 0, NULL, NULL),
+ ('multi13', 2, 'SELECT count(*) FROM (SELECT k, array_agg(chunk) FROM chunk_filter13 c CROSS JOIN LATERAL (SELECT k FROM keys WHERE c.f @> keys.k OFFSET 0) kk GROUP BY k) s', NULL, 0, NULL, NULL),
+ ('multi13', 3, 'SELECT count(*) FROM incoming o JOIN chunk_filter13 c USING (chunk) WHERE c.f @> o.customer_id', NULL, 0, NULL, NULL),
+ ('multi13', 4, 'SELECT count(*) FROM (SELECT * FROM incoming ORDER BY chunk OFFSET 0) o JOIN chunk_filter13 c USING (chunk) WHERE c.f @> o.customer_id', NULL, 0, NULL, NULL),
  ('union', 1, 'SELECT bloom_union_agg(f) FROM ufilters /* 1000 x 1 MiB, STORAGE EXTERNAL */', NULL, 0, NULL, NULL),
  ('union', 2, 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters /* detoast + copy floor */', NULL, 0, NULL, NULL),
  ('union', 3, 'SELECT bloom_union_agg(f) FROM ufilters_z /* 1000 x 1 MiB, pglz-compressed */', NULL, 0, NULL, NULL),
@@ -81,7 +97,9 @@ INSERT INTO bench_q (grp, ord, label, query, workers, fname, guc) VALUES
  ('beyond', 11, 'SELECT count(s) FROM t WHERE id <= 1000000', NULL, 0, NULL, NULL);
 UPDATE bench_q SET query = label WHERE query IS NULL;
 
-CREATE TABLE bench_rows (ord serial, name text, grp text, label text, bgrp text, blabel text, note text);
+-- note: the kind of figures to add (rows, speedup, gbps, etl, 'probes N');
+-- txt: free text for the notes column
+CREATE TABLE bench_rows (ord serial, name text, grp text, label text, bgrp text, blabel text, note text, txt text);
 INSERT INTO bench_rows (name, grp, label, bgrp, blabel, note) VALUES
  ('agg-text', 'agg-text', 'SELECT bloom_agg(s, @N@, 0.01) FROM t', 'agg-text', 'SELECT count(s) FROM t', 'rows'),
  ('agg-text', 'agg-text', 'SELECT bloom_agg(s, @N@, 0.01) FROM t', 'agg-text', 'SELECT hll_add_agg(hll_hash_text(s)) FROM t', 'rows'),
@@ -90,8 +108,6 @@ INSERT INTO bench_rows (name, grp, label, bgrp, blabel, note) VALUES
  ('agg-auto', 'agg-auto', 'SELECT bloom_agg(s) FROM t', 'agg-auto', 'SELECT count(s) FROM t', 'rows'),
  ('probe-const', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s)', 'probe', 'SELECT count(*) FROM t WHERE s <> ''''', 'rows'),
  ('probe-const', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* 1 MiB */, s)', 'probe', 'SELECT count(*) FROM t WHERE s <> ''''', 'rows'),
- ('probe-const', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big, bloomset.lookahead = off */, s)', 'probe', 'SELECT count(*) FROM t WHERE s <> ''''', 'rows'),
- ('probe-const', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* 1 MiB, bloomset.lookahead = off */, s)', 'probe', 'SELECT count(*) FROM t WHERE s <> ''''', 'rows'),
  ('probe-stored', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE name=''big''), s)', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s)', 'rows'),
  ('probe-stored', 'probe', 'SELECT count(*) FROM t JOIN filters ON name=''big'' WHERE bloom_contains(filters.f, t.s)', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s)', 'rows'),
  ('probe-stored (join floor)', 'probe', 'SELECT count(*) FROM t JOIN filters ON name=''big'' WHERE t.s <> '''' /* the join itself */', 'probe', 'SELECT count(*) FROM t WHERE s <> ''''', 'rows'),
@@ -99,7 +115,20 @@ INSERT INTO bench_rows (name, grp, label, bgrp, blabel, note) VALUES
  ('parallel', 'parallel', 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 2 workers */', 'parallel', 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 0 workers */', 'speedup'),
  ('parallel', 'parallel', 'SELECT count(s) FROM t /* 2 workers */', 'parallel', 'SELECT count(s) FROM t /* 0 workers */', 'speedup'),
  ('parallel', 'parallel', 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 2 workers, parallel_leader_participation = off */', 'parallel', 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 0 workers */', 'speedup'),
- ('parallel', 'parallel', 'SELECT count(s) FROM t /* 2 workers, parallel_leader_participation = off */', 'parallel', 'SELECT count(s) FROM t /* 0 workers */', 'speedup'),
+ ('parallel', 'parallel', 'SELECT count(s) FROM t /* 2 workers, parallel_leader_participation = off */', 'parallel', 'SELECT count(s) FROM t /* 0 workers */', 'speedup');
+-- stored filters probed in turn (case group multi).
+-- bloomset 1.0 kept one detoasted filter per call site: when consecutive rows
+-- probed different filters, every probe detoasted its filter, as with the
+-- cache off.  Timed on 200 keys (2,000 probes), not 2,000: a detoast of
+-- 1.3 MB from TOAST per probe makes the 2,000-key query take minutes.
+INSERT INTO bench_rows (name, grp, label, bgrp, blabel, note, txt) VALUES
+ ('multi keys x filters (1.3 MB)', 'multi', 'SELECT count(*) FROM (SELECT k, array_agg(chunk) FROM keys, chunk_filter WHERE f @> k GROUP BY k) s', 'multi', 'SELECT count(*) FROM (SELECT k, array_agg(chunk) FROM chunk_filter c CROSS JOIN LATERAL (SELECT k FROM keys WHERE c.f @> keys.k OFFSET 0) kk GROUP BY k) s', 'probes 20000', 'default plan vs filters as the outer side (each filter detoasted once per query)'),
+ ('multi keys x filters (13 MB)', 'multi13', 'SELECT count(*) FROM (SELECT k, array_agg(chunk) FROM keys, chunk_filter13 WHERE f @> k GROUP BY k) s', 'multi13', 'SELECT count(*) FROM (SELECT k, array_agg(chunk) FROM chunk_filter13 c CROSS JOIN LATERAL (SELECT k FROM keys WHERE c.f @> keys.k OFFSET 0) kk GROUP BY k) s', 'probes 20000', 'default plan vs filters as the outer side (each filter detoasted once per query)'),
+ ('multi interleaved chunks (1.3 MB)', 'multi', 'SELECT count(*) FROM incoming o JOIN chunk_filter c USING (chunk) WHERE c.f @> o.customer_id', 'multi', 'SELECT count(*) FROM (SELECT * FROM incoming ORDER BY chunk OFFSET 0) o JOIN chunk_filter c USING (chunk) WHERE c.f @> o.customer_id', 'probes 100000', 'incoming rows interleaved by chunk vs sorted by chunk'),
+ ('multi interleaved chunks (13 MB)', 'multi13', 'SELECT count(*) FROM incoming o JOIN chunk_filter13 c USING (chunk) WHERE c.f @> o.customer_id', 'multi13', 'SELECT count(*) FROM (SELECT * FROM incoming ORDER BY chunk OFFSET 0) o JOIN chunk_filter13 c USING (chunk) WHERE c.f @> o.customer_id', 'probes 100000', 'incoming rows interleaved by chunk vs sorted by chunk'),
+ ('multi no cache (1.0) (1.3 MB)', 'multi', 'SELECT count(*) FROM (SELECT k, array_agg(chunk) FROM keys200, chunk_filter WHERE f @> k GROUP BY k) s /* bloomset.probe_cache_size = 0 */', 'multi', 'SELECT count(*) FROM (SELECT k, array_agg(chunk) FROM keys200, chunk_filter WHERE f @> k GROUP BY k) s', 'probes 2000',
+  '200 keys, not 2,000: with no cache every probe detoasts its 1.3 MB filter (the 2,000-key query would take 10x as long); baseline: the same query with the cache (default bloomset.probe_cache_size)');
+INSERT INTO bench_rows (name, grp, label, bgrp, blabel, note) VALUES
  ('union', 'union', 'SELECT bloom_union_agg(f) FROM ufilters /* 1000 x 1 MiB, STORAGE EXTERNAL */', 'union', 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters /* detoast + copy floor */', 'gbps'),
  ('union', 'union', 'SELECT bloom_union_agg(f) FROM ufilters_z /* 1000 x 1 MiB, pglz-compressed */', 'union', 'SELECT sum(length(bloom_to_bytea(f))) FROM ufilters_z /* detoast + copy floor */', 'gbps'),
  ('counting-add', 'beyond', 'SELECT counting_bloom_agg(id, @N@, 0.01) FROM t', 'beyond', 'SELECT count(id) FROM t', 'rows'),
@@ -120,6 +149,9 @@ want() { [ -z "${BENCH_GROUPS:-}" ] || [[ " $BENCH_GROUPS " == *" $1 "* ]]; }
 
 run_group() {
 	want "$1" || return 0
+	bench_run "$1"
+}
+bench_run() {
 	say "case $1"
 	echo "SELECT bench_group('$1', $REPS);" | psql_q -v VERBOSITY=terse >/dev/null 2> >(sed -n -e 's/^NOTICE:  /    /p' -e '/^ERROR/p' -e '/^psql/p' >&2)
 }
@@ -129,9 +161,58 @@ run_group agg-auto
 run_group probe
 run_group etl
 sql <<'EOF'
-DROP TABLE staging, target;   -- keep shared_buffers for the union case
+DROP TABLE staging, target;   -- free shared_buffers and the page cache for the cases below
 EOF
 run_group parallel
+
+if want multi; then
+say "building the per-chunk filters (10 x 1.3 MB, 10 x 13 MB), keys and incoming rows"
+sql <<'EOF'
+-- stored filters probed in turn (the ETL shapes): one filter per chunk,
+-- stored out of line uncompressed (STORAGE EXTERNAL)
+CREATE TABLE chunk_filter (chunk int, f bloom);
+ALTER TABLE chunk_filter ALTER COLUMN f SET STORAGE EXTERNAL;
+INSERT INTO chunk_filter
+	SELECT c, (SELECT bloom_agg(c * 1000000 + g, 1000000, 0.01) FROM generate_series(1, 100000) AS g)
+	  FROM generate_series(0, 9) AS c;
+CREATE TABLE chunk_filter13 (chunk int, f bloom);
+ALTER TABLE chunk_filter13 ALTER COLUMN f SET STORAGE EXTERNAL;
+INSERT INTO chunk_filter13
+	SELECT c, (SELECT bloom_agg(c * 1000000 + g, 10000000, 0.01) FROM generate_series(1, 100000) AS g)
+	  FROM generate_series(0, 9) AS c;
+-- keys of every chunk (key g is in chunk g % 10)
+CREATE TABLE keys AS SELECT (g % 10) * 1000000 + g AS k FROM generate_series(1, 2000) AS g;
+CREATE TABLE keys200 AS SELECT (g % 10) * 1000000 + g AS k FROM generate_series(1, 200) AS g;
+-- incoming rows, interleaved by chunk (0 1 2 ... 9 0 1 ...)
+CREATE TABLE incoming AS
+	SELECT g % 10 AS chunk, (g % 10) * 1000000 + g / 10 AS customer_id FROM generate_series(1, 100000) AS g;
+VACUUM ANALYZE chunk_filter;
+VACUUM ANALYZE chunk_filter13;
+VACUUM ANALYZE keys;
+VACUUM ANALYZE keys200;
+VACUUM ANALYZE incoming;
+SELECT sum(pg_prewarm(c.oid) + pg_prewarm(c.reltoastrelid)) AS b FROM pg_class c
+ WHERE relname IN ('chunk_filter', 'chunk_filter13') \gset
+SELECT pg_prewarm('keys') + pg_prewarm('keys200') + pg_prewarm('incoming') AS b \gset
+INSERT INTO bench_info
+SELECT 'multi_sizes', format('chunk_filter: 10 filters of %s B stored as %s B (toast %s); chunk_filter13: 10 of %s B stored as %s B (toast %s); keys 2000, keys200 200, incoming 100000 rows',
+	(SELECT max((bloom_info(f)).bytes) FROM chunk_filter), (SELECT max(pg_column_size(f)) FROM chunk_filter),
+	pg_size_pretty(pg_relation_size((SELECT reltoastrelid FROM pg_class WHERE relname = 'chunk_filter'))),
+	(SELECT max((bloom_info(f)).bytes) FROM chunk_filter13), (SELECT max(pg_column_size(f)) FROM chunk_filter13),
+	pg_size_pretty(pg_relation_size((SELECT reltoastrelid FROM pg_class WHERE relname = 'chunk_filter13'))));
+INSERT INTO bench_info
+SELECT 'multi_matches', format('keys x chunk_filter %s, keys x chunk_filter13 %s (of 2000 keys in 1 chunk each), incoming in chunk_filter %s (of 100000)',
+	(SELECT count(*) FROM keys, chunk_filter WHERE f @> k), (SELECT count(*) FROM keys, chunk_filter13 WHERE f @> k),
+	(SELECT count(*) FROM incoming o JOIN chunk_filter c USING (chunk) WHERE c.f @> o.customer_id));
+EOF
+# two interleaving groups: the 13 MB filters' TOAST (130 MB) is larger than
+# the default shared_buffers, so their queries evict the 1.3 MB filters' --
+# interleaved with them, the first 1.3 MB query of each round would pay for
+# reading it back and its pair would not
+run_group multi
+bench_run multi13
+echo "DROP TABLE chunk_filter, chunk_filter13, keys, keys200, incoming;" | sql
+fi
 
 if want union; then
 say "building 2 x 1000 filters of 1 MiB"
@@ -217,6 +298,12 @@ SELECT format('| %s | `%s` | %s | `%s` | %s | %s | %s |',
 				to_char((SELECT v::numeric FROM bench_info WHERE k = 'union_bytes') / (b.med / 1000) / 1e9, 'FM990.00') || ' GB/s)'
 			 WHEN 'etl' THEN 'new keys: bloom ' || (SELECT v FROM bench_info WHERE k = 'etl_bloom') || ', exact ' || (SELECT v FROM bench_info WHERE k = 'etl_exact')
 		   END,
+		   CASE WHEN r.note LIKE 'probes %' THEN
+			   to_char(m.med * 1000 / split_part(r.note, ' ', 2)::numeric, 'FM999990.000') || ' vs '
+			   || to_char(b.med * 1000 / split_part(r.note, ' ', 2)::numeric, 'FM999990.000') || ' µs/probe ('
+			   || split_part(r.note, ' ', 2) || ' probes)'
+		   END,
+		   r.txt,
 		   'spread ' || to_char(100 * (m.hi - m.lo) / m.med, 'FM990') || ' % / ' || to_char(100 * (b.hi - b.lo) / b.med, 'FM990') || ' %'))
   FROM bench_rows r
   JOIN bench_med m ON m.grp = r.grp AND m.label = r.label
@@ -232,6 +319,7 @@ EOF
 INFO=$(echo "SELECT format('- %s: %s', k, v) FROM bench_info ORDER BY k;" | psql_q -At)
 PGVER=$(echo "SELECT version();" | psql_q -At)
 SIMD=$(printf "LOAD 'bloomset';\nSHOW bloomset.simd;\n" | psql_q -At 2>/dev/null || echo "?")
+SETTINGS=$(bench_settings)
 T_END=$(date +%s)
 
 mkdir -p "$(dirname "$OUT")"
@@ -243,7 +331,12 @@ mkdir -p "$(dirname "$OUT")"
 	echo "- nproc: $(nproc); CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1); memory: $(free -g | awk '/^Mem:/ {print $2}') GiB"
 	echo "- PostgreSQL: $PGVER"
 	echo "- bloomset built from: $BUILD_REV; bloomset.simd = $SIMD"
-	echo "- settings: shared_buffers = $SB, $HUGE_SETTING, jit = off, work_mem = 256MB, max_parallel_workers_per_gather = 0 unless stated; tables VACUUM ANALYZEd and pg_prewarm'ed"
+	if [ "$BENCH_CONFIG" = tuned ]; then
+		echo "- configuration: tuned (BENCH_TUNED=1: shared_buffers = $SB on huge pages, work_mem = 256MB, maintenance_work_mem = 1GB, jit = off); the committed report runs the default configuration"
+	else
+		echo "- configuration: default -- PostgreSQL's defaults for memory, huge pages and JIT, as users run it; set only for the method: max_parallel_workers_per_gather = 0 (each case sets its workers per query), autovacuum = off, no checkpoint among the timed rounds (max_wal_size, checkpoint_timeout), faster loading (wal_level = minimal, synchronous_commit = off); BENCH_TUNED=1 runs the tuned configuration"
+	fi
+	echo "- settings: $SETTINGS; max_parallel_workers_per_gather = 0 unless stated; tables VACUUM ANALYZEd and pg_prewarm'ed (what exceeds shared_buffers is read from the OS page cache)"
 	echo "- rows: $N; each query run once to warm up, then $REPS timed rounds, the queries of a case interleaved (A B C A B C ...)"
 	echo "- timing: on the server, clock_timestamp() around a PL/pgSQL EXECUTE ... INTO of the query (includes parse and plan, ~0.1 ms; no result goes to the client; no per-row instrumentation), see bench/bench_helpers.sql; median of the rounds; ratio = median / baseline median; spread = (max - min) / median; the warm-up run is an EXPLAIN ANALYZE, which gives the plans and workers below"
 	echo "- total run time: $((T_END - T_START)) s; load average (1/5/15 min) at start $LOAD_START, at end $(cut -d' ' -f1-3 /proc/loadavg); the backend's on-CPU share of each case's timed rounds is under Data (cpu_share; leader only for parallel)"

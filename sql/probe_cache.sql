@@ -14,7 +14,7 @@ SELECT c, bloom_agg(c * 100000 + g, 100000, 0.01),
   FROM generate_series(0, 19) c, generate_series(1, 5000) g GROUP BY c;
 SELECT count(*) AS filters, min(pg_column_size(f)) > 100000 AS stored_out_of_line FROM pc_filter;
 -- keys interleaved over the chunks: consecutive rows probe different filters
-CREATE TABLE pc_keys AS SELECT (g % 20) * 100000 + g / 20 AS k FROM generate_series(20, 100019) g;
+CREATE TABLE pc_keys AS SELECT (g % 20) * 100000 + g / 20 AS k FROM generate_series(20, 20019) g;
 
 CREATE FUNCTION pc_rows() RETURNS TABLE (q text, chunk int, k int)
 LANGUAGE sql AS $$

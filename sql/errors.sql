@@ -52,6 +52,7 @@ SELECT bloom_empty(1000000, 1e-300);
 SELECT bloom_params(1000000, 1e-300);
 SELECT bloom_agg(x, 1000000, 1e-300) FROM generate_series(1, 3) x;
 SELECT counting_bloom_empty(1000000, 1e-300);
+SELECT counting_bloom_empty(1000000, 1e-100);
 -- every aggregate treats NULL sizing arguments alike: 22004
 \set VERBOSITY terse
 SELECT bloom_agg(x, NULL, 0.01) FROM generate_series(1, 3) x;

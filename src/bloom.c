@@ -171,7 +171,7 @@ bloom_sizing_checked(int64 capacity, double fpr, int layout, bool pow2)
 	BloomSizing s;
 
 	bloom_check_sizing(capacity, fpr);
-	s = bloom_size_for(capacity, fpr, counting ? BLOOM_LAYOUT_CLASSIC : layout, pow2);
+	s = bloom_size_for(capacity, fpr, layout, pow2);	/* counting: nbits = counters */
 	if (s.unreachable != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -144,7 +144,26 @@ bloom_describe_family(Oid typid, StringInfo out, bool top, int depth)
 		appendStringInfoString(out, "record");
 	}
 	else
+	{
+		/*
+		 * "ngram..." and "token..." name bloomset's own element kinds; a
+		 * hash operator family called so gets a prefix, so its filters
+		 * are never taken for n-gram or token filters (input would
+		 * refuse them).
+		 */
+		size_t		at = out->len;
+
 		bloom_opfamily_name(tc->hash_opf, out);
+		if (strncmp(out->data + at, "ngram", 5) == 0 ||
+			strncmp(out->data + at, "token", 5) == 0)
+		{
+			char	   *name = pstrdup(out->data + at);
+
+			out->len = (int) at;
+			out->data[at] = '\0';
+			appendStringInfo(out, "opf:%s", name);
+		}
+	}
 }
 
 /*

@@ -13,7 +13,8 @@
 # BLOOMSET_PORTABLE=1), the TAP durability and isolation tests with that
 # version's TAP modules, and the extension upgrade test (1.0 -> default
 # version, test/upgrade/run.sh).  Once, on 15: the C unit tests of the core
-# (both CPU paths), the resource-limit suite, a short libFuzzer run of the
+# (both CPU paths), the 1.0 stored-format compatibility test, the
+# resource-limit suite, a short libFuzzer run of the
 # decoders and the SQL fuzzer's quick mode.  Across versions (cross-15-NN):
 # filters written on 15 restored into 17 and 18 with pg_dump/pg_restore and
 # a pg_upgrade of a 15 cluster to 17 and to 18 (test/t/007, 008).
@@ -161,6 +162,8 @@ run_suite regress-15 regress_suite regress-15 ""
 run_suite regress-portable-15 regress_suite regress-portable-15 BLOOMSET_PORTABLE=1
 [ -f test/run_tap_isolation.sh ] && run_suite tap-isolation-15 bash test/run_tap_isolation.sh
 run_suite upgrade-15 env SKIP_BUILD=1 bash test/upgrade/run.sh
+# values stored by the released 1.0 binary read by this build
+[ -f test/format_compat/run.sh ] && run_suite format-compat bash test/format_compat/run.sh
 [ -f test/resources/run.sh ] && run_suite resources env SKIP_BUILD=1 bash test/resources/run.sh
 [ -f test/fuzz/run.sh ] && run_suite fuzz-quick bash test/fuzz/run.sh 200000
 # the SQL fuzzer expects the extension installed in PG 15 and PG_BIN set

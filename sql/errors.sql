@@ -39,7 +39,8 @@ SELECT c AS error_case, sqlstate_of(q) AS sqlstate FROM (VALUES
   ('too large (capacity)', 'SELECT bloom_empty(10000000000, 0.001)'),
   ('bad text', 'SELECT ''x''::bloom'),
   ('bad binary', 'SELECT ''\x01''::bytea::bloom'),
-  ('type mismatch', 'SELECT bloom_empty(10) || 1 @> ''a''::text'),
+  ('type mismatch', 'SELECT bloom_empty(10) || 1 @> true'),
+  ('string not of the type', 'SELECT bloom_empty(10) || 1 @> ''a''::text'),
   ('union mismatch', 'SELECT (bloom_empty(64, 3, 0) || 1) | (bloom_empty(64, 3, 1) || 1)'),
   ('no hash opclass', 'SELECT bloom_empty(10) || point(1, 1)'),
   ('fold factor', 'SELECT bloom_fold(bloom_empty(64, 3, 0), 3)')

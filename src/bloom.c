@@ -289,6 +289,7 @@ bloom_add(PG_FUNCTION_ARGS)
 {
 	BloomFilter *f;
 	BloomTypeInfo *ti;
+	Datum		value;
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
@@ -297,9 +298,8 @@ bloom_add(PG_FUNCTION_ARGS)
 		PG_RETURN_BLOOM_P(f);
 	if ((Pointer) f == DatumGetPointer(PG_GETARG_DATUM(0)))
 		f = bloom_copy(f);		/* never modify the input datum */
-	ti = bloom_call_typeinfo(fcinfo, 1);
-	bloom_check_element(f, ti, true);
-	bloom_insert_hash(f, bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed));
+	ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, &value);
+	bloom_insert_hash(f, bloom_hash_datum(ti, value, f->seed));
 	bloom_add_items(f, 1);
 	PG_RETURN_BLOOM_P(f);
 }
@@ -310,11 +310,12 @@ Datum
 bloom_contains(PG_FUNCTION_ARGS)
 {
 	BloomTypeInfo *ti;
-	BloomFilter *f = bloom_call_probe(fcinfo, BLOOM_KIND_PLAIN, &ti);
+	Datum		value;
+	BloomFilter *f = bloom_call_probe(fcinfo, BLOOM_KIND_PLAIN, &ti, &value);
 
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);	/* nothing was ever added */
-	PG_RETURN_BOOL(bloom_test_hash(f, bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed)));
+	PG_RETURN_BOOL(bloom_test_hash(f, bloom_hash_datum(ti, value, f->seed)));
 }
 
 /*

@@ -80,6 +80,36 @@ extern void bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti,
 extern bool bloom_fast_hash_enabled;
 
 /*
+ * A value given to a filter of another element type, converted to the
+ * filter's own type (by its implicit cast, or by the input function from a
+ * string) and hashed with that type's information ti.
+ */
+typedef enum BloomConvertHow
+{
+	BLOOM_CONVERT_RELABEL,		/* binary compatible: as it is */
+	BLOOM_CONVERT_CAST,			/* the implicit cast function */
+	BLOOM_CONVERT_INPUT			/* text out of the value, input of the type */
+} BloomConvertHow;
+
+typedef struct BloomConversion
+{
+	Oid			from;
+	Oid			to;
+	BloomConvertHow how;
+	int			nargs;			/* of the cast function */
+	FmgrInfo	fn;				/* cast or input function */
+	Oid			ioparam;
+	FmgrInfo	outfn;			/* output function of from (INPUT) */
+	bool		from_varlena;
+	BloomTypeInfo ti;			/* of to */
+} BloomConversion;
+
+extern Oid	bloom_family_type(const char *family);
+extern bool bloom_conversion_init(BloomConversion *cv, Oid from, Oid to,
+								  Oid collation, MemoryContext mcxt);
+extern Datum bloom_convert(BloomConversion *cv, Datum value);
+
+/*
  * bloom_datum.c: the one owner of filter datums -- allocation, copies,
  * validation of stored and incoming values, the text and binary entry
  * points, the reason-string errors and the per-call-site cache.
@@ -131,7 +161,10 @@ extern BloomTypeInfo *bloom_call_elem_typeinfo(FunctionCallInfo fcinfo,
 extern void *bloom_call_filter(FunctionCallInfo fcinfo, int argno,
 							   BloomKind kind);
 extern void *bloom_call_probe(FunctionCallInfo fcinfo, BloomKind kind,
-							  BloomTypeInfo **ti);
+							  BloomTypeInfo **ti, Datum *value);
+extern BloomTypeInfo *bloom_call_value(FunctionCallInfo fcinfo, int argno,
+									   char *family, uint32 *collfp,
+									   Datum *value);
 
 extern MemoryContext bloom_agg_context(FunctionCallInfo fcinfo);
 

@@ -393,6 +393,11 @@ int			bloom_probe_cache_kb = 256 * 1024;
 /* entries beyond this are evicted whatever the budget: lookups scan the list */
 #define BLOOM_CACHE_MAX_ENTRIES		256
 
+/* how the call site's values reach a cached filter */
+#define BLOOM_PATH_UNCHECKED	0	/* not known yet */
+#define BLOOM_PATH_DIRECT		1	/* same element family: hashed as they are */
+#define BLOOM_PATH_CONVERT		2	/* converted by the call site's conversion */
+
 /* One stored filter kept by a call site, keyed by what identifies it. */
 typedef struct BloomCacheEntry
 {
@@ -403,7 +408,7 @@ typedef struct BloomCacheEntry
 	uint32		khash;			/* hash of ckey */
 	void	   *filter;			/* validated, of the cache's kind, in fn_mcxt */
 	Size		size;
-	bool		checked;		/* family matched the call site's ti */
+	uint8		path;			/* BLOOM_PATH_*: how values reach this filter */
 } BloomCacheEntry;
 
 /*
@@ -423,10 +428,14 @@ typedef struct BloomCallCache
 	int			nentries;
 	Size		bytes;
 
+	/* the conversion of values to the cached filters' element type */
+	bool		conv_valid;
+	BloomConversion conv;
+
 	/* the plan constant: the argument itself or a copy (const_owned) */
 	void	   *const_filter;
 	bool		const_owned;
-	bool		const_checked;
+	uint8		const_path;
 } BloomCallCache;
 
 /* The call site's cache, created empty on first use. */
@@ -451,8 +460,8 @@ bloom_cache_uncheck(BloomCallCache *cache)
 	dlist_iter	it;
 
 	dlist_foreach(it, &cache->lru)
-		dlist_container(BloomCacheEntry, lru, it.cur)->checked = false;
-	cache->const_checked = false;
+		dlist_container(BloomCacheEntry, lru, it.cur)->path = BLOOM_PATH_UNCHECKED;
+	cache->const_path = BLOOM_PATH_UNCHECKED;
 }
 
 /*
@@ -581,11 +590,11 @@ bloom_cache_evict(BloomCallCache *cache)
 }
 
 /*
- * The cached filter of datum d of kind, or NULL; *checked points at its
- * "family matched" flag.
+ * The cached filter of datum d of kind, or NULL; *path points at how
+ * values reach it (BLOOM_PATH_*).
  */
 static void *
-bloom_cache_lookup(BloomCallCache *cache, Datum d, BloomKind kind, bool **checked)
+bloom_cache_lookup(BloomCallCache *cache, Datum d, BloomKind kind, uint8 **path)
 {
 	struct varlena *attr = (struct varlena *) DatumGetPointer(d);
 	BloomCacheEntry *e;
@@ -596,12 +605,12 @@ bloom_cache_lookup(BloomCallCache *cache, Datum d, BloomKind kind, bool **checke
 	{
 		if (dlist_is_empty(&cache->lru) || (e = bloom_cache_find(cache, attr)) == NULL)
 			return NULL;
-		*checked = &e->checked;
+		*path = &e->path;
 		return e->filter;
 	}
 	if (cache->const_filter == NULL)
 		return NULL;
-	*checked = &cache->const_checked;
+	*path = &cache->const_path;
 	return cache->const_filter;
 }
 
@@ -626,7 +635,7 @@ bloom_stored_rawsize(const struct varlena *attr)
  */
 static void *
 bloom_cache_add_stored(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
-					   BloomKind kind, bool **checked)
+					   BloomKind kind, uint8 **path)
 {
 	struct varlena *attr = (struct varlena *) DatumGetPointer(d);
 	Size		budget = (Size) bloom_probe_cache_kb * 1024;
@@ -662,14 +671,14 @@ bloom_cache_add_stored(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
 	dlist_push_head(&cache->lru, &e->lru);
 	cache->nentries++;
 	cache->bytes += size;
-	*checked = &e->checked;
+	*path = &e->path;
 	return e->filter;
 }
 
 /* Keep the Const argument d (validated once; copied unless plain in-line). */
 static void *
 bloom_cache_set_const(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
-					  BloomKind kind, bool **checked)
+					  BloomKind kind, uint8 **path)
 {
 	void	   *f = bloom_from_datum_kind(d, kind);
 
@@ -684,26 +693,27 @@ bloom_cache_set_const(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
 		pfree(f);
 		f = copy;
 	}
-	cache->const_checked = false;
+	cache->const_path = BLOOM_PATH_UNCHECKED;
 	cache->const_filter = f;	/* last */
-	*checked = &cache->const_checked;
+	*path = &cache->const_path;
 	return f;
 }
 
 /*
- * The filter argument argno of kind, validated; *checked (may be NULL)
- * points at the cached filter's "family matched" flag, or at a scratch
- * false for a filter that is not cached.  Filters stored out of line or
- * compressed are detoasted once and kept (several, LRU, within the
- * budget: see bloom_cache_add_stored); a plan constant is validated once
+ * The filter argument argno of kind, validated; *path points at how
+ * values reach the cached filter (BLOOM_PATH_*), or at a scratch
+ * BLOOM_PATH_UNCHECKED for a filter that is not cached.  Filters stored
+ * out of line or compressed are detoasted once and kept (several, LRU,
+ * within the budget: see bloom_cache_add_stored); a plan constant is
+ * validated once
  * (a Const cannot change while the call site lives; a Param can); in-line
  * values cost nothing to fetch and are used in place.
  */
 static void *
-bloom_call_filter_checked(FunctionCallInfo fcinfo, int argno, BloomKind kind,
-						  bool **checked)
+bloom_call_filter_path(FunctionCallInfo fcinfo, int argno, BloomKind kind,
+					   uint8 **path)
 {
-	static bool scratch;
+	static uint8 scratch;
 	BloomCallCache *cache = bloom_cache_get(fcinfo);
 	Datum		d = PG_GETARG_DATUM(argno);
 	struct varlena *attr = (struct varlena *) DatumGetPointer(d);
@@ -719,17 +729,17 @@ bloom_call_filter_checked(FunctionCallInfo fcinfo, int argno, BloomKind kind,
 		cache->const_owned = false;
 		cache->kind = kind;
 	}
-	if ((f = bloom_cache_lookup(cache, d, kind, checked)) != NULL)
+	if ((f = bloom_cache_lookup(cache, d, kind, path)) != NULL)
 		return f;
-	scratch = false;
-	*checked = &scratch;
+	scratch = BLOOM_PATH_UNCHECKED;
+	*path = &scratch;
 	if (VARATT_IS_EXTERNAL_ONDISK(attr) || VARATT_IS_COMPRESSED(attr))
 	{
-		if ((f = bloom_cache_add_stored(fcinfo, cache, d, kind, checked)) != NULL)
+		if ((f = bloom_cache_add_stored(fcinfo, cache, d, kind, path)) != NULL)
 			return f;
 	}
 	else if (bloom_arg_is_const(fcinfo->flinfo, argno))
-		return bloom_cache_set_const(fcinfo, cache, d, kind, checked);
+		return bloom_cache_set_const(fcinfo, cache, d, kind, path);
 	return bloom_from_datum_kind(d, kind);
 }
 
@@ -737,33 +747,123 @@ bloom_call_filter_checked(FunctionCallInfo fcinfo, int argno, BloomKind kind,
 void *
 bloom_call_filter(FunctionCallInfo fcinfo, int argno, BloomKind kind)
 {
-	bool	   *checked;
+	uint8	   *path;
 
-	return bloom_call_filter_checked(fcinfo, argno, kind, &checked);
+	return bloom_call_filter_path(fcinfo, argno, kind, &path);
+}
+
+/* The element family and collation fields of a filter of kind. */
+static void
+bloom_element_fields(void *f, BloomKind kind, char **family, uint32 **collfp)
+{
+	if (kind == BLOOM_KIND_SCALABLE)
+	{
+		*family = ((ScalableFilter *) f)->family;
+		*collfp = &((ScalableFilter *) f)->collfp;
+	}
+	else
+	{
+		*family = ((BloomFilter *) f)->family;
+		*collfp = &((BloomFilter *) f)->collfp;
+	}
 }
 
 /*
- * For probes f(filter, value): the filter (argument 0, cached) checked
- * against the hash information of the value (argument 1), which is
- * returned in *ti.  The family check is done once per cached filter; the
+ * How values described by ti reach a filter of family and *collfp: as they
+ * are (BLOOM_PATH_DIRECT: same family, or a filter nothing was added to,
+ * which adopts ti's family when adopt), or converted to the filter's own
+ * element type (BLOOM_PATH_CONVERT: the call site's conversion, set up
+ * here).  Anything else is an error: 42804 for a value that cannot be
+ * converted, 42P21 for another collation.
+ */
+static uint8
+bloom_value_path(FunctionCallInfo fcinfo, char *family, uint32 *collfp,
+				 const BloomTypeInfo *ti, bool adopt)
+{
+	BloomCallCache *cache = bloom_cache_get(fcinfo);
+	BloomConversion cv;
+	Oid			target;
+
+	if (family[0] == '\0' || memcmp(family, ti->family, BLOOM_FAMILY_LEN) == 0)
+	{
+		bloom_check_element_fields(family, collfp, ti, adopt);
+		return BLOOM_PATH_DIRECT;
+	}
+	if (cache->conv_valid && cache->conv.from == ti->typid &&
+		cache->conv.ti.collation == ti->collation &&
+		memcmp(cache->conv.ti.family, family, BLOOM_FAMILY_LEN) == 0 &&
+		cache->conv.ti.collfp == *collfp)
+		return BLOOM_PATH_CONVERT;
+	target = bloom_family_type(family);
+	if (!OidIsValid(target) ||
+		!bloom_conversion_init(&cv, ti->typid, target, ti->collation,
+							   fcinfo->flinfo->fn_mcxt) ||
+		memcmp(cv.ti.family, family, BLOOM_FAMILY_LEN) != 0)
+	{
+		bloom_check_element_fields(family, collfp, ti, false);	/* raises */
+		elog(ERROR, "element family check passed after a mismatch");
+	}
+	bloom_check_element_fields(family, collfp, &cv.ti, false);	/* collation */
+	/* another conversion replaces the call site's one: recheck the others */
+	if (cache->conv_valid)
+		bloom_cache_uncheck(cache);
+	cache->conv_valid = false;
+	cache->conv = cv;
+	cache->conv_valid = true;	/* last */
+	return BLOOM_PATH_CONVERT;
+}
+
+/*
+ * The value argument argno for adding to a filter of kind whose element
+ * fields are family and *collfp (a filter nothing was added to adopts the
+ * value's family): *value becomes the value to hash -- converted to the
+ * filter's own element type if it is of another (an untyped literal, a text
+ * parameter, a type with an implicit cast to it) -- and the result is the
+ * hash information to hash it with.
+ */
+BloomTypeInfo *
+bloom_call_value(FunctionCallInfo fcinfo, int argno, char *family,
+				 uint32 *collfp, Datum *value)
+{
+	BloomTypeInfo *ti = bloom_call_typeinfo(fcinfo, argno);
+
+	*value = PG_GETARG_DATUM(argno);
+	if (bloom_value_path(fcinfo, family, collfp, ti, true) == BLOOM_PATH_DIRECT)
+		return ti;
+	*value = bloom_convert(&((BloomCallCache *) fcinfo->flinfo->fn_extra)->conv, *value);
+	return &((BloomCallCache *) fcinfo->flinfo->fn_extra)->conv.ti;
+}
+
+/*
+ * For probes f(filter, value): the filter (argument 0, cached), with in
+ * *ti and *value the hash information and the value to hash (argument 1,
+ * converted to the filter's element type when it is of another: see
+ * bloom_call_value).  The family check is done once per cached filter; the
  * common case of a WHERE clause -- the same constant or stored filter row
  * after row, or a few stored filters in turn -- costs a lookup.
  */
 void *
-bloom_call_probe(FunctionCallInfo fcinfo, BloomKind kind, BloomTypeInfo **ti)
+bloom_call_probe(FunctionCallInfo fcinfo, BloomKind kind, BloomTypeInfo **ti,
+				 Datum *value)
 {
-	bool	   *checked;
-	void	   *f = bloom_call_filter_checked(fcinfo, 0, kind, &checked);
+	uint8	   *path;
+	void	   *f = bloom_call_filter_path(fcinfo, 0, kind, &path);
+	BloomCallCache *cache;
 
 	*ti = bloom_call_typeinfo(fcinfo, 1);
-	if (!*checked)
+	*value = PG_GETARG_DATUM(1);
+	if (unlikely(*path == BLOOM_PATH_UNCHECKED))
 	{
-		if (kind == BLOOM_KIND_SCALABLE)
-			bloom_check_element_fields(((ScalableFilter *) f)->family,
-									   &((ScalableFilter *) f)->collfp, *ti, false);
-		else
-			bloom_check_element((BloomFilter *) f, *ti, false);
-		*checked = true;
+		char	   *family;
+		uint32	   *collfp;
+
+		bloom_element_fields(f, kind, &family, &collfp);
+		*path = bloom_value_path(fcinfo, family, collfp, *ti, false);
 	}
+	if (likely(*path == BLOOM_PATH_DIRECT))
+		return f;
+	cache = (BloomCallCache *) fcinfo->flinfo->fn_extra;
+	*ti = &cache->conv.ti;
+	*value = bloom_convert(&cache->conv, *value);
 	return f;
 }

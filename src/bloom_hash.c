@@ -33,7 +33,12 @@
 #include "bloom.h"
 
 #include "access/htup_details.h"
+#include "access/genam.h"
+#include "access/table.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_am.h"
 #include "catalog/pg_collation.h"
+#include "catalog/pg_opclass.h"
 #include "catalog/pg_enum.h"
 #include "catalog/pg_opfamily.h"
 #include "catalog/pg_type.h"
@@ -41,6 +46,7 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "parser/parse_coerce.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -356,10 +362,16 @@ bloom_check_element_fields(char *family, uint32 *collfp, const BloomTypeInfo *ti
 		return;
 	}
 	if (memcmp(family, ti->family, BLOOM_FAMILY_LEN) != 0)
+	{
+		Oid			own = bloom_family_type(family);
+
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("a value of type %s cannot be used with a bloom filter of element family \"%s\"",
 						format_type_be(ti->typid), family),
+				 OidIsValid(own) ?
+				 errdetail("The filter holds values of type %s (family \"%s\"); the value is of type %s (family \"%s\").",
+						   format_type_be(own), family, format_type_be(ti->typid), ti->family) :
 				 errdetail("Values of type %s belong to family \"%s\"; only types of the same hash operator family hash compatibly.",
 						   format_type_be(ti->typid), ti->family),
 				 bloom_family_ngram_n(family) > 0 ?
@@ -367,6 +379,7 @@ bloom_check_element_fields(char *family, uint32 *collfp, const BloomTypeInfo *ti
 				 bloom_family_is_token(family) ?
 				 errhint("This is a token filter: probe it with bloom_token_may_contain().") :
 				 errhint("Cast the value to the type the filter was built from.")));
+	}
 	if (*collfp != ti->collfp)
 		ereport(ERROR,
 				(errcode(ERRCODE_COLLATION_MISMATCH),
@@ -388,4 +401,142 @@ uint64
 bloom_hash_bytes(const char *p, size_t len, uint64 seed)
 {
 	return bloom_mix64(bloom_bytes_hash(p, len, seed));
+}
+
+/* ---- values of another type: the filter's own element type ------------- */
+
+/*
+ * The type a value is converted to for a filter of element family opfname
+ * (a hash operator family): among the types whose default hash operator
+ * class is in it, the preferred type of its category, else the widest (for
+ * integer_ops: int8, which every integer converts to exactly).
+ */
+static Oid
+bloom_opfamily_type(const char *opfname)
+{
+	Oid			opf = OpfamilynameGetOpfid(HASH_AM_OID, opfname);
+	Relation	rel;
+	SysScanDesc scan;
+	ScanKeyData key;
+	HeapTuple	tup;
+	Oid			best = InvalidOid;
+	int			best_rank = -1;
+
+	if (!OidIsValid(opf))
+		return InvalidOid;
+	rel = table_open(OperatorClassRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_opclass_opcmethod, BTEqualStrategyNumber,
+				F_OIDEQ, ObjectIdGetDatum(HASH_AM_OID));
+	scan = systable_beginscan(rel, OpclassAmNameNspIndexId, true, NULL, 1, &key);
+	while (HeapTupleIsValid(tup = systable_getnext(scan)))
+	{
+		Form_pg_opclass opc = (Form_pg_opclass) GETSTRUCT(tup);
+		int16		typlen;
+		bool		byval;
+		char		category;
+		bool		preferred;
+		int			rank;
+
+		if (opc->opcfamily != opf || !opc->opcdefault)
+			continue;
+		get_typlenbyval(opc->opcintype, &typlen, &byval);
+		get_type_category_preferred(opc->opcintype, &category, &preferred);
+		rank = (preferred ? 1000 : 0) + Max(typlen, 0);
+		if (rank > best_rank || (rank == best_rank && opc->opcintype < best))
+		{
+			best = opc->opcintype;
+			best_rank = rank;
+		}
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return best;
+}
+
+/*
+ * The element type of filters of family (as bloom_describe_family writes
+ * it), or InvalidOid when values cannot be converted to it: n-gram and
+ * token filters, ranges and records (several types share their families),
+ * truncated family names.
+ */
+Oid
+bloom_family_type(const char *family)
+{
+	size_t		len = strlen(family);
+
+	if (strncmp(family, "enum:", 5) == 0)
+	{
+		Oid			t = TypenameGetTypid(family + 5);
+
+		return OidIsValid(t) && type_is_enum(t) ? t : InvalidOid;
+	}
+	if (strncmp(family, "array(", 6) == 0 && len > 7 && family[len - 1] == ')')
+	{
+		char	   *inner = pnstrdup(family + 6, len - 7);
+		Oid			elem = bloom_family_type(inner);
+
+		return OidIsValid(elem) ? get_array_type(elem) : InvalidOid;
+	}
+	if (strchr(family, '(') || strchr(family, '~') || strchr(family, ':') ||
+		strcmp(family, "record") == 0 || bloom_family_is_token(family))
+		return InvalidOid;
+	return bloom_opfamily_type(family);
+}
+
+/*
+ * Prepare converting values of type from to type to: by the implicit cast
+ * if there is one (int4 -> numeric), by to's input function from a string
+ * (an untyped literal, a text parameter).  False if neither exists.
+ */
+bool
+bloom_conversion_init(BloomConversion *cv, Oid from, Oid to, Oid collation,
+					  MemoryContext mcxt)
+{
+	Oid			funcid = InvalidOid;
+	CoercionPathType path;
+
+	memset(cv, 0, sizeof(*cv));
+	cv->from = from;
+	cv->to = to;
+	path = find_coercion_pathway(to, from, COERCION_IMPLICIT, &funcid);
+	if (path == COERCION_PATH_RELABELTYPE)
+		cv->how = BLOOM_CONVERT_RELABEL;
+	else if (path == COERCION_PATH_FUNC && OidIsValid(funcid))
+	{
+		cv->how = BLOOM_CONVERT_CAST;
+		cv->nargs = get_func_nargs(funcid);
+		fmgr_info_cxt(funcid, &cv->fn, mcxt);
+	}
+	else if (TypeCategory(getBaseType(from)) == TYPCATEGORY_STRING)
+	{
+		Oid			infunc;
+
+		cv->how = BLOOM_CONVERT_INPUT;
+		getTypeInputInfo(to, &infunc, &cv->ioparam);
+		fmgr_info_cxt(infunc, &cv->fn, mcxt);
+		getTypeOutputInfo(from, &infunc, &cv->from_varlena);
+		fmgr_info_cxt(infunc, &cv->outfn, mcxt);
+	}
+	else
+		return false;
+	bloom_typeinfo_init(&cv->ti, to, collation, mcxt);
+	return true;
+}
+
+/* value (of cv->from) converted to cv->to. */
+Datum
+bloom_convert(BloomConversion *cv, Datum value)
+{
+	switch (cv->how)
+	{
+		case BLOOM_CONVERT_RELABEL:
+			return value;
+		case BLOOM_CONVERT_CAST:
+			if (cv->nargs == 1)
+				return FunctionCall1(&cv->fn, value);
+			return FunctionCall3(&cv->fn, value, Int32GetDatum(-1), BoolGetDatum(false));
+		default:
+			return InputFunctionCall(&cv->fn, OutputFunctionCall(&cv->outfn, value),
+									 cv->ioparam, -1);
+	}
 }

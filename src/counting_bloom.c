@@ -65,14 +65,17 @@ counting_bloom_empty(PG_FUNCTION_ARGS)
 	PG_RETURN_BLOOM_P(counting_new(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1)));
 }
 
-/* The value's hash for f (family checked; adopted when adopt). */
+/*
+ * The hash of the value argument for f (converted to f's element type if
+ * it is of another; an empty f adopts the value's family).
+ */
 static uint64
-counting_hash_arg(FunctionCallInfo fcinfo, BloomFilter *f, bool adopt)
+counting_hash_arg(FunctionCallInfo fcinfo, BloomFilter *f)
 {
-	BloomTypeInfo *ti = bloom_call_typeinfo(fcinfo, 1);
+	Datum		value;
+	BloomTypeInfo *ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, &value);
 
-	bloom_check_element(f, ti, adopt);
-	return bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed);
+	return bloom_hash_datum(ti, value, f->seed);
 }
 
 /* A copy of argument 0 that may be modified. */
@@ -96,7 +99,7 @@ counting_bloom_add(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(1))
 		PG_RETURN_BLOOM_P(COUNTING_ARG(0));
 	f = counting_arg_copy(fcinfo);
-	bloom_counting_add(f, counting_hash_arg(fcinfo, f, true));
+	bloom_counting_add(f, counting_hash_arg(fcinfo, f));
 	bloom_add_items(f, 1);
 	PG_RETURN_BLOOM_P(f);
 }
@@ -163,7 +166,7 @@ counting_bloom_remove(PG_FUNCTION_ARGS)
 	BloomFilter *f = counting_arg_copy(fcinfo);
 
 	if (f->family[0] == '\0' ||
-		!bloom_counting_remove(f, counting_hash_arg(fcinfo, f, false)))
+		!bloom_counting_remove(f, counting_hash_arg(fcinfo, f)))
 		counting_not_present_error();
 	counting_drop_item(f);
 	PG_RETURN_BLOOM_P(f);
@@ -175,11 +178,12 @@ Datum
 counting_bloom_contains(PG_FUNCTION_ARGS)
 {
 	BloomTypeInfo *ti;
-	BloomFilter *f = bloom_call_probe(fcinfo, BLOOM_KIND_COUNTING, &ti);
+	Datum		value;
+	BloomFilter *f = bloom_call_probe(fcinfo, BLOOM_KIND_COUNTING, &ti, &value);
 
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);
-	PG_RETURN_BOOL(bloom_counting_test(f, bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed)));
+	PG_RETURN_BOOL(bloom_counting_test(f, bloom_hash_datum(ti, value, f->seed)));
 }
 
 /* Add src's counters into dst (a copy), checking they can be combined. */

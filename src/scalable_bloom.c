@@ -367,6 +367,8 @@ scalable_bloom_add(PG_FUNCTION_ARGS)
 {
 	ScalableFilter *f;
 	BloomTypeInfo *ti;
+	Datum		value;
+	bool		was_empty;
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
@@ -374,10 +376,11 @@ scalable_bloom_add(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(f);
 	f = (ScalableFilter *) bloom_copy((BloomFilter *) f);
-	ti = bloom_call_typeinfo(fcinfo, 1);
-	scalable_check_value(f, ti, true);
-	scalable_add_hash(&f, bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed),
-					  CurrentMemoryContext);
+	was_empty = f->family[0] == '\0';
+	ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, &value);
+	if (was_empty)
+		scalable_adopt(f, f->family, f->collfp);	/* and every sub-filter */
+	scalable_add_hash(&f, bloom_hash_datum(ti, value, f->seed), CurrentMemoryContext);
 	PG_RETURN_POINTER(f);
 }
 
@@ -387,11 +390,13 @@ Datum
 scalable_bloom_contains(PG_FUNCTION_ARGS)
 {
 	BloomTypeInfo *ti;
-	ScalableFilter *f = (ScalableFilter *) bloom_call_probe(fcinfo, BLOOM_KIND_SCALABLE, &ti);
+	Datum		value;
+	ScalableFilter *f = (ScalableFilter *) bloom_call_probe(fcinfo, BLOOM_KIND_SCALABLE,
+														   &ti, &value);
 
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);
-	PG_RETURN_BOOL(scalable_test(f, bloom_hash_datum(ti, PG_GETARG_DATUM(1), f->seed)));
+	PG_RETURN_BOOL(scalable_test(f, bloom_hash_datum(ti, value, f->seed)));
 }
 
 /* Union of b into a copy of a (same parameters): sub-filter-wise OR. */

@@ -1,0 +1,53 @@
+-- Probes and adds in the filter's own element type: an untyped literal or a
+-- text value given to a filter of another family is converted with that
+-- type's input function; a value with an implicit cast to the filter's
+-- element type is cast.  Equal values give equal answers either way.
+CREATE TYPE tk_mood AS ENUM ('sad', 'ok', 'happy');
+CREATE TABLE tk AS SELECT
+  (SELECT bloom_agg(u) FROM (VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid)) v(u)) AS fu,
+  (SELECT bloom_agg(t) FROM (VALUES ('2024-01-02 03:04:05+00'::timestamptz)) v(t)) AS ft,
+  (SELECT bloom_agg(j) FROM (VALUES ('{"a": [1, 2]}'::jsonb)) v(j)) AS fj,
+  (SELECT bloom_agg(a) FROM (VALUES (ARRAY[1, 2, 3])) v(a)) AS fa,
+  (SELECT bloom_agg(g) FROM generate_series(1, 1000) g) AS fi,
+  (SELECT bloom_agg(g::numeric) FROM generate_series(1, 1000) g) AS fn,
+  (SELECT bloom_agg(g::float8) FROM generate_series(1, 1000) g) AS ff,
+  (SELECT bloom_agg(m) FROM unnest(ARRAY['ok'::tk_mood]) m) AS fm,
+  (SELECT bloom_agg(r) FROM (VALUES (int4range(1, 5))) v(r)) AS fr;
+-- untyped literals, in the filter's type
+SELECT fu @> 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11' AS uuid_literal,
+       fu @> 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11' AS uuid_upper_case,
+       ft @> '2024-01-02 04:04:05+01' AS timestamptz_literal,
+       fj @> '{"a":[1,2]}' AS jsonb_literal,
+       fa @> '{1,2,3}' AS array_literal,
+       fi @> '43' AS int_literal,
+       fm @> 'ok' AS enum_literal,
+       bloom_contains(fu, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11') AS function_form
+  FROM tk;
+-- text values (a parameter sent as text, a column of text)
+PREPARE tk_probe(text) AS SELECT fu @> $1 FROM tk;
+EXECUTE tk_probe('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11');
+DEALLOCATE tk_probe;
+SELECT count(*) FILTER (WHERE fi @> g::text) AS text_members, count(*) AS members
+  FROM tk, generate_series(1, 1000) g;
+-- implicit casts: int to numeric and to float8 (while int2/int4/int8 are
+-- one family already)
+SELECT count(*) FILTER (WHERE fn @> g) AS numeric_by_int, count(*) FILTER (WHERE ff @> g) AS float_by_int,
+       count(*) FILTER (WHERE fn @> g::numeric(10, 2)) AS numeric_scale
+  FROM tk, generate_series(1, 1000) g;
+-- adds convert too: the added value answers as its own type
+SELECT (fi || '43') @> 43 AS add_literal, (fi || '5000'::text) @> 5000::int8 AS add_text,
+       (fn || 7) @> 7.0 AS add_cast,
+       counting_bloom_empty(100) || 1 || '2' @> 2 AS counting_add_literal,
+       scalable_bloom_empty() || 1 || '2' @> 2 AS scalable_add_literal
+  FROM tk;
+SELECT (counting_bloom_empty(100) || 1 || 2) - '2' @> 2 AS counting_removed_literal;
+-- what cannot be converted is an error naming both types
+\set VERBOSITY default
+SELECT fi @> 1.5::numeric FROM tk;
+SELECT fr @> '[1,5)' FROM tk;
+SELECT fu @> 'not a uuid' FROM tk;
+\set VERBOSITY terse
+-- a filter nothing was added to adopts the value's own type, as before
+SELECT (bloom_info(bloom_empty(10) || '43')).element_family AS adopted_family;
+DROP TABLE tk;
+DROP TYPE tk_mood;

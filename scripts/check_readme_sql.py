@@ -1,0 +1,26 @@
+#!/usr/bin/env python3
+"""scripts/check_readme_sql.py -- every ```sql block of README.md must appear,
+verbatim, in sql/readme_examples.sql (the regression test that runs them on
+meaningful data and asserts the claims around them).  Prints one line per
+block and a SUITE line; exits 1 when README and the test drift apart."""
+import os
+import re
+import sys
+
+root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+readme = open(os.path.join(root, 'README.md'), encoding='utf-8').read()
+test = open(os.path.join(root, 'sql', 'readme_examples.sql'), encoding='utf-8').read()
+blocks = re.findall(r'```sql\n(.*?)```', readme, re.S)
+ok = bad = 0
+for i, block in enumerate(blocks, 1):
+    if block in test:
+        ok += 1
+        print(f'ok    README sql block {i} is in sql/readme_examples.sql')
+    else:
+        bad += 1
+        print(f'FAIL  README sql block {i} (starts {block.splitlines()[0]!r}) is not in sql/readme_examples.sql')
+if not blocks:
+    bad += 1
+    print('FAIL  no sql blocks found in README.md')
+print(f'SUITE readme-sql: {ok} passed, {bad} failed')
+sys.exit(1 if bad else 0)

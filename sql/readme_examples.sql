@@ -1,0 +1,139 @@
+-- Every SQL block of README.md, verbatim (scripts/check_readme_sql.py
+-- fails when README and this file drift apart), run on data that makes it
+-- meaningful; the claims around each block are asserted below it.  Blocks
+-- run with their rows discarded (\o /dev/null; errors still show), the
+-- assertions print.
+
+-- the quick start block starts from CREATE EXTENSION
+DROP EXTENSION bloomset CASCADE;
+CREATE TABLE orders (chunk int, customer_id int);
+INSERT INTO orders SELECT c, c * 100000 + g FROM generate_series(0, 9) c, generate_series(1, 40000) g;
+ANALYZE orders;
+\o /dev/null
+-- README block 1 begin
+CREATE EXTENSION bloomset;
+CREATE TABLE chunk_filter AS SELECT chunk, bloom_agg(customer_id) AS f FROM orders GROUP BY chunk;
+SELECT chunk FROM chunk_filter WHERE f @> 42;          -- which chunks may hold customer 42?
+-- README block 1 end
+\o
+SELECT array_agg(chunk ORDER BY chunk) @> ARRAY[0] AS chunk_0_may_hold_42,
+       count(*) <= 2 AS few_other_chunks
+  FROM chunk_filter WHERE f @> 42;
+DROP TABLE chunk_filter;
+
+CREATE TABLE incoming (customer_id int);
+-- 25,000 keys already in orders, 25,000 new ones
+INSERT INTO incoming SELECT customer_id FROM orders WHERE customer_id % 16 = 0 LIMIT 25000;
+INSERT INTO incoming SELECT 10000000 + g FROM generate_series(1, 25000) g;
+CREATE TABLE customers_new (customer_id int);
+CREATE TABLE dim (id int PRIMARY KEY, name text, region text);
+INSERT INTO dim SELECT g, 'dim ' || g, CASE WHEN g % 250 = 0 THEN 'EU' ELSE 'US' END FROM generate_series(1, 1000) g;
+CREATE TABLE big_fact (id int, dim_id int);
+INSERT INTO big_fact SELECT g, 1 + g % 1000 FROM generate_series(1, 100000) g;
+ANALYZE;
+\o /dev/null
+-- README block 2 begin
+-- one skip filter per chunk / partition, sized automatically (<= 1 % false positives)
+CREATE TABLE chunk_filter AS
+SELECT chunk, bloom_agg(customer_id) AS f FROM orders GROUP BY chunk;
+
+-- which chunks may hold a key?  Only those need scanning.
+SELECT chunk FROM chunk_filter WHERE bloom_contains(f, 332598);
+
+-- which incoming keys are certainly new?  One filter of every key, built
+-- for all of them (not the union of the per-chunk filters: each of those
+-- is sized for its own chunk, and their union holds every chunk's keys in
+-- one chunk's size).  A key reported new is new; about 1 % of the new keys
+-- are reported "maybe seen" and go to the exact check.
+CREATE TABLE seen AS SELECT bloom_agg(customer_id) AS f FROM orders;
+INSERT INTO customers_new
+SELECT i.* FROM incoming i, seen WHERE NOT bloom_contains(seen.f, i.customer_id);
+
+-- a cheap pre-filter before an expensive join: fact rows whose key cannot be
+-- an EU dimension row are dropped before the join; the exact predicate stays
+SELECT b.*, d.name FROM big_fact b JOIN dim d ON d.id = b.dim_id
+WHERE d.region = 'EU'
+  AND bloom_contains((SELECT bloom_agg(id) FROM dim WHERE region = 'EU'), b.dim_id);
+-- README block 2 end
+\o
+-- chunk 3 holds 332598; few others answer "maybe"
+SELECT array_agg(chunk ORDER BY chunk) @> ARRAY[3] AS chunk_3_found, count(*) <= 2 AS few_chunks
+  FROM chunk_filter WHERE bloom_contains(f, 332598);
+-- a key reported new is new; about 1 % of the new keys are not reported
+SELECT count(*) FILTER (WHERE customer_id < 10000000) AS reported_but_seen,
+       count(*) AS reported_new,
+       round(100.0 * (25000 - count(*)) / 25000, 1) AS new_keys_missed_pct,
+       (25000 - count(*)) <= 0.015 * 25000 AS about_one_percent
+  FROM customers_new;
+-- the pre-filtered join returns exactly the exact join's rows
+SELECT (SELECT count(*) FROM (
+          SELECT b.*, d.name FROM big_fact b JOIN dim d ON d.id = b.dim_id
+          WHERE d.region = 'EU'
+            AND bloom_contains((SELECT bloom_agg(id) FROM dim WHERE region = 'EU'), b.dim_id)) q)
+     = (SELECT count(*) FROM big_fact b JOIN dim d ON d.id = b.dim_id WHERE d.region = 'EU') AS same_rows_as_exact_join,
+       (SELECT count(*) FROM big_fact b JOIN dim d ON d.id = b.dim_id WHERE d.region = 'EU') AS exact_rows;
+-- the rule for filters that are unioned: per-chunk filters built for the
+-- union's capacity union into a 1 % filter; automatically sized ones do not
+CREATE TABLE chunk_filter_u AS
+SELECT chunk, bloom_agg(customer_id, 400000, 0.01) AS f FROM orders GROUP BY chunk;
+SELECT round((100 * (bloom_info(u)).estimated_fpr)::numeric, 2) AS union_of_capacity_sized_pct,
+       (bloom_info(u)).estimated_fpr <= 0.015 AS about_one_percent,
+       (SELECT round((100 * (bloom_info(bloom_union_agg(f))).estimated_fpr)::numeric, 1) FROM chunk_filter) AS union_of_auto_sized_pct,
+       (SELECT count(*) FROM incoming i WHERE i.customer_id < 10000000 AND NOT u @> i.customer_id) AS false_negatives
+  FROM (SELECT bloom_union_agg(f) AS u FROM chunk_filter_u) s;
+SELECT count(*) FILTER (WHERE NOT f @> customer_id) AS seen_filter_false_negatives FROM orders, seen;
+DROP TABLE chunk_filter, chunk_filter_u, seen, customers_new, incoming, big_fact, dim, orders;
+
+-- log search data: 20 chunks of 2,000 lines; the LIKE pattern matches in
+-- chunks 4 and 11 only, the token "denied" is in chunk 7 only
+CREATE TABLE logs (chunk int, line text);
+INSERT INTO logs
+SELECT c, format('level=%s user=%s req=%s', (ARRAY['info', 'warn', 'error'])[1 + g % 3], md5((c * 10000 + g)::text), g)
+  FROM generate_series(0, 19) c, generate_series(1, 2000) g;
+INSERT INTO logs VALUES (4, 'error timeout calling svc12 after 30s'), (11, 'warn timeout in svc12 queue'),
+                        (7, 'access denied for user 12');
+CREATE INDEX ON logs (chunk);
+ANALYZE logs;
+\o /dev/null
+-- README block 3 begin
+CREATE TABLE log_chunk_filter AS
+SELECT chunk, bloom_ngram_agg(line) AS grams, bloom_token_agg(line) AS tokens
+FROM logs GROUP BY chunk;
+
+-- only the chunks that may hold a match are scanned; never a missed match
+SELECT l.* FROM logs l
+WHERE l.chunk = ANY (ARRAY(SELECT chunk FROM log_chunk_filter
+                            WHERE bloom_may_like(grams, '%timeout%svc12%')))
+  AND l.line LIKE '%timeout%svc12%';
+SELECT chunk FROM log_chunk_filter WHERE bloom_token_may_contain(tokens, 'denied');
+-- README block 3 end
+\o
+-- the filters prune: the rows come from the allowed chunks only, and they
+-- are exactly the rows LIKE finds in the whole table (never a missed match)
+SELECT (SELECT count(*) FROM log_chunk_filter WHERE bloom_may_like(grams, '%timeout%svc12%')) AS chunks_scanned,
+       (SELECT count(*) FROM log_chunk_filter) AS chunks,
+       (SELECT count(*) FROM logs l
+         WHERE l.chunk = ANY (ARRAY(SELECT chunk FROM log_chunk_filter
+                                     WHERE bloom_may_like(grams, '%timeout%svc12%')))
+           AND l.line LIKE '%timeout%svc12%') AS rows_found,
+       (SELECT count(*) FROM logs WHERE line LIKE '%timeout%svc12%') AS rows_exact;
+SELECT array_agg(chunk ORDER BY chunk) @> ARRAY[7] AS denied_chunk_found,
+       count(*) <= 3 AS few_chunks
+  FROM log_chunk_filter WHERE bloom_token_may_contain(tokens, 'denied');
+-- the plan uses the index on chunk, with the filters' answer as its key
+CREATE FUNCTION re_plan_has(q text, node text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE l text;
+BEGIN
+	FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+		IF l LIKE '%' || node || '%' THEN RETURN true; END IF;
+	END LOOP;
+	RETURN false;
+END $$;
+SET enable_seqscan = off;
+SELECT re_plan_has($q$SELECT l.* FROM logs l
+WHERE l.chunk = ANY (ARRAY(SELECT chunk FROM log_chunk_filter
+                            WHERE bloom_may_like(grams, '%timeout%svc12%')))
+  AND l.line LIKE '%timeout%svc12%'$q$, 'Index Cond') AS prunes_by_index;
+RESET enable_seqscan;
+DROP FUNCTION re_plan_has(text, text);
+DROP TABLE log_chunk_filter, logs;

@@ -41,6 +41,15 @@ SELECT (fi || '43') @> 43 AS add_literal, (fi || '5000'::text) @> 5000::int8 AS 
        scalable_bloom_empty() || 1 || '2' @> 2 AS scalable_add_literal
   FROM tk;
 SELECT (counting_bloom_empty(100) || 1 || 2) - '2' @> 2 AS counting_removed_literal;
+-- char(n): || takes the (filter, text) overload and adds text, @> sees
+-- bpchar; each converts to the filter's type, so add-then-probe works
+-- (found by the SQL fuzzer, test/sqlfuzz/FINDINGS.md finding#1)
+SELECT (bloom_empty(100) || 'ab'::char(5)) @> 'ab'::char(5) AS bpchar_after_text_add,
+       scalable_bloom_contains(scalable_bloom_add(scalable_bloom_empty(), 'ab'::char(5)), 'ab'::char(5)) AS scalable_bpchar,
+       (counting_bloom_empty(100) || 'ab'::char(5)) - 'ab'::char(5) IS NOT NULL AS counting_remove_bpchar;
+CREATE TEMP TABLE tk_c5 (x char(5));
+INSERT INTO tk_c5 VALUES ('ab');
+SELECT (bloom_agg(x) || 'ef'::char(5)) @> 'ef'::char(5) AS text_add_to_bpchar_filter FROM tk_c5;
 -- what cannot be converted is an error naming both types
 \set VERBOSITY default
 SELECT fi @> 1.5::numeric FROM tk;

@@ -14,6 +14,14 @@ SELECT bloom_hash_value(a) = bloom_hash_value(b) AS same_hash, a = b AS equal,
        bloom_hash_value_extended(a, 7) <> bloom_hash_value_extended(a, 8) AS seed_matters
   FROM (SELECT bloom_agg(x, 1000, 0.01) AS a FROM generate_series(1, 50) x) p,
        (SELECT bloom_agg(x, 1000, 0.01) AS b FROM (SELECT x FROM generate_series(50, 1, -1) x UNION ALL SELECT 7) s) q;
+-- the btree order is consistent with = and total
+SELECT bloom_cmp(a, b) AS cmp_equal, bloom_cmp(a, c) = -bloom_cmp(c, a) AS antisymmetric,
+       (a < c) = bloom_lt(a, c) AND (a <= c) = bloom_le(a, c) AND
+       (a > c) = bloom_gt(a, c) AND (a >= c) = bloom_ge(a, c) AS operators_match_functions,
+       (a < c) <> (a > c) AS strict_order, a <= b AND a >= b AS equal_both_ways
+  FROM (SELECT bloom_empty(64, 3, 0) || 1 AS a, bloom_empty(64, 3, 0) || 1 AS b,
+               bloom_empty(64, 3, 0) || 2 AS c) v;
+SELECT count(*) AS sorted_rows FROM (SELECT f FROM eq_f ORDER BY f) s;
 -- filters that differ only in their element type are different values
 SELECT count(DISTINCT f) AS distinct_by_type
   FROM (VALUES (bloom_empty(64, 3, 0) || 1), (bloom_empty(64, 3, 0) || 1::numeric)) v(f);

@@ -38,7 +38,7 @@ ANALYZE pl_t;
 SELECT pl_rows(format('SELECT * FROM pl_t WHERE %L::bloom @> k', :'f')) BETWEEN 9000 AND 12000 AS nulls_counted,
        (SELECT count(*) FROM pl_t WHERE bloom_contains((SELECT f100 FROM pl_f), k)) AS actual_rows;
 -- the functions and operators use bloomset's estimators
-SELECT proname, prosupport::regproc FROM pg_proc
+SELECT proname, prosupport = 'bloom_contains_support'::regproc AS uses_bloom_contains_support FROM pg_proc
  WHERE proname IN ('bloom_contains', 'counting_bloom_contains', 'scalable_bloom_contains') ORDER BY 1;
 SELECT DISTINCT oprrest::regproc, oprjoin::regproc FROM pg_operator WHERE oprname = '@>'
    AND oprleft IN ('bloom'::regtype, 'counting_bloom'::regtype, 'scalable_bloom'::regtype);

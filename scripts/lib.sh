@@ -115,12 +115,26 @@ build_install() {
 	as_root make -C "$dir" -s PG_CONFIG=$PG_BIN/pg_config install "$@" >/dev/null
 }
 
+# A port no other server uses, claimed for this script (a lock directory
+# holding its PID, removed by pg_stop; a dead owner's claim is taken over).
+# The clusters listen only on a socket in their own temp dir, so two of
+# them would not clash on the port itself -- but tests derive scratch file
+# names from it (/tmp/..._<port>.bin), so concurrent runs (the 17 and 18
+# stages of test.sh) must not share one.
 free_port() {
-	local p
+	local p lock
 	for p in $(seq 54320 54420); do
-		if ! (echo > /dev/tcp/127.0.0.1/$p) 2>/dev/null && [ ! -e "/tmp/.s.PGSQL.$p" ]; then
-			echo $p; return 0
+		(echo > /dev/tcp/127.0.0.1/$p) 2>/dev/null && continue
+		[ -e "/tmp/.s.PGSQL.$p" ] && continue
+		compgen -G "/tmp/bloomset-pg.*/.s.PGSQL.$p" >/dev/null && continue
+		lock=/tmp/bloomset-port.$p
+		if ! mkdir "$lock" 2>/dev/null; then
+			kill -0 "$(cat "$lock/pid" 2>/dev/null || echo 0)" 2>/dev/null && continue
+			rm -rf "$lock"
+			mkdir "$lock" 2>/dev/null || continue
 		fi
+		echo $$ > "$lock/pid"
+		echo $p; return 0
 	done
 	echo 54399
 }
@@ -137,6 +151,9 @@ pg_stop() {
 		as_pg $PG_BIN/pg_ctl -D "$PGTMP/data" -m immediate -w stop >/dev/null 2>&1 || true
 	fi
 	[ -n "${PGTMP:-}" ] && as_root rm -rf "$PGTMP"
+	if [ -n "${PGPORT:-}" ] && [ "$(cat "/tmp/bloomset-port.$PGPORT/pid" 2>/dev/null)" = $$ ]; then
+		rm -rf "/tmp/bloomset-port.$PGPORT"
+	fi
 	PGTMP=
 }
 

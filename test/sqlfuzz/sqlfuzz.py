@@ -1120,14 +1120,17 @@ class Fuzzer:
         again and compared with the statement's full duration before it
         counts as a failure (one that ran to completion was not cancelled)."""
         rng = self.rng
-        if not getattr(self, 'big64', False):
+        if getattr(self, 'big64', None) is None:
+            # built once (a slow, loaded machine may need more than the usual timeout)
             self.run('DROP TABLE IF EXISTS big64', bloom=False)
+            self.run("SET statement_timeout = '120s'", bloom=False)
             _, code = self.run("CREATE TABLE big64 AS SELECT bloom_empty(67108864, 8, 0) || 1 AS f, "
                                "bloom_empty(33554432, 8, 0) || 2 AS h, counting_bloom_empty(8000000) || 3 AS c",
                                oracle='cancel')
-            if code:
-                return
-            self.big64 = True
+            self.run("SET statement_timeout = '%ds'" % self.args.timeout, bloom=False)
+            self.big64 = code is None
+        if not self.big64:
+            return
         ops = ["SELECT length(f::text) FROM big64",
                "SELECT (bloom_info(f)).bits_set FROM big64",
                "SELECT bloom_estimate_card(f | f) FROM big64",

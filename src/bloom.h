@@ -123,8 +123,13 @@ typedef enum BloomKind
 	BLOOM_KIND_SCALABLE			/* scalable_bloom */
 } BloomKind;
 
+#if PG_VERSION_NUM >= 180000
+extern pg_noreturn void bloom_raise(int sqlerrcode, const char *message,
+									const char *why);
+#else
 extern void bloom_raise(int sqlerrcode, const char *message, const char *why)
 			pg_attribute_noreturn();
+#endif
 extern void *bloom_alloc_bytes(MemoryContext cxt, size_t size);
 extern BloomFilter *bloom_alloc_in(MemoryContext cxt, uint64 nbits);
 extern BloomFilter *bloom_alloc(int layout, int nhashes, uint64 nbits,

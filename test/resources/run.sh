@@ -179,6 +179,13 @@ timed() {
 # (every 256 KiB of filter data, bloom_chunk_end) or in PostgreSQL's own
 # non-interruptible work (allocating and page-faulting a 256 MiB result,
 # a memcpy).  The Markdown table is printed at the end (README).
+# The limit on the latency: 1 s when this section runs alone
+# (RESOURCES_ONLY=cancel: the measurement for the README's table, on a quiet
+# machine), 5 s inside the test command, where other suites may share the
+# CPUs -- a correctness check there (the operation is cancelled at all, not
+# after the many seconds of an uninterruptible loop), not a timing
+# assertion.  RESOURCES_CANCEL_LIMIT_MS overrides either.
+CANCEL_LIMIT_MS=${RESOURCES_CANCEL_LIMIT_MS:-$([ "${RESOURCES_ONLY:-}" = cancel ] && echo 1000 || echo 5000)}
 cancel_latency_section() {
 	local R=200 ok base to_ms lat
 	CANCEL_ROWS=()
@@ -229,7 +236,7 @@ SQL
 		# a shared machine: reading the inputs may take longer than in the
 		# baseline, and the timeout then hits PostgreSQL's detoasting; over
 		# the limit once, measure again (baseline too) and keep the better
-		if awk "BEGIN { exit !($lat > 1000) }" </dev/null; then
+		if awk "BEGIN { exit !($lat > $CANCEL_LIMIT_MS) }" </dev/null; then
 			local lat1=$lat st1=$T_STATE base1=$base
 			timed clbase "SET statement_timeout = 0;" "SELECT sum(0 $inputs) FROM generate_series(1, 1) g;"
 			base=$T_MS
@@ -240,15 +247,15 @@ SQL
 				lat=$lat1 T_STATE=$st1 base=$base1
 			fi
 		fi
-		ok=$(awk "BEGIN { print ($lat <= 1000) }" </dev/null)
+		ok=$(awk "BEGIN { print ($lat <= $CANCEL_LIMIT_MS) }" </dev/null)
 		CANCEL_ROWS+=("| $label | $(calc "$lat / 1000" 2) | $(calc "$base / 1000" 2) | $T_STATE |")
 		if [ "$T_STATE" = 00000 ]; then
 			# all R calls done before the timeout: no long uninterruptible stretch
 			pass "5 cancel: $label: all $R calls completed before the $(calc "$to_ms / 1000" 2) s timeout"
 		elif [ "$T_STATE" = 57014 ] && [ "$ok" = 1 ]; then
-			pass "5 cancel: $label: 57014 $(calc "$lat / 1000" 2) s after the timeout (<= 1 s; inputs read in $(calc "$base / 1000" 2) s)"
+			pass "5 cancel: $label: 57014 $(calc "$lat / 1000" 2) s after the timeout (<= $(calc "$CANCEL_LIMIT_MS / 1000" 0) s; inputs read in $(calc "$base / 1000" 2) s)"
 		else
-			fail "5 cancel: $label: $T_STATE $(calc "$lat / 1000" 2) s after the timeout (want 57014 within 1 s; inputs read in $(calc "$base / 1000" 2) s) $T_ERR"
+			fail "5 cancel: $label: $T_STATE $(calc "$lat / 1000" 2) s after the timeout (want 57014 within $(calc "$CANCEL_LIMIT_MS / 1000" 0) s; inputs read in $(calc "$base / 1000" 2) s) $T_ERR"
 		fi
 	}
 	cancel_op "bloom ::text output (bloom_out, hex encode)" "count(octet_length($F1::text))" "$F1"

@@ -158,6 +158,10 @@ fi
 use_version 15
 build_install || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 run_suite unit unit_tests
+# every README sql block is in sql/readme_examples.sql (which runs them)
+run_suite readme-sql python3 scripts/check_readme_sql.py
+# who calls whom in src/, from the objects just built: no cycles
+run_suite import-graph python3 scripts/import_graph.py
 run_suite regress-15 regress_suite regress-15 ""
 run_suite regress-portable-15 regress_suite regress-portable-15 BLOOMSET_PORTABLE=1
 [ -f test/run_tap_isolation.sh ] && run_suite tap-isolation-15 bash test/run_tap_isolation.sh

@@ -143,7 +143,7 @@ cross_suite() {
 }
 
 ensure_base_packages
-ensure_packages libipc-run-perl clang libclang-rt-14-dev
+ensure_packages libipc-run-perl clang libclang-rt-14-dev python3 binutils
 
 # the other servers build while the 15 suites run (-j2 by default; niced so
 # that the timing checks of the 15 suites keep their CPU)

@@ -41,6 +41,8 @@ KNOWN = [
      r'cancel_within_1s'),
     ('finding#1 || / *_add on char(n) resolve to the text overload (text_ops), @> uses bpchar_ops: 42804', 'wrong',
      r'(add_then_probe|remove_member_accepted).*v_char|v_char.*(add_then_probe|remove_member_accepted)'),
+    ('finding#2 text probes of an enum filter: scalar forms read a label, batch forms 42804 (plan-dependent)',
+     'wrong', r'generic_equals_custom.*family=enum'),
     ('known#5 NULL sizing arguments treated differently by the aggregates', 'wrong', r'null_sizing'),
 ]
 

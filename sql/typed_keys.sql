@@ -50,6 +50,19 @@ SELECT (bloom_empty(100) || 'ab'::char(5)) @> 'ab'::char(5) AS bpchar_after_text
 CREATE TEMP TABLE tk_c5 (x char(5));
 INSERT INTO tk_c5 VALUES ('ab');
 SELECT (bloom_agg(x) || 'ef'::char(5)) @> 'ef'::char(5) AS text_add_to_bpchar_filter FROM tk_c5;
+-- batch forms accept the same values as the scalar ones, element by element
+-- (found by the SQL fuzzer, FINDINGS.md finding#2: a prepared statement's
+-- error depended on which form its plan evaluated first)
+SELECT bloom_contains_any(fm, ARRAY['ok'::text]) AS enum_any,
+       bloom_contains_all(fi, ARRAY['1', '2', '3']::text[]) AS int_all,
+       bloom_contains_each(fu, ARRAY['a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11']::text[]) AS uuid_each,
+       bloom_add_all(fi, ARRAY['5001', '5002']::text[]) @> 5002 AS add_all_text,
+       bloom_contains_all(fn, ARRAY[1, 2, 3]) AS numeric_by_int_array
+  FROM tk;
+SELECT counting_bloom_remove_all(counting_bloom_empty(100) || 1 || 2 || 2, ARRAY['1', '2']::text[]) @> 2 AS counting_remove_all_text;
+\set VERBOSITY terse
+SELECT bloom_contains(fm, 'nope'::text) FROM tk;
+SELECT bloom_contains_any(fm, ARRAY['nope'::text]) FROM tk;
 -- what cannot be converted is an error naming both types
 \set VERBOSITY default
 SELECT fi @> 1.5::numeric FROM tk;

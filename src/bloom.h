@@ -170,6 +170,9 @@ extern void *bloom_call_probe(FunctionCallInfo fcinfo, BloomKind kind,
 extern BloomTypeInfo *bloom_call_value(FunctionCallInfo fcinfo, int argno,
 									   char *family, uint32 *collfp,
 									   Datum *value);
+extern BloomConversion *bloom_call_elements(FunctionCallInfo fcinfo, Oid elemtype,
+											char *family, uint32 *collfp,
+											bool adopt, BloomTypeInfo **ti);
 
 extern MemoryContext bloom_agg_context(FunctionCallInfo fcinfo);
 

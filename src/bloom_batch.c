@@ -46,7 +46,8 @@ bloom_add_all(PG_FUNCTION_ARGS)
 {
 	BloomFilter *f = PG_GETARG_BLOOM_P(0);
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
-	BloomTypeInfo *ti = bloom_call_elem_typeinfo(fcinfo, ARR_ELEMTYPE(arr));
+	BloomTypeInfo *ti;
+	BloomConversion *conv;
 	Datum	   *values;
 	bool	   *nulls;
 	int			n = bloom_array_elems(arr, &values, &nulls);
@@ -56,13 +57,14 @@ bloom_add_all(PG_FUNCTION_ARGS)
 
 	if ((Pointer) f == DatumGetPointer(PG_GETARG_DATUM(0)))
 		f = bloom_copy(f);
-	bloom_check_element(f, ti, true);
+	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), f->family, &f->collfp, true, &ti);
 	/* two passes: hash and prefetch every element, then insert */
 	for (int i = 0; i < n; i++)
 	{
 		if (nulls[i])
 			continue;
-		h[nh] = bloom_hash_datum(ti, values[i], f->seed);
+		h[nh] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i],
+								 f->seed);
 		bloom_prefetch_hash(f, h[nh++], true);
 	}
 	for (int i = 0; i < nh; i++)
@@ -81,7 +83,9 @@ bloom_probe_array(FunctionCallInfo fcinfo, int *hits, int *nonnull,
 {
 	BloomFilter *f = bloom_call_filter(fcinfo, 0, BLOOM_KIND_PLAIN);
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
-	BloomTypeInfo *ti = bloom_call_elem_typeinfo(fcinfo, ARR_ELEMTYPE(arr));
+	BloomTypeInfo *ti;
+	BloomConversion *conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), f->family,
+												&f->collfp, false, &ti);
 	Datum	   *values;
 	bool	   *nulls;
 	int			n = bloom_array_elems(arr, &values, &nulls);
@@ -89,14 +93,14 @@ bloom_probe_array(FunctionCallInfo fcinfo, int *hits, int *nonnull,
 	uint64	   *h = palloc(sizeof(uint64) * Max(n, 1));
 	bool		empty = f->family[0] == '\0';
 
-	bloom_check_element(f, ti, false);
 	*hits = *nonnull = 0;
 	/* two passes: hash and prefetch every element, then test */
 	for (int i = 0; i < n; i++)
 	{
 		if (nulls[i] || empty)
 			continue;
-		h[i] = bloom_hash_datum(ti, values[i], f->seed);
+		h[i] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i],
+								f->seed);
 		bloom_prefetch_hash(f, h[i], false);
 	}
 	for (int i = 0; i < n; i++)

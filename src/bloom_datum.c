@@ -835,6 +835,25 @@ bloom_call_value(FunctionCallInfo fcinfo, int argno, char *family,
 }
 
 /*
+ * For the elements (of type elemtype) of an array argument given to a
+ * filter whose element fields are family and *collfp: the conversion to
+ * apply to each element, or NULL when they are hashed as they are, and in
+ * *ti the hash information to hash them with -- the same rules as for one
+ * value (bloom_call_value), so batch and scalar forms accept the same
+ * values.
+ */
+BloomConversion *
+bloom_call_elements(FunctionCallInfo fcinfo, Oid elemtype, char *family,
+					uint32 *collfp, bool adopt, BloomTypeInfo **ti)
+{
+	*ti = bloom_call_elem_typeinfo(fcinfo, elemtype);
+	if (bloom_value_path(fcinfo, family, collfp, *ti, adopt) == BLOOM_PATH_DIRECT)
+		return NULL;
+	*ti = &((BloomCallCache *) fcinfo->flinfo->fn_extra)->conv.ti;
+	return &((BloomCallCache *) fcinfo->flinfo->fn_extra)->conv;
+}
+
+/*
  * For probes f(filter, value): the filter (argument 0, cached), with in
  * *ti and *value the hash information and the value to hash (argument 1,
  * converted to the filter's element type when it is of another: see

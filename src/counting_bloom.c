@@ -134,7 +134,9 @@ counting_bloom_remove_all(PG_FUNCTION_ARGS)
 {
 	BloomFilter *f = counting_arg_copy(fcinfo);
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
-	BloomTypeInfo *ti = bloom_call_elem_typeinfo(fcinfo, ARR_ELEMTYPE(arr));
+	BloomTypeInfo *ti;
+	BloomConversion *conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), f->family,
+												&f->collfp, false, &ti);
 	Datum	   *values;
 	bool	   *nulls;
 	int			n;
@@ -142,7 +144,6 @@ counting_bloom_remove_all(PG_FUNCTION_ARGS)
 	bool		typbyval;
 	char		typalign;
 
-	bloom_check_element(f, ti, false);
 	get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
 	deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
 					  &values, &nulls, &n);
@@ -151,7 +152,8 @@ counting_bloom_remove_all(PG_FUNCTION_ARGS)
 		if (nulls[i])
 			continue;
 		if (f->family[0] == '\0' ||
-			!bloom_counting_remove(f, bloom_hash_datum(ti, values[i], f->seed)))
+			!bloom_counting_remove(f, bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i])
+														: values[i], f->seed)))
 			counting_not_present_error();
 		counting_drop_item(f);
 	}

@@ -270,7 +270,7 @@ SQL
 	cancel_op "bloom_estimate_card (popcount)" "count(bloom_estimate_card($F1))" "$F1"
 	cancel_op "bloom_fold(f, 2)" "count(bloom_fold($F1, 2) IS NOT NULL)" "$F1"
 	cancel_op "bloom_union(sparse 256 MiB, dense 128 MiB) (unfold)" "count(bloom_union($F1, $D128) IS NOT NULL)" "$F1" "$D128"
-	cancel_op "= (equal filters)" "count(NULLIF($F1 = $F1, false))" "$F1"
+	cancel_op "= (equal filters)" "count(NULLIF($F1 = $F1, false))" "$F1" "$F1"
 	cancel_op "counting_bloom_to_bloom" "count(counting_bloom_to_bloom($C1) IS NOT NULL)" "$C1"
 	cancel_op "counting_bloom_union" "count(counting_bloom_union($C1, $C2) IS NOT NULL)" "$C1" "$C2"
 	psql_q -c "DROP TABLE c256_bytea, c256_text, c256_cnt" >/dev/null 2>&1

@@ -124,3 +124,46 @@ ALTER OPERATOR @extschema@.@> (@extschema@.counting_bloom, anycompatible)
 ALTER OPERATOR @extschema@.@> (@extschema@.scalable_bloom, anycompatible)
 	SET (RESTRICT = @extschema@.bloom_contains_restrict,
 		 JOIN = @extschema@.bloom_contains_joinsel);
+
+-- bloom_info shows the rate the filter was sized for (target_fpr, NULL for
+-- explicit parameters) and the name of a nondeterministic collation.  Its
+-- result columns change, so it is dropped and created again (a view using
+-- bloom_info must be dropped before the update and created after it).
+DROP FUNCTION @extschema@.bloom_info(@extschema@.bloom);
+CREATE FUNCTION @extschema@.bloom_info(@extschema@.bloom,
+	OUT layout text, OUT bits bigint, OUT bytes bigint, OUT hashes integer,
+	OUT seed bigint, OUT items bigint, OUT bits_set bigint,
+	OUT fill_ratio float8, OUT estimated_card float8,
+	OUT estimated_fpr float8, OUT element_family text,
+	OUT format_version integer, OUT target_fpr float8, OUT collation text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'bloom_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_info(@extschema@.bloom) IS
+'parameters and state of a filter, with its estimated cardinality, current and target false-positive rate and collation';
+
+-- counting_bloom_agg(x): the one-argument form, sized automatically (the
+-- distinct values at 1 %), like bloom_agg(x).
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_auto_trans(internal, anyelement)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_auto_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_auto_serial(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_auto_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_auto_deserial(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_auto_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(anyelement) (
+	SFUNC = @extschema@.counting_bloom_agg_auto_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.counting_bloom_agg_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_combine,
+	SERIALFUNC = @extschema@.counting_bloom_agg_auto_serial,
+	DESERIALFUNC = @extschema@.counting_bloom_agg_auto_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(anyelement) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 values)';

@@ -310,11 +310,11 @@ CREATE FUNCTION @extschema@.bloom_info(@extschema@.bloom,
 	OUT seed bigint, OUT items bigint, OUT bits_set bigint,
 	OUT fill_ratio float8, OUT estimated_card float8,
 	OUT estimated_fpr float8, OUT element_family text,
-	OUT format_version integer)
+	OUT format_version integer, OUT target_fpr float8, OUT collation text)
 RETURNS record
 AS 'MODULE_PATHNAME', 'bloom_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloom_info(@extschema@.bloom) IS
-'parameters and state of a filter, with its estimated cardinality and current false-positive rate';
+'parameters and state of a filter, with its estimated cardinality, current and target false-positive rate and collation';
 
 ---------------------------------------------------------------------------
 -- Batch calls (RedisBloom's MADD / MEXISTS)
@@ -719,6 +719,30 @@ CREATE AGGREGATE @extschema@.counting_bloom_agg(anyelement, capacity bigint, fpr
 );
 COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(anyelement, bigint, float8) IS
 'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_auto_trans(internal, anyelement)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_auto_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_auto_serial(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_auto_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_auto_deserial(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_auto_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(anyelement) (
+	SFUNC = @extschema@.counting_bloom_agg_auto_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.counting_bloom_agg_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_combine,
+	SERIALFUNC = @extschema@.counting_bloom_agg_auto_serial,
+	DESERIALFUNC = @extschema@.counting_bloom_agg_auto_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(anyelement) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 values)';
 
 ---------------------------------------------------------------------------
 -- scalable_bloom: grows with the data (sub-filters of growing capacity)

@@ -50,7 +50,24 @@ EXPLAIN (COSTS OFF) SELECT counting_bloom_agg(x, 200000, 0.01) FROM cpar;
 CREATE TEMP TABLE cpar_f AS SELECT counting_bloom_agg(x, 200000, 0.01) AS f FROM cpar;
 RESET max_parallel_workers_per_gather;
 SELECT f::text = (SELECT counting_bloom_agg(x, 200000, 0.01) FROM cpar)::text AS parallel_same FROM cpar_f;
-DROP TABLE cpar;
+
+-- counting_bloom_agg(x): sized automatically for the distinct values at 1 %;
+-- a value added twice needs two removals; parallel = serial
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT counting_bloom_agg(x % 50000) FROM cpar;
+CREATE TEMP TABLE cauto_par AS SELECT counting_bloom_agg(x % 50000) AS f FROM cpar;
+RESET max_parallel_workers_per_gather;
+CREATE TEMP TABLE cauto AS SELECT counting_bloom_agg(x % 50000) AS f FROM cpar;
+SELECT f::text = (SELECT f::text FROM cauto_par) AS auto_parallel_same,
+       (counting_bloom_info(f)).counters = (counting_bloom_info(counting_bloom_empty(50000, 0.01))).counters AS sized_for_distinct,
+       (counting_bloom_info(f)).items AS items,
+       (SELECT count(*) FROM generate_series(0, 49999) g WHERE NOT f @> g) AS false_negatives,
+       (SELECT count(*) FROM generate_series(1000000, 1099999) g WHERE f @> g) BETWEEN 500 AND 1500 AS rate_near_1pct,
+       (f - 7 - 7 - 7) @> 7 AS three_removals_leave_the_fourth_copy
+  FROM cauto;
+SELECT counting_bloom_agg(x) IS NOT NULL AS auto_empty_input FROM (SELECT 1 WHERE false) s(x);
+SELECT counting_bloom_agg(x) FROM generate_series(1, 4194305) x;
+DROP TABLE cpar, cauto, cauto_par;
 
 -- round trips; the two types do not accept each other's values
 SELECT f::text::counting_bloom::text = f::text AS text_roundtrip FROM cb;

@@ -35,6 +35,10 @@ SELECT count(*) AS ci_column_misses FROM (SELECT bloom_agg(s) AS f FROM ci_tab) 
 WHERE NOT bloom_contains(f, upper(s) COLLATE case_insensitive);
 -- probing it under another collation is an error, not a silent false
 SELECT bloom_contains(bloom_empty(100) || ('abc' COLLATE case_insensitive), 'ABC');
+SELECT bloom_contains(bloom_empty(100) || 'abc'::text, 'ABC' COLLATE case_insensitive);
+-- bloom_info names the filter's nondeterministic collation (NULL otherwise)
+SELECT (bloom_info(bloom_empty(100) || ('abc' COLLATE case_insensitive))).collation AS ci_collation,
+       (bloom_info(bloom_empty(100) || 'abc'::text)).collation IS NULL AS deterministic_is_null;
 -- deterministic collations all hash alike
 SELECT (bloom_empty(10) || ('abc' COLLATE "C")) @> ('abc' COLLATE "POSIX") AS deterministic_collations;
 

@@ -39,6 +39,7 @@
 #include <math.h>
 
 #include "access/htup_details.h"
+#include "access/xact.h"
 #include "common/hashfn.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
@@ -205,6 +206,7 @@ bloom_sized_header(BloomFilter *hdr, int64 capacity, double fpr, bool pow2)
 	BloomSizing s = bloom_sizing_checked(capacity, fpr, bloom_choose_layout(fpr), pow2);
 
 	bloom_init_header(hdr, s.layout, s.nhashes, s.nbits, 0);
+	bloom_set_target_fpr(hdr, fpr);
 	if (pow2)
 		hdr->flags |= BLOOM_FLAG_AUTOSIZED;
 }
@@ -301,6 +303,7 @@ bloom_add(PG_FUNCTION_ARGS)
 	ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, &value);
 	bloom_insert_hash(f, bloom_hash_datum(ti, value, f->seed));
 	bloom_add_items(f, 1);
+	bloom_check_full(f, "bloom_add");
 	PG_RETURN_BLOOM_P(f);
 }
 
@@ -376,7 +379,7 @@ bloom_combine(const BloomFilter *a, const BloomFilter *b, bool is_union)
 		bloom_add_items(r, small->nitems);
 	else
 		r->nitems = Min(a->nitems, b->nitems);
-	r->flags &= (a->flags | BLOOM_FLAG_FOLDED) & (b->flags | BLOOM_FLAG_FOLDED);
+	r->flags = bloom_combined_flags(a, b) | (r->flags & BLOOM_FLAG_FOLDED);
 	return r;
 }
 
@@ -385,7 +388,10 @@ PG_FUNCTION_INFO_V1(bloom_union);
 Datum
 bloom_union(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BLOOM_P(bloom_combine(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1), true));
+	BloomFilter *r = bloom_combine(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1), true);
+
+	bloom_check_full(r, "bloom_union");
+	PG_RETURN_BLOOM_P(r);
 }
 
 /* bloom_intersect(bloom, bloom) -> bloom */
@@ -545,18 +551,23 @@ bloom_estimate_card(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(bloom_estimate_items(f, bloom_popcount(f)));
 }
 
-/* Build a composite result from values (none NULL). */
+/*
+ * Build a composite result from values and nulls (NULL: none is null).  The
+ * arrays may be longer than the declared row type: bloom_info as declared
+ * by the 1.0 script, before ALTER EXTENSION UPDATE, has fewer columns, and
+ * gets the first ones.
+ */
 static Datum
-bloom_make_record(FunctionCallInfo fcinfo, Datum *values)
+bloom_make_record(FunctionCallInfo fcinfo, Datum *values, bool *nulls)
 {
 	TupleDesc	tupdesc;
-	bool		nulls[16] = {false};
+	bool		none[16] = {false};
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	tupdesc = BlessTupleDesc(tupdesc);
 	Assert(tupdesc->natts <= 16);
-	return HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls));
+	return HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls ? nulls : none));
 }
 
 /* bloom_info(bloom) -> record describing the filter. */
@@ -566,7 +577,9 @@ bloom_info(PG_FUNCTION_ARGS)
 {
 	BloomFilter *f = PG_GETARG_BLOOM_P(0);
 	uint64		set = bloom_popcount(f);
-	Datum		v[12];
+	double		target = bloom_target_fpr(f);
+	Datum		v[14];
+	bool		nulls[14] = {false};
 
 	v[0] = CStringGetTextDatum(bloom_layout_name(f->layout));
 	v[1] = Int64GetDatum((int64) f->nbits);
@@ -580,7 +593,52 @@ bloom_info(PG_FUNCTION_ARGS)
 	v[9] = Float8GetDatum(bloom_current_fpr(f));
 	v[10] = CStringGetTextDatum(f->family);
 	v[11] = Int32GetDatum(f->version);
-	PG_RETURN_DATUM(bloom_make_record(fcinfo, v));
+	v[12] = Float8GetDatum(target);
+	nulls[12] = target == 0.0;
+	v[13] = f->collfp ? CStringGetTextDatum(bloom_collation_name(f->collfp)) : (Datum) 0;
+	nulls[13] = f->collfp == 0;
+	PG_RETURN_DATUM(bloom_make_record(fcinfo, v, nulls));
+}
+
+/*
+ * The full-filter check (bloomset.full_filter).  A filter whose estimated
+ * rate exceeds twice the rate it was sized for (bloom_target_fpr; filters
+ * with explicit parameters have none) answers "maybe" far more often than
+ * its builder asked: typically a capacity that was too small, or the union
+ * of filters each sized for a part of the data.  what names the call.
+ * warning: one WARNING per statement (the first such filter: a GROUP BY of
+ * many full groups does not flood the client; the check then costs
+ * nothing), error: 22023.  The estimate reads the whole filter, as the
+ * calls that check have just written it.
+ */
+void
+bloom_check_full(const BloomFilter *f, const char *what)
+{
+	static TimestampTz warned_statement = 0;
+	TimestampTz statement = GetCurrentStatementStartTimestamp();
+	double		target,
+				rate;
+
+	if (bloom_full_filter_action == BLOOM_FULL_OFF || f->family[0] == '\0' ||
+		(bloom_full_filter_action == BLOOM_FULL_WARNING &&
+		 warned_statement == statement))
+		return;
+	target = bloom_target_fpr(f);
+	if (target == 0.0 || (rate = bloom_current_fpr(f)) <= 2.0 * target)
+		return;
+	if (bloom_full_filter_action == BLOOM_FULL_WARNING)
+		warned_statement = statement;
+	ereport(bloom_full_filter_action == BLOOM_FULL_ERROR ? ERROR : WARNING,
+			(errcode(bloom_full_filter_action == BLOOM_FULL_ERROR ?
+					 ERRCODE_INVALID_PARAMETER_VALUE : ERRCODE_WARNING),
+			 errmsg("%s: the bloom filter is over capacity: estimated false-positive rate %.3g, more than twice its target %.3g",
+					what, rate, target),
+			 errdetail("The filter has %llu bits and about %.0f distinct items; it was sized for a rate of %.3g.",
+					   (unsigned long long) f->nbits,
+					   bloom_estimate_items(f, bloom_popcount(f)), target),
+			 errhint("Size it for more items (bloom_agg(x, capacity, fpr)); filters that will be unioned need the union's capacity each. bloomset.full_filter = off silences this%s.",
+					 bloom_full_filter_action == BLOOM_FULL_WARNING ?
+					 " (reported once per statement)" : "")));
 }
 
 /*
@@ -618,7 +676,7 @@ bloom_params(PG_FUNCTION_ARGS)
 	v[3] = Int32GetDatum(s.nhashes);
 	v[4] = Float8GetDatum(s.expected_fpr);
 	v[5] = Float8GetDatum((double) s.nbits / (double) capacity);
-	PG_RETURN_DATUM(bloom_make_record(fcinfo, v));
+	PG_RETURN_DATUM(bloom_make_record(fcinfo, v, NULL));
 }
 
 /* f folded by factor (which divides its units), as a new filter. */
@@ -685,7 +743,6 @@ bloom_hash(PG_FUNCTION_ARGS)
 #define BLOOM_AUTO_EXACT_MAX	(1 << 20)
 /* filter of the second phase: 2^30 bits = 128 MiB, 1 % up to ~100 M items */
 #define BLOOM_AUTO_MAX_BITS		(UINT64_C(1) << 30)
-#define BLOOM_AUTO_FPR			0.01
 #define BLOOM_STATE_MSG			"invalid serialized bloom aggregate state"
 
 
@@ -1065,6 +1122,7 @@ bloom_agg_final(PG_FUNCTION_ARGS)
 	}
 	else
 		f = bloom_auto_result(st);
+	bloom_check_full(f, "bloom_agg");
 	PG_RETURN_BLOOM_P(f);
 }
 
@@ -1321,6 +1379,7 @@ bloom_setop_step(MemoryContext aggcxt, BloomFilter *state,
 			bloom_and_words(state->words, in->words, BLOOM_NWORDS(state));
 			state->nitems = Min(state->nitems, in->nitems);
 		}
+		state->flags = bloom_combined_flags(state, in);
 		return state;
 	}
 	old = MemoryContextSwitchTo(aggcxt);
@@ -1371,6 +1430,7 @@ bloom_union_final(PG_FUNCTION_ARGS)
 	bloom_agg_context(fcinfo);
 	if (PG_ARGISNULL(0))
 		PG_RETURN_BLOOM_P(bloom_empty_result());
+	bloom_check_full((BloomFilter *) PG_GETARG_POINTER(0), "bloom_union_agg");
 	PG_RETURN_BLOOM_P(bloom_copy((BloomFilter *) PG_GETARG_POINTER(0)));
 }
 

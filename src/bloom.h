@@ -78,6 +78,7 @@ extern void bloom_check_element_fields(char *family, uint32 *collfp,
 extern void bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti,
 								bool adopt);
 extern bool bloom_fast_hash_enabled;
+extern char *bloom_collation_name(uint32 fp);
 
 /*
  * A value given to a filter of another element type, converted to the
@@ -193,6 +194,19 @@ extern BloomAggState *bloom_agg_auto_state(FunctionCallInfo fcinfo,
 extern void bloom_agg_push(BloomAggState *st, uint64 h, bool count_item);
 extern const char *bloom_agg_family(BloomAggState *st);
 extern BloomFilter *bloom_empty_result(void);
+
+/*
+ * bloomset.full_filter (bloomset.c): what bloom_check_full does when a
+ * filter a call returns is estimated at more than twice its target rate.
+ */
+typedef enum BloomFullAction
+{
+	BLOOM_FULL_OFF,
+	BLOOM_FULL_WARNING,
+	BLOOM_FULL_ERROR
+} BloomFullAction;
+extern int	bloom_full_filter_action;
+extern void bloom_check_full(const BloomFilter *f, const char *what);
 
 /*
  * The prefetch queue of every aggregate: hashes wait here a few rows while

@@ -437,6 +437,9 @@ bloom_check_shape(const BloomFilter *f)
 		return "unsupported hashing scheme";
 	if (f->flags & ~BLOOM_FLAGS_KNOWN)
 		return "unknown flags are set";
+	if ((f->flags & BLOOM_FLAG_TARGET_MASK) != 0 &&
+		(f->flags >> BLOOM_FLAG_TARGET_SHIFT) < BLOOM_TARGET_CODE_MIN)
+		return "the recorded target rate is above 0.5";
 	if (f->nbits < BLOOM_MIN_BITS || f->nbits > BLOOM_MAX_BITS)
 		return "number of bits is out of range (256 .. 2^31)";
 	if (f->nbits % 64 != 0)
@@ -1432,3 +1435,57 @@ bloom_current_fpr(const BloomFilter *f)
 	return pow((double) bloom_popcount(f) / (double) f->nbits, f->nhashes);
 }
 
+
+/* ---- the target rate (flags bits 16..31) ------------------------------- */
+
+/* Record fpr (in (0, 0.5]) as the rate f was sized for. */
+void
+bloom_set_target_fpr(BloomFilter *f, double fpr)
+{
+	double		code = nearbyint(-log2(fpr) * 256.0);
+
+	if (code < BLOOM_TARGET_CODE_MIN)
+		code = BLOOM_TARGET_CODE_MIN;
+	if (code > 65535.0)
+		code = 65535.0;
+	f->flags = (f->flags & ~BLOOM_FLAG_TARGET_MASK) |
+		((uint32_t) code << BLOOM_FLAG_TARGET_SHIFT);
+}
+
+/*
+ * The rate f was sized for: the recorded one, else the automatic rate for an
+ * automatically sized filter (1.0 wrote no target), else 0 (none: explicit
+ * parameters).  Rounded to three significant digits, which recovers any
+ * rate given with three digits from its 0.3 % code.
+ */
+double
+bloom_target_fpr(const BloomFilter *f)
+{
+	uint32_t	code = f->flags >> BLOOM_FLAG_TARGET_SHIFT;
+	double		r,
+				scale;
+
+	if (code == 0)
+		return (f->flags & BLOOM_FLAG_AUTOSIZED) ? BLOOM_AUTO_FPR : 0.0;
+	r = exp2(-(double) code / 256.0);
+	scale = pow(10.0, 2.0 - floor(log10(r)));
+	return nearbyint(r * scale) / scale;
+}
+
+/*
+ * The flags of the union or intersection of a and b: a flag bit holds if it
+ * holds for both, FOLDED if for either; the target is the stricter of the
+ * recorded ones (a filter without one does not loosen the other's).
+ */
+uint32_t
+bloom_combined_flags(const BloomFilter *a, const BloomFilter *b)
+{
+	uint32_t	low = ~BLOOM_FLAG_TARGET_MASK;
+	uint32_t	flags = (a->flags & b->flags & low) |
+		((a->flags | b->flags) & BLOOM_FLAG_FOLDED);
+	uint32_t	ta = a->flags & BLOOM_FLAG_TARGET_MASK;
+	uint32_t	tb = b->flags & BLOOM_FLAG_TARGET_MASK;
+
+	/* a larger code is a smaller (stricter) rate */
+	return flags | (ta > tb ? ta : tb);
+}

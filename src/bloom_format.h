@@ -24,7 +24,8 @@
  *	 8		8	 seed		 seed given to the element hash
  *	 16		8	 nbits		 m: bits in the array
  *	 24		8	 nitems		 items added (saturating upper bound)
- *	 32		4	 flags		 BLOOM_FLAG_*
+ *	 32		4	 flags		 BLOOM_FLAG_* (bits 0..15); bits 16..31: the
+ *						 target rate (BLOOM_FLAG_TARGET_MASK, below)
  *	 36		4	 collfp		 fingerprint of a nondeterministic collation, or 0
  *	 40		32	 family		 element type family, NUL padded ("" = none yet)
  *	 72		nbits/8 the bit array, in 64-bit words
@@ -57,7 +58,22 @@
 /* flags */
 #define BLOOM_FLAG_AUTOSIZED	0x0001	/* sized by bloom_agg(x) (power of two) */
 #define BLOOM_FLAG_FOLDED		0x0002	/* folded/unfolded by union or fold */
-#define BLOOM_FLAGS_KNOWN		0x0003
+/*
+ * Bits 16..31 of flags (written since bloomset 1.1; 1.0 wrote 0 there and
+ * its binary refuses any value with them set): the false-positive rate the
+ * filter was sized for, as round(-log2(rate) * 256), so rates in (0, 0.5]
+ * are codes 256 .. 65535 (1.0 ... 2^-256), recorded to 0.3 %.  0 means none
+ * was recorded: the filter was made with explicit parameters, or by 1.0 --
+ * where an automatically sized filter (BLOOM_FLAG_AUTOSIZED) still has the
+ * automatic rate as its target.  Codes 1 .. 255 are invalid.
+ */
+#define BLOOM_FLAG_TARGET_SHIFT	16
+#define BLOOM_FLAG_TARGET_MASK	UINT32_C(0xFFFF0000)
+#define BLOOM_TARGET_CODE_MIN	256
+#define BLOOM_FLAGS_KNOWN		(UINT32_C(0x0003) | BLOOM_FLAG_TARGET_MASK)
+
+/* the rate automatic sizing (bloom_agg(x)) aims at */
+#define BLOOM_AUTO_FPR			0.01
 
 #define BLOOM_FAMILY_LEN		32	/* bytes, including the terminating NUL */
 
@@ -459,6 +475,9 @@ extern uint64_t bloom_unit_bits(const BloomFilter *f);
 extern uint64_t bloom_popcount(const BloomFilter *f);
 extern double bloom_estimate_items(const BloomFilter *f, uint64_t bits_set);
 extern double bloom_current_fpr(const BloomFilter *f);
+extern void bloom_set_target_fpr(BloomFilter *f, double fpr);
+extern double bloom_target_fpr(const BloomFilter *f);
+extern uint32_t bloom_combined_flags(const BloomFilter *a, const BloomFilter *b);
 
 /* codecs ---------------------------------------------------------------- */
 

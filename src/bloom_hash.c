@@ -203,10 +203,21 @@ bloom_set_family(char *field, const char *desc)
  * not preserved).
  */
 static uint32
+bloom_collation_tuple_fp(Form_pg_collation coll)
+{
+	uint32		fp;
+
+	fp = hash_bytes((const unsigned char *) NameStr(coll->collname),
+					(int) strlen(NameStr(coll->collname)));
+	fp ^= (uint32) coll->collprovider * 0x9e3779b9U;
+	return fp == 0 ? 1 : fp;
+}
+
+/* The fingerprint of collation for values of typid (0: deterministic). */
+static uint32
 bloom_collation_fp(Oid typid, Oid collation)
 {
 	HeapTuple	tup;
-	Form_pg_collation coll;
 	uint32		fp;
 
 	if (!OidIsValid(collation) || !type_is_collatable(typid) ||
@@ -215,12 +226,35 @@ bloom_collation_fp(Oid typid, Oid collation)
 	tup = SearchSysCache1(COLLOID, ObjectIdGetDatum(collation));
 	if (!HeapTupleIsValid(tup))
 		elog(ERROR, "cache lookup failed for collation %u", collation);
-	coll = (Form_pg_collation) GETSTRUCT(tup);
-	fp = hash_bytes((const unsigned char *) NameStr(coll->collname),
-					(int) strlen(NameStr(coll->collname)));
-	fp ^= (uint32) coll->collprovider * 0x9e3779b9U;
+	fp = bloom_collation_tuple_fp((Form_pg_collation) GETSTRUCT(tup));
 	ReleaseSysCache(tup);
-	return fp == 0 ? 1 : fp;
+	return fp;
+}
+
+/*
+ * The name of the nondeterministic collation whose fingerprint is fp, found
+ * among this database's collations (the stored format keeps the fingerprint
+ * of the name, not the name); "unknown (fingerprint ...)" if none has it.
+ * For bloom_info and error messages only: it reads all of pg_collation.
+ */
+char *
+bloom_collation_name(uint32 fp)
+{
+	Relation	rel = table_open(CollationRelationId, AccessShareLock);
+	SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
+	HeapTuple	tup;
+	char	   *name = NULL;
+
+	while (name == NULL && HeapTupleIsValid(tup = systable_getnext(scan)))
+	{
+		Form_pg_collation coll = (Form_pg_collation) GETSTRUCT(tup);
+
+		if (!coll->collisdeterministic && bloom_collation_tuple_fp(coll) == fp)
+			name = pstrdup(quote_identifier(NameStr(coll->collname)));
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return name ? name : psprintf("unknown (fingerprint %08x)", fp);
 }
 
 /* Which inlined hash, if any, computes exactly the type's extended hash. */
@@ -384,8 +418,16 @@ bloom_check_element_fields(char *family, uint32 *collfp, const BloomTypeInfo *ti
 		ereport(ERROR,
 				(errcode(ERRCODE_COLLATION_MISMATCH),
 				 errmsg("the value's collation does not match the collation the bloom filter was built with"),
-				 errdetail("Filter collation fingerprint %08x, value collation fingerprint %08x (0 means a deterministic collation).",
-						   *collfp, ti->collfp),
+				 errdetail("The filter was built with %s, the value has %s.",
+						   *collfp ? psprintf("the nondeterministic collation %s",
+											  bloom_collation_name(*collfp)) :
+						   "a deterministic collation",
+						   ti->collfp ? psprintf("the nondeterministic collation %s",
+												 bloom_collation_name(ti->collfp)) :
+						   OidIsValid(ti->collation) ?
+						   psprintf("the deterministic collation %s",
+									quote_identifier(get_collation_name(ti->collation))) :
+						   "no collation"),
 				 errhint("Add a COLLATE clause naming the collation the filter was built with.")));
 }
 

@@ -23,6 +23,15 @@ void		_PG_init(void);
 
 static char *bloom_simd_setting = NULL;
 
+int			bloom_full_filter_action = BLOOM_FULL_WARNING;
+
+static const struct config_enum_entry bloom_full_filter_options[] = {
+	{"off", BLOOM_FULL_OFF, false},
+	{"warning", BLOOM_FULL_WARNING, false},
+	{"error", BLOOM_FULL_ERROR, false},
+	{NULL, 0, false}
+};
+
 /*
  * bloomset.lookahead (1.0): probes used to read the next tuples of the
  * scanned page from shared buffers; that was unsound and is gone.  The
@@ -61,6 +70,12 @@ _PG_init(void)
 							"Queries that probe many stored filters in turn (a join of keys with per-chunk filters) keep the most recently used ones within this budget instead of detoasting a filter on every row.",
 							&bloom_probe_cache_kb, 256 * 1024, 0, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomEnumVariable("bloomset.full_filter",
+							 "What happens when a filter a call returns is estimated at more than twice the false-positive rate it was sized for: warning (once per statement), error or off.",
+							 "Checked by the bloom aggregates' final functions, bloom_add, bloom_add_all, bloom_union and bloom_union_agg.",
+							 &bloom_full_filter_action, BLOOM_FULL_WARNING,
+							 bloom_full_filter_options, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 	DefineCustomStringVariable("bloomset.simd",
 							   "The CPU kernels in use (portable, popcnt or avx2).",
 							   NULL, &bloom_simd_setting, bloom_cpu_path(),

@@ -286,13 +286,29 @@ counting_bloom_info(PG_FUNCTION_ARGS)
 
 /* ---- counting_bloom_agg(anyelement, capacity, fpr) ------------------------ */
 
+/*
+ * The state of counting_bloom_agg.  Sized (x, capacity, fpr): f, filled as
+ * rows come.  Automatic (x): f is NULL until the final function, which
+ * sizes the filter for the distinct values at 1 %; until then the hashes
+ * are kept, with their multiplicity (a value added twice has counters
+ * raised twice, so one removal leaves it present), in hashes[], at most
+ * COUNTING_AUTO_MAX of them (8 bytes each): beyond that the sized form is
+ * the way.
+ */
 typedef struct CountingAggState
 {
 	BloomTypeInfo ti;
 	bool		ti_valid;
 	BloomFilter *f;
 	BloomHashQueue queue;		/* hashes whose counters are being prefetched */
+	char		family[BLOOM_FAMILY_LEN];	/* automatic: element fields */
+	uint32		collfp;
+	uint64	   *hashes;			/* automatic: every value's hash */
+	uint32		nhashes;
+	uint32		maxhashes;
 } CountingAggState;
+
+#define COUNTING_AUTO_MAX	(1 << 22)
 
 /* Apply the queued hashes. */
 static void
@@ -353,16 +369,168 @@ counting_bloom_agg_trans(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(st);
 }
 
-/* Final: a copy; over no rows, the smallest empty counting filter. */
+/* ---- counting_bloom_agg(anyelement): automatic sizing ------------------ */
+
+/* Keep n more hashes from h in an automatic state (error beyond the limit). */
+static void
+counting_auto_append(CountingAggState *st, const uint64 *h, uint32 n)
+{
+	if ((uint64) st->nhashes + n > COUNTING_AUTO_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("counting_bloom_agg(x) sizes automatically for at most %d values",
+						COUNTING_AUTO_MAX),
+				 errdetail("It keeps every value's hash until the end to count the distinct ones."),
+				 errhint("Give the capacity and rate: counting_bloom_agg(x, capacity, 0.01).")));
+	if (st->nhashes + n > st->maxhashes)
+	{
+		uint32		want = Max(st->maxhashes * 2, st->nhashes + n);
+
+		want = Min(Max(want, 64), COUNTING_AUTO_MAX);
+		st->hashes = st->hashes ?
+			repalloc(st->hashes, (Size) want * sizeof(uint64)) :
+			MemoryContextAlloc(GetMemoryChunkContext(st), (Size) want * sizeof(uint64));
+		st->maxhashes = want;
+	}
+	memcpy(st->hashes + st->nhashes, h, (Size) n * sizeof(uint64));
+	st->nhashes += n;
+}
+
+/* Adopt the element fields of src in an automatic state (see bloom_check_element). */
+static void
+counting_auto_fields(CountingAggState *dst, const char *family, uint32 collfp)
+{
+	if (family[0] == '\0')
+		return;
+	if (dst->family[0] == '\0')
+	{
+		memcpy(dst->family, family, BLOOM_FAMILY_LEN);
+		dst->collfp = collfp;
+	}
+	else if (memcmp(dst->family, family, BLOOM_FAMILY_LEN) != 0 || dst->collfp != collfp)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot combine counting_bloom_agg states of different element types"),
+				 errdetail("Element families \"%s\" and \"%s\".", dst->family, family)));
+}
+
+static int
+counting_hash_cmp(const void *a, const void *b)
+{
+	uint64		x = *(const uint64 *) a;
+	uint64		y = *(const uint64 *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The filter of an automatic state: sized for its distinct hashes at 1 %. */
+static BloomFilter *
+counting_auto_result(CountingAggState *st)
+{
+	uint64		distinct = 0;
+	BloomFilter *f;
+
+	/* sorting keeps the multiset (and the state usable for another final) */
+	qsort(st->hashes, st->nhashes, sizeof(uint64), counting_hash_cmp);
+	for (uint32 i = 0; i < st->nhashes; i++)
+		distinct += (i == 0 || st->hashes[i] != st->hashes[i - 1]);
+	f = counting_new(Max((int64) distinct, 1), BLOOM_AUTO_FPR);
+	memcpy(f->family, st->family, BLOOM_FAMILY_LEN);
+	f->collfp = st->collfp;
+	for (uint32 i = 0; i < st->nhashes; i++)
+	{
+		if ((i & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+		bloom_counting_add(f, st->hashes[i]);
+	}
+	bloom_add_items(f, st->nhashes);
+	return f;
+}
+
+PG_FUNCTION_INFO_V1(counting_bloom_agg_auto_trans);
+Datum
+counting_bloom_agg_auto_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt = bloom_agg_context(fcinfo);
+	CountingAggState *st = PG_ARGISNULL(0) ?
+		MemoryContextAllocZero(aggcxt, sizeof(CountingAggState)) :
+		(CountingAggState *) PG_GETARG_POINTER(0);
+	uint64		h;
+
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(st);
+	if (!st->ti_valid)
+	{
+		bloom_typeinfo_init(&st->ti, get_fn_expr_argtype(fcinfo->flinfo, 1),
+							PG_GET_COLLATION(), aggcxt);
+		st->ti_valid = true;
+		bloom_check_element_fields(st->family, &st->collfp, &st->ti, true);
+	}
+	h = bloom_hash_datum(&st->ti, PG_GETARG_DATUM(1), 0);
+	counting_auto_append(st, &h, 1);
+	PG_RETURN_POINTER(st);
+}
+
+/* Serialized automatic state: family, collation fingerprint, the hashes. */
+PG_FUNCTION_INFO_V1(counting_bloom_agg_auto_serial);
+Datum
+counting_bloom_agg_auto_serial(PG_FUNCTION_ARGS)
+{
+	CountingAggState *st = (CountingAggState *) PG_GETARG_POINTER(0);
+	StringInfoData buf;
+
+	bloom_agg_context(fcinfo);
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, st->family, BLOOM_FAMILY_LEN);
+	pq_sendint32(&buf, st->collfp);
+	pq_sendbytes(&buf, (const char *) st->hashes, (int) (st->nhashes * sizeof(uint64)));
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+PG_FUNCTION_INFO_V1(counting_bloom_agg_auto_deserial);
+Datum
+counting_bloom_agg_auto_deserial(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	MemoryContext aggcxt = bloom_agg_context(fcinfo);
+	CountingAggState *st = MemoryContextAllocZero(aggcxt, sizeof(CountingAggState));
+	const char *p = VARDATA_ANY(b);
+	size_t		len = VARSIZE_ANY_EXHDR(b);
+	size_t		head = BLOOM_FAMILY_LEN + 4;
+	uint32		collfp;
+
+	if (len < head || (len - head) % sizeof(uint64) != 0 ||
+		(len - head) / sizeof(uint64) > COUNTING_AUTO_MAX ||
+		memchr(p, '\0', BLOOM_FAMILY_LEN) == NULL)
+		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION,
+					"invalid serialized counting bloom aggregate state",
+					"its length or element family is malformed");
+	memcpy(&collfp, p + BLOOM_FAMILY_LEN, 4);
+	counting_auto_fields(st, p, pg_ntoh32(collfp));
+	if (len > head)
+		counting_auto_append(st, (const uint64 *) (p + head),
+							 (uint32) ((len - head) / sizeof(uint64)));
+	PG_RETURN_POINTER(st);
+}
+
+/*
+ * Final: a copy of the filter (sized) or the filter of the kept hashes
+ * (automatic); over no rows, the smallest empty counting filter.
+ */
 PG_FUNCTION_INFO_V1(counting_bloom_agg_final);
 Datum
 counting_bloom_agg_final(PG_FUNCTION_ARGS)
 {
+	CountingAggState *st;
+
 	bloom_agg_context(fcinfo);
 	if (PG_ARGISNULL(0))
 		PG_RETURN_BLOOM_P(bloom_alloc(BLOOM_LAYOUT_COUNTING, 1, 4 * BLOOM_MIN_BITS, 0));
-	counting_state_flush((CountingAggState *) PG_GETARG_POINTER(0));
-	PG_RETURN_BLOOM_P(bloom_copy(((CountingAggState *) PG_GETARG_POINTER(0))->f));
+	st = (CountingAggState *) PG_GETARG_POINTER(0);
+	if (st->f == NULL)
+		PG_RETURN_BLOOM_P(counting_auto_result(st));
+	counting_state_flush(st);
+	PG_RETURN_BLOOM_P(bloom_copy(st->f));
 }
 
 PG_FUNCTION_INFO_V1(counting_bloom_agg_combine);
@@ -375,6 +543,16 @@ counting_bloom_agg_combine(PG_FUNCTION_ARGS)
 
 	if (b == NULL)
 		PG_RETURN_POINTER(a);
+	if (b->f == NULL)
+	{
+		/* automatic states: the hashes of both */
+		if (a == NULL)
+			a = MemoryContextAllocZero(aggcxt, sizeof(CountingAggState));
+		counting_auto_fields(a, b->family, b->collfp);
+		if (b->nhashes > 0)
+			counting_auto_append(a, b->hashes, b->nhashes);
+		PG_RETURN_POINTER(a);
+	}
 	counting_state_flush(b);
 	if (a == NULL)
 		PG_RETURN_POINTER(counting_state_new(aggcxt, b->f));

@@ -676,6 +676,39 @@ test_hex_input(void)
 	free(f);
 }
 
+/* The target rate in flags bits 16..31: round trip, combination, validation. */
+static void
+test_target_rate(void)
+{
+	BloomFilter *a = new_filter(BLOOM_LAYOUT_CLASSIC, 7, 1024);
+	BloomFilter *b = new_filter(BLOOM_LAYOUT_CLASSIC, 7, 1024);
+	const double rates[] = {0.5, 0.123, 0.01, 0.0005, 1e-5, 2.5e-9};
+	int			exact = 0;
+
+	CHECK(bloom_target_fpr(a) == 0.0, "no target recorded: none");
+	a->flags = BLOOM_FLAG_AUTOSIZED;
+	CHECK(bloom_target_fpr(a) == BLOOM_AUTO_FPR, "1.0 automatic filter: the automatic rate");
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
+	{
+		bloom_set_target_fpr(b, rates[i]);
+		exact += fabs(bloom_target_fpr(b) - rates[i]) <= rates[i] * 1e-12;
+	}
+	CHECK(exact == 6, "three-digit rates read back exactly");
+	CHECK(bloom_check_shape(b) == NULL, "a recorded target is a valid flag");
+	a->flags = 0;
+	bloom_set_target_fpr(a, 0.01);
+	bloom_set_target_fpr(b, 0.001);
+	b->flags |= BLOOM_FLAG_FOLDED;
+	CHECK((bloom_combined_flags(a, b) >> BLOOM_FLAG_TARGET_SHIFT) ==
+		  (b->flags >> BLOOM_FLAG_TARGET_SHIFT), "union keeps the stricter target");
+	CHECK(bloom_combined_flags(a, b) == bloom_combined_flags(b, a), "combination is symmetric");
+	CHECK((bloom_combined_flags(a, b) & BLOOM_FLAG_FOLDED) != 0, "folded if either is");
+	b->flags = (uint32_t) 255 << BLOOM_FLAG_TARGET_SHIFT;
+	CHECK(bloom_check_shape(b) != NULL, "a target above 0.5 (code 255) is invalid");
+	free(a);
+	free(b);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -688,6 +721,7 @@ main(int argc, char **argv)
 	test_fold(BLOOM_LAYOUT_BLOCKED);
 	test_fold(BLOOM_LAYOUT_CLASSIC);
 	test_codecs();
+	test_target_rate();
 	test_sizing();
 	test_lookup3();
 	test_kernels_agree(portable);

@@ -1,0 +1,72 @@
+-- Filters that say when they are full (bloomset.full_filter): a filter a
+-- call returns whose estimated rate is more than twice the rate it was
+-- sized for raises one WARNING per statement (or an error, or nothing).
+-- The rate it was sized for is recorded (bloom_info().target_fpr).
+
+-- 100,000 values into a filter sized for 100: answers "maybe" for everything
+SELECT round((bloom_info(f)).estimated_fpr::numeric, 2) AS estimated_fpr,
+       (bloom_info(f)).target_fpr
+  FROM (SELECT bloom_agg(g, 100, 0.01) AS f FROM generate_series(1, 100000) g) s;
+-- within capacity: no warning, and the target is what was asked for
+SELECT (bloom_info(f)).estimated_fpr < 0.02 AS within_twice_target, (bloom_info(f)).target_fpr
+  FROM (SELECT bloom_agg(g, 100000, 0.01) AS f FROM generate_series(1, 100000) g) s;
+SELECT (bloom_info(bloom_empty(1000, 0.0005))).target_fpr AS classic_target,
+       (bloom_info(bloom_empty(1000, 0.123))).target_fpr AS odd_target,
+       (bloom_info(bloom_agg(g))).target_fpr AS automatic_target
+  FROM generate_series(1, 10) g;
+-- explicit parameters have no target (NULL) and never warn
+SELECT (bloom_info(f)).target_fpr IS NULL AS explicit_has_none,
+       (bloom_info(f)).fill_ratio > 0.99 AS explicit_full
+  FROM (SELECT bloom_agg(g, 64, 3, 0) AS f FROM generate_series(1, 10000) g) s;
+
+-- one WARNING per statement, not one per group or per row
+SELECT count(f) AS full_groups
+  FROM (SELECT g % 5 AS k, bloom_agg(g, 10, 0.01) AS f FROM generate_series(1, 50000) g GROUP BY 1) s;
+-- bloom_add (once for 100 rows) and bloom_add_all on full filters
+SET bloomset.full_filter = off;
+CREATE TEMP TABLE ff AS SELECT bloom_agg(g, 100, 0.01) AS f FROM generate_series(1, 10000) g;
+RESET bloomset.full_filter;
+SELECT count(f2) AS adds FROM (SELECT f || g AS f2 FROM ff, generate_series(10000, 10099) g) s;
+SELECT (bloom_info(bloom_add_all(bloom_empty(1000, 0.01), ARRAY(SELECT generate_series(1, 20000))))).target_fpr;
+-- bloom_union and bloom_union_agg: chunk filters each sized for their chunk
+-- fill up when unioned; sized for the union's capacity they do not
+CREATE TEMP TABLE chunks AS
+SELECT c, bloom_agg(g, 1000, 0.01) AS own_size, bloom_agg(g, 10000, 0.01) AS union_size
+  FROM generate_series(1, 10000) g, LATERAL (SELECT g % 10 AS c) c GROUP BY c;
+SELECT round((bloom_info(bloom_union_agg(own_size))).estimated_fpr::numeric, 2) AS own_size_union_fpr FROM chunks;
+SELECT (bloom_info(bloom_union_agg(union_size))).estimated_fpr < 0.02 AS union_size_ok FROM chunks;
+SELECT (bloom_info(a.own_size | b.own_size | c.own_size)).target_fpr
+  FROM chunks a, chunks b, chunks c WHERE a.c = 1 AND b.c = 2 AND c.c = 3;
+-- a union keeps the stricter target of its inputs
+-- (b: the same filter with the target 0.005 recorded, code 1957 = 0x7a5)
+SELECT (bloom_info(a | b)).target_fpr AS stricter, (bloom_info(b | a)).target_fpr AS either_order,
+       (bloom_info(a | bloom_empty(1000, 8, 0))).target_fpr AS with_explicit
+  FROM (SELECT bloom_empty(1000, 0.01) || 1 AS a,
+               regexp_replace((bloom_empty(1000, 0.01) || 2)::text, 'flags=[0-9a-f]+', 'flags=7a50000')::bloom AS b) s;
+
+-- error mode: 22023, nothing returned; off: silent
+SET bloomset.full_filter = error;
+SELECT bloom_agg(g, 100, 0.01) IS NOT NULL FROM generate_series(1, 100000) g;
+DO $$
+BEGIN
+	PERFORM bloom_agg(g, 100, 0.01) FROM generate_series(1, 100000) g;
+EXCEPTION WHEN invalid_parameter_value THEN
+	RAISE NOTICE 'full filter raised 22023';
+END $$;
+SET bloomset.full_filter = off;
+SELECT bloom_agg(g, 100, 0.01) IS NOT NULL AS silent FROM generate_series(1, 100000) g;
+RESET bloomset.full_filter;
+SHOW bloomset.full_filter;
+SET bloomset.full_filter = loud;
+
+-- the target survives the text and binary forms and the bytea cast
+SELECT (bloom_info(f::text::bloom)).target_fpr AS via_text,
+       (bloom_info(bloom_from_bytea(bloom_to_bytea(f)))).target_fpr AS via_bytea
+  FROM (SELECT bloom_empty(1000, 0.02) || 1 AS f) s;
+-- a filter written by 1.0 has none recorded (flags=0), except when sized
+-- automatically (flags=1): that is the automatic rate, 1 %
+SELECT (bloom_info(regexp_replace(f::text, 'flags=[0-9a-f]+', 'flags=0')::bloom)).target_fpr IS NULL AS v10_sized,
+       (bloom_info(regexp_replace(f::text, 'flags=[0-9a-f]+', 'flags=1')::bloom)).target_fpr AS v10_auto
+  FROM (SELECT bloom_empty(1000, 0.5) || 1 AS f) s;
+-- a recorded target above 0.5 (code 255) is corrupt
+SELECT regexp_replace((bloom_empty(1000, 0.5) || 1)::text, 'flags=[0-9a-f]+', 'flags=ff0000')::bloom;

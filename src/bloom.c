@@ -1197,21 +1197,8 @@ bloom_state_copy(MemoryContext aggcxt, const BloomAggState *src)
 static void
 bloom_state_merge_family(BloomFilter *dst, const BloomFilter *src)
 {
-	if (src->family[0] == '\0')
-		return;
-	if (dst->family[0] == '\0')
-	{
-		memcpy(dst->family, src->family, BLOOM_FAMILY_LEN);
-		dst->collfp = src->collfp;
-		return;
-	}
-	if (memcmp(dst->family, src->family, BLOOM_FAMILY_LEN) != 0 ||
-		dst->collfp != src->collfp)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("cannot combine bloom_agg states of different element types"),
-				 errdetail("Element families \"%s\" and \"%s\".",
-						   dst->family, src->family)));
+	bloom_merge_element_fields(dst->family, &dst->collfp, src->family, src->collfp,
+							   "bloom_agg");
 }
 
 /* bloom_agg combine function: NULL on either side is an empty state. */

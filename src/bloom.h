@@ -79,6 +79,9 @@ extern void bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti,
 								bool adopt);
 extern bool bloom_fast_hash_enabled;
 extern char *bloom_collation_name(uint32 fp);
+extern void bloom_merge_element_fields(char *dst_family, uint32 *dst_collfp,
+									   const char *family, uint32 collfp,
+									   const char *aggname);
 
 /*
  * A value given to a filter of another element type, converted to the

@@ -431,6 +431,30 @@ bloom_check_element_fields(char *family, uint32 *collfp, const BloomTypeInfo *ti
 				 errhint("Add a COLLATE clause naming the collation the filter was built with.")));
 }
 
+/*
+ * Merge the element fields (family, collfp) of one aggregate state into
+ * another's (dst_family, *dst_collfp): a state that saw only NULLs adopts
+ * the other's; two different ones are an error naming the aggregate.
+ */
+void
+bloom_merge_element_fields(char *dst_family, uint32 *dst_collfp,
+						   const char *family, uint32 collfp, const char *aggname)
+{
+	if (family[0] == '\0')
+		return;
+	if (dst_family[0] == '\0')
+	{
+		memcpy(dst_family, family, BLOOM_FAMILY_LEN);
+		*dst_collfp = collfp;
+		return;
+	}
+	if (memcmp(dst_family, family, BLOOM_FAMILY_LEN) != 0 || *dst_collfp != collfp)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot combine %s states of different element types", aggname),
+				 errdetail("Element families \"%s\" and \"%s\".", dst_family, family)));
+}
+
 /* bloom_check_element_fields for a bloom or counting_bloom filter. */
 void
 bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti, bool adopt)

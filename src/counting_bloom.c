@@ -396,23 +396,6 @@ counting_auto_append(CountingAggState *st, const uint64 *h, uint32 n)
 	st->nhashes += n;
 }
 
-/* Adopt the element fields of src in an automatic state (see bloom_check_element). */
-static void
-counting_auto_fields(CountingAggState *dst, const char *family, uint32 collfp)
-{
-	if (family[0] == '\0')
-		return;
-	if (dst->family[0] == '\0')
-	{
-		memcpy(dst->family, family, BLOOM_FAMILY_LEN);
-		dst->collfp = collfp;
-	}
-	else if (memcmp(dst->family, family, BLOOM_FAMILY_LEN) != 0 || dst->collfp != collfp)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("cannot combine counting_bloom_agg states of different element types"),
-				 errdetail("Element families \"%s\" and \"%s\".", dst->family, family)));
-}
 
 static int
 counting_hash_cmp(const void *a, const void *b)
@@ -506,7 +489,8 @@ counting_bloom_agg_auto_deserial(PG_FUNCTION_ARGS)
 					"invalid serialized counting bloom aggregate state",
 					"its length or element family is malformed");
 	memcpy(&collfp, p + BLOOM_FAMILY_LEN, 4);
-	counting_auto_fields(st, p, pg_ntoh32(collfp));
+	bloom_merge_element_fields(st->family, &st->collfp, p, pg_ntoh32(collfp),
+							   "counting_bloom_agg");
 	if (len > head)
 		counting_auto_append(st, (const uint64 *) (p + head),
 							 (uint32) ((len - head) / sizeof(uint64)));
@@ -548,7 +532,8 @@ counting_bloom_agg_combine(PG_FUNCTION_ARGS)
 		/* automatic states: the hashes of both */
 		if (a == NULL)
 			a = MemoryContextAllocZero(aggcxt, sizeof(CountingAggState));
-		counting_auto_fields(a, b->family, b->collfp);
+		bloom_merge_element_fields(a->family, &a->collfp, b->family, b->collfp,
+								   "counting_bloom_agg");
 		if (b->nhashes > 0)
 			counting_auto_append(a, b->hashes, b->nhashes);
 		PG_RETURN_POINTER(a);

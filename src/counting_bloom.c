@@ -371,9 +371,12 @@ counting_bloom_agg_trans(PG_FUNCTION_ARGS)
 
 /* ---- counting_bloom_agg(anyelement): automatic sizing ------------------ */
 
-/* Keep n more hashes from h in an automatic state (error beyond the limit). */
+/*
+ * Keep n more hashes, read from h (any alignment: a serialized state's
+ * bytes), in an automatic state; an error beyond the limit.
+ */
 static void
-counting_auto_append(CountingAggState *st, const uint64 *h, uint32 n)
+counting_auto_append(CountingAggState *st, const void *h, uint32 n)
 {
 	if ((uint64) st->nhashes + n > COUNTING_AUTO_MAX)
 		ereport(ERROR,
@@ -466,7 +469,8 @@ counting_bloom_agg_auto_serial(PG_FUNCTION_ARGS)
 	pq_begintypsend(&buf);
 	pq_sendbytes(&buf, st->family, BLOOM_FAMILY_LEN);
 	pq_sendint32(&buf, st->collfp);
-	pq_sendbytes(&buf, (const char *) st->hashes, (int) (st->nhashes * sizeof(uint64)));
+	if (st->nhashes > 0)
+		pq_sendbytes(&buf, (const char *) st->hashes, (int) (st->nhashes * sizeof(uint64)));
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
@@ -492,7 +496,7 @@ counting_bloom_agg_auto_deserial(PG_FUNCTION_ARGS)
 	bloom_merge_element_fields(st->family, &st->collfp, p, pg_ntoh32(collfp),
 							   "counting_bloom_agg");
 	if (len > head)
-		counting_auto_append(st, (const uint64 *) (p + head),
+		counting_auto_append(st, p + head,
 							 (uint32) ((len - head) / sizeof(uint64)));
 	PG_RETURN_POINTER(st);
 }

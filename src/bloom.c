@@ -608,8 +608,7 @@ bloom_info(PG_FUNCTION_ARGS)
  * of filters each sized for a part of the data.  what names the call.
  * warning: one WARNING per statement (the first such filter: a GROUP BY of
  * many full groups does not flood the client; the check then costs
- * nothing), error: 22023.  The estimate reads the whole filter, as the
- * calls that check have just written it.
+ * nothing), error: 22023.
  */
 void
 bloom_check_full(const BloomFilter *f, const char *what)
@@ -624,7 +623,21 @@ bloom_check_full(const BloomFilter *f, const char *what)
 		 warned_statement == statement))
 		return;
 	target = bloom_target_fpr(f);
-	if (target == 0.0 || (rate = bloom_current_fpr(f)) <= 2.0 * target)
+	if (target == 0.0)
+		return;
+
+	/*
+	 * An O(1) bound first, so a bloom_add per row does not read the filter
+	 * each time: the items added (nitems) bound the distinct values of a
+	 * filter of values (not of n-grams or tokens, several per item) that no
+	 * union or fold has resized (an unfolded filter's bits are repeated),
+	 * and its model rate at that count bounds the expected rate.
+	 */
+	if (!(f->flags & BLOOM_FLAG_FOLDED) && bloom_family_ngram_n(f->family) == 0 &&
+		!bloom_family_is_token(f->family) &&
+		bloom_model_fpr(f, (double) f->nitems) <= 2.0 * target)
+		return;
+	if ((rate = bloom_current_fpr(f)) <= 2.0 * target)
 		return;
 	if (bloom_full_filter_action == BLOOM_FULL_WARNING)
 		warned_statement = statement;

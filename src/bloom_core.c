@@ -1438,6 +1438,23 @@ bloom_current_fpr(const BloomFilter *f)
 
 /* ---- the target rate (flags bits 16..31) ------------------------------- */
 
+/*
+ * The model rate of f after n distinct items, by its layout's formula
+ * (classic or blocked; 1 beyond 256 items per 256-bit block, where the
+ * blocked sum would be long and the answer is 1 anyway).
+ */
+double
+bloom_model_fpr(const BloomFilter *f, double n)
+{
+	if (f->layout == BLOOM_LAYOUT_BLOCKED)
+	{
+		double		lambda = n / (double) (f->nbits / BLOOM_BLOCK_BITS);
+
+		return lambda > 256.0 ? 1.0 : bloom_blocked_fpr(lambda);
+	}
+	return bloom_classic_fpr(n, (double) f->nbits, f->nhashes);
+}
+
 /* Record fpr (in (0, 0.5]) as the rate f was sized for. */
 void
 bloom_set_target_fpr(BloomFilter *f, double fpr)

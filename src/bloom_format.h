@@ -475,6 +475,7 @@ extern uint64_t bloom_unit_bits(const BloomFilter *f);
 extern uint64_t bloom_popcount(const BloomFilter *f);
 extern double bloom_estimate_items(const BloomFilter *f, uint64_t bits_set);
 extern double bloom_current_fpr(const BloomFilter *f);
+extern double bloom_model_fpr(const BloomFilter *f, double n);
 extern void bloom_set_target_fpr(BloomFilter *f, double fpr);
 extern double bloom_target_fpr(const BloomFilter *f);
 extern uint32_t bloom_combined_flags(const BloomFilter *a, const BloomFilter *b);

@@ -703,6 +703,15 @@ test_target_rate(void)
 		  (b->flags >> BLOOM_FLAG_TARGET_SHIFT), "union keeps the stricter target");
 	CHECK(bloom_combined_flags(a, b) == bloom_combined_flags(b, a), "combination is symmetric");
 	CHECK((bloom_combined_flags(a, b) & BLOOM_FLAG_FOLDED) != 0, "folded if either is");
+	{
+		BloomFilter *blk = new_filter(BLOOM_LAYOUT_BLOCKED, 8, 1 << 16);
+
+		CHECK(bloom_model_fpr(a, 0) == 0.0 && bloom_model_fpr(blk, 0) == 0.0, "model rate of an empty filter is 0");
+		CHECK(bloom_model_fpr(a, 50) < bloom_model_fpr(a, 100) &&
+			  bloom_model_fpr(blk, 5000) < bloom_model_fpr(blk, 10000), "model rate grows with the items");
+		CHECK(bloom_model_fpr(blk, 1e15) == 1.0, "model rate of an overloaded blocked filter is 1 (no long sum)");
+		free(blk);
+	}
 	b->flags = (uint32_t) 255 << BLOOM_FLAG_TARGET_SHIFT;
 	CHECK(bloom_check_shape(b) != NULL, "a target above 0.5 (code 255) is invalid");
 	free(a);

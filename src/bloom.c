@@ -637,7 +637,14 @@ bloom_check_full(const BloomFilter *f, const char *what)
 		!bloom_family_is_token(f->family) &&
 		bloom_model_fpr(f, (double) f->nitems) <= 2.0 * target)
 		return;
-	if ((rate = bloom_current_fpr(f)) <= 2.0 * target)
+
+	/*
+	 * Then one fast pass (the vector popcount): the model rate for the items
+	 * the fill suggests; the exact estimate (per block for the blocked
+	 * layout, several times slower) only when that is above the target.
+	 */
+	if (bloom_model_fpr(f, bloom_estimate_items(f, bloom_popcount(f))) <= target ||
+		(rate = bloom_current_fpr(f)) <= 2.0 * target)
 		return;
 	if (bloom_full_filter_action == BLOOM_FULL_WARNING)
 		warned_statement = statement;

@@ -45,6 +45,7 @@
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
 /* ---- input and output ---------------------------------------------------- */
@@ -303,7 +304,7 @@ bloom_add(PG_FUNCTION_ARGS)
 	ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, &value);
 	bloom_insert_hash(f, bloom_hash_datum(ti, value, f->seed));
 	bloom_add_items(f, 1);
-	bloom_check_full(f, "bloom_add");
+	bloom_check_full(f, fcinfo);
 	PG_RETURN_BLOOM_P(f);
 }
 
@@ -390,7 +391,7 @@ bloom_union(PG_FUNCTION_ARGS)
 {
 	BloomFilter *r = bloom_combine(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1), true);
 
-	bloom_check_full(r, "bloom_union");
+	bloom_check_full(r, fcinfo);
 	PG_RETURN_BLOOM_P(r);
 }
 
@@ -605,18 +606,21 @@ bloom_info(PG_FUNCTION_ARGS)
  * rate exceeds twice the rate it was sized for (bloom_target_fpr; filters
  * with explicit parameters have none) answers "maybe" far more often than
  * its builder asked: typically a capacity that was too small, or the union
- * of filters each sized for a part of the data.  what names the call.
+ * of filters each sized for a part of the data.  The message names the
+ * function or aggregate of fcinfo (looked up only when it is raised).
  * warning: one WARNING per statement (the first such filter: a GROUP BY of
  * many full groups does not flood the client; the check then costs
  * nothing), error: 22023.
  */
 void
-bloom_check_full(const BloomFilter *f, const char *what)
+bloom_check_full(const BloomFilter *f, FunctionCallInfo fcinfo)
 {
 	static TimestampTz warned_statement = 0;
 	TimestampTz statement = GetCurrentStatementStartTimestamp();
 	double		target,
 				rate;
+	Aggref	   *aggref;
+	char	   *what;
 
 	if (bloom_full_filter_action == BLOOM_FULL_OFF || f->family[0] == '\0' ||
 		(bloom_full_filter_action == BLOOM_FULL_WARNING &&
@@ -648,6 +652,8 @@ bloom_check_full(const BloomFilter *f, const char *what)
 		return;
 	if (bloom_full_filter_action == BLOOM_FULL_WARNING)
 		warned_statement = statement;
+	aggref = AggGetAggref(fcinfo);
+	what = get_func_name(aggref ? aggref->aggfnoid : fcinfo->flinfo->fn_oid);
 	ereport(bloom_full_filter_action == BLOOM_FULL_ERROR ? ERROR : WARNING,
 			(errcode(bloom_full_filter_action == BLOOM_FULL_ERROR ?
 					 ERRCODE_INVALID_PARAMETER_VALUE : ERRCODE_WARNING),
@@ -1142,7 +1148,7 @@ bloom_agg_final(PG_FUNCTION_ARGS)
 	}
 	else
 		f = bloom_auto_result(st);
-	bloom_check_full(f, "bloom_agg");
+	bloom_check_full(f, fcinfo);
 	PG_RETURN_BLOOM_P(f);
 }
 
@@ -1437,7 +1443,7 @@ bloom_union_final(PG_FUNCTION_ARGS)
 	bloom_agg_context(fcinfo);
 	if (PG_ARGISNULL(0))
 		PG_RETURN_BLOOM_P(bloom_empty_result());
-	bloom_check_full((BloomFilter *) PG_GETARG_POINTER(0), "bloom_union_agg");
+	bloom_check_full((BloomFilter *) PG_GETARG_POINTER(0), fcinfo);
 	PG_RETURN_BLOOM_P(bloom_copy((BloomFilter *) PG_GETARG_POINTER(0)));
 }
 

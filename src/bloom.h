@@ -209,7 +209,7 @@ typedef enum BloomFullAction
 	BLOOM_FULL_ERROR
 } BloomFullAction;
 extern int	bloom_full_filter_action;
-extern void bloom_check_full(const BloomFilter *f, const char *what);
+extern void bloom_check_full(const BloomFilter *f, FunctionCallInfo fcinfo);
 
 /*
  * The prefetch queue of every aggregate: hashes wait here a few rows while

@@ -70,7 +70,7 @@ bloom_add_all(PG_FUNCTION_ARGS)
 	for (int i = 0; i < nh; i++)
 		bloom_insert_hash(f, h[i]);
 	bloom_add_items(f, nh);
-	bloom_check_full(f, "bloom_add_all");
+	bloom_check_full(f, fcinfo);
 	PG_RETURN_BLOOM_P(f);
 }
 

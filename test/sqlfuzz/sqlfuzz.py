@@ -1317,7 +1317,16 @@ class Fuzzer:
                 self.check('generic_equals_custom', res[0][0] == res[1][0] == res[2][0],
                            'custom %s / generic %s' % (res[0][0], res[1][0]), body + '; ' + ex)
             elif len(set(r[1] for r in res)) > 1 and not any(r[1] in ('57014', '08006') for r in res):
-                self.check('generic_equals_custom', False, 'error codes %s' % [r[1] for r in res], body + '; ' + ex)
+                if all(r[0] is None and r[1] and r[1].startswith('22') for r in res):
+                    # every plan fails on bad input data, each on another bad
+                    # value: a custom plan folds the parameter expressions at
+                    # plan time, a generic one meets a row's value first.
+                    # Which is reported is evaluation order, as for any type
+                    # (SELECT x::timestamptz, $1::timestamptz FROM t).
+                    self.st.skipped['generic_equals_custom'] += 1
+                else:
+                    self.check('generic_equals_custom', False, 'error codes %s' % [r[1] for r in res],
+                               body + '; ' + ex)
         self.run('RESET plan_cache_mode', bloom=False)
         self.run('DEALLOCATE %s' % name, bloom=False)
 

@@ -39,7 +39,8 @@ SELECT count(*) FILTER (WHERE NOT bloom_contains(seen.f, i.customer_id)) AS cert
 FROM incoming i, seen;
 
 \echo '-- the union of the chunk filters also answers for the whole day, with no false'
-\echo '-- negatives; it keeps the chunk filters'' size, so its rate rises (bloom_info says by how much)'
+\echo '-- negatives; it keeps the chunk filters'' size, so its rate rises: bloomset warns when it is'
+\echo '-- over twice the rate the chunks were sized for, and bloom_info says by how much'
 SELECT (bloom_info(u)).layout, (bloom_info(u)).bytes, round(bloom_estimate_card(u)) AS estimated_customers,
        round((bloom_info(u)).estimated_fpr::numeric, 5) AS current_fpr
 FROM (SELECT bloom_union_agg(f) AS u FROM chunk_filter) s;

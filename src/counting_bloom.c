@@ -320,12 +320,18 @@ counting_state_flush(CountingAggState *st)
 	st->queue.n = 0;
 }
 
+/* An empty state in aggcxt (automatic until a filter is given to it). */
+static CountingAggState *
+counting_state_alloc(MemoryContext aggcxt)
+{
+	return MemoryContextAllocZero(aggcxt, sizeof(CountingAggState));
+}
 
 /* A state holding filter f (copied into aggcxt). */
 static CountingAggState *
 counting_state_new(MemoryContext aggcxt, const BloomFilter *f)
 {
-	CountingAggState *st = MemoryContextAllocZero(aggcxt, sizeof(CountingAggState));
+	CountingAggState *st = counting_state_alloc(aggcxt);
 
 	st->f = bloom_copy_in(aggcxt, f);
 	return st;
@@ -439,7 +445,7 @@ counting_bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 	CountingAggState *st = PG_ARGISNULL(0) ?
-		MemoryContextAllocZero(aggcxt, sizeof(CountingAggState)) :
+		counting_state_alloc(aggcxt) :
 		(CountingAggState *) PG_GETARG_POINTER(0);
 	uint64		h;
 
@@ -480,7 +486,7 @@ counting_bloom_agg_auto_deserial(PG_FUNCTION_ARGS)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	CountingAggState *st = MemoryContextAllocZero(aggcxt, sizeof(CountingAggState));
+	CountingAggState *st = counting_state_alloc(aggcxt);
 	const char *p = VARDATA_ANY(b);
 	size_t		len = VARSIZE_ANY_EXHDR(b);
 	size_t		head = BLOOM_FAMILY_LEN + 4;
@@ -535,7 +541,7 @@ counting_bloom_agg_combine(PG_FUNCTION_ARGS)
 	{
 		/* automatic states: the hashes of both */
 		if (a == NULL)
-			a = MemoryContextAllocZero(aggcxt, sizeof(CountingAggState));
+			a = counting_state_alloc(aggcxt);
 		bloom_merge_element_fields(a->family, &a->collfp, b->family, b->collfp,
 								   "counting_bloom_agg");
 		if (b->nhashes > 0)
@@ -567,7 +573,7 @@ counting_bloom_agg_deserial(PG_FUNCTION_ARGS)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	CountingAggState *st = MemoryContextAllocZero(aggcxt, sizeof(CountingAggState));
+	CountingAggState *st = counting_state_alloc(aggcxt);
 
 	st->f = bloom_parse_wire((const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b),
 							 aggcxt, BLOOM_KIND_COUNTING,

@@ -22,8 +22,13 @@ PG_CACHE=${BLOOMSET_PG_CACHE:-/var/cache/bloomset-pg}
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # pg_bin_dir MAJOR: where that server's programs are (or will be)
+# (BLOOMSET_PG15_ROOT: a relocated copy of Debian's 15 made by
+# scripts/private_pg.sh, so that several working trees can install and test
+# their own builds side by side)
 pg_bin_dir() {
-	if [ "$1" = 15 ] || [ -x "/usr/lib/postgresql/$1/bin/initdb" ]; then
+	if [ "$1" = 15 ] && [ -n "${BLOOMSET_PG15_ROOT:-}" ]; then
+		echo "$BLOOMSET_PG15_ROOT/usr/lib/postgresql/15/bin"
+	elif [ "$1" = 15 ] || [ -x "/usr/lib/postgresql/$1/bin/initdb" ]; then
 		echo "/usr/lib/postgresql/$1/bin"
 	else
 		echo "$PG_CACHE/$1/bin"

@@ -508,12 +508,90 @@ bloom_check_bits(const BloomFilter *f)
 #endif
 
 /*
+ * The classic position sequence of hash h over n slots (bits of a classic
+ * filter, counters of a counting one): double hashing with a cubic tweak,
+ * a += b, b += i, each a reduced by multiply-shift, mulhi(a, n).  The
+ * reduction comes last, so position p over n slots is p / f over n / f
+ * slots: folding stays exact.
+ */
+typedef struct BloomProbeSeq
+{
+	uint64_t	a;
+	uint64_t	b;
+	uint64_t	i;
+	uint64_t	n;
+} BloomProbeSeq;
+
+/* Start the probe sequence of h over n slots. */
+static inline void
+bloom_seq_init(BloomProbeSeq *s, const BloomFilter *f, uint64_t h, uint64_t n)
+{
+	(void) f;
+	s->a = h;
+	s->b = ((h >> 32) | (h << 32)) * UINT64_C(0x9e3779b97f4a7c15) | 1;
+	s->i = 0;
+	s->n = n;
+}
+
+/* The next position of the sequence. */
+static inline uint64_t
+bloom_seq_next(BloomProbeSeq *s)
+{
+	uint64_t	pos = bloom_mulhi64(s->a, s->n);
+
+	s->a += s->b;
+	s->b += s->i++;
+	return pos;
+}
+
+/* Slots the positions of a classic-kind layout range over. */
+static inline uint64_t
+bloom_position_slots(const BloomFilter *f)
+{
+	return f->layout == BLOOM_LAYOUT_COUNTING ? f->nbits / 4 : f->nbits;
+}
+
+/*
+ * The positions a probe (insert or test) of hash h touches in a filter
+ * with header hdr (its bits are not read): blocked, the block index (one
+ * position; the block is bytes [32 b, 32 b + 32) of the bit array);
+ * classic, the k bit indexes (bit p is bit p % 8 of byte p / 8); counting,
+ * the k counter indexes (counter j is the low (even j) or high (odd j)
+ * nibble of byte j / 2).  Returns how many were written to pos (room for
+ * BLOOM_MAX_POSITIONS), 0 for a layout without positions of its own
+ * (scalable: each sub-filter has its own header).  The insert and test
+ * code below use the same sequence; positions may repeat.
+ */
+int
+bloom_probe_positions(const BloomFilter *hdr, uint64_t h, uint64_t *pos)
+{
+	BloomProbeSeq s;
+
+	switch (hdr->layout)
+	{
+		case BLOOM_LAYOUT_BLOCKED:
+			pos[0] = bloom_block_of(hdr, h);
+			return 1;
+		case BLOOM_LAYOUT_CLASSIC:
+		case BLOOM_LAYOUT_COUNTING:
+			bloom_seq_init(&s, hdr, h, bloom_position_slots(hdr));
+			for (int i = 0; i < hdr->nhashes; i++)
+				pos[i] = bloom_seq_next(&s);
+			return hdr->nhashes;
+		default:
+			return 0;
+	}
+}
+
+/*
  * Add a hashed item to a classic filter, or to a blocked one on big-endian
  * hosts (the little-endian blocked path is inlined in bloom_format.h).
  */
 void
 bloom_insert_hash_other(BloomFilter *f, uint64_t h)
 {
+	BloomProbeSeq s;
+
 	if (f->layout == BLOOM_LAYOUT_BLOCKED)
 	{
 #ifdef BLOOM_BIG_ENDIAN
@@ -528,22 +606,16 @@ bloom_insert_hash_other(BloomFilter *f, uint64_t h)
 #endif
 		return;
 	}
+	bloom_seq_init(&s, f, h, f->nbits);
+	for (int i = 0; i < f->nhashes; i++)
 	{
-		uint64_t	a = h,
-					b = ((h >> 32) | (h << 32)) * UINT64_C(0x9e3779b97f4a7c15) | 1;
-
-		for (int i = 0; i < f->nhashes; i++)
-		{
-			uint64_t	pos = bloom_mulhi64(a, f->nbits);
+		uint64_t	pos = bloom_seq_next(&s);
 
 #ifdef BLOOM_BIG_ENDIAN
-			BLOOM_SET_BIT((uint8_t *) f->words, pos);
+		BLOOM_SET_BIT((uint8_t *) f->words, pos);
 #else
-			f->words[pos >> 6] |= UINT64_C(1) << (pos & 63);
+		f->words[pos >> 6] |= UINT64_C(1) << (pos & 63);
 #endif
-			a += b;
-			b += (uint64_t) i;
-		}
 	}
 }
 
@@ -551,6 +623,8 @@ bloom_insert_hash_other(BloomFilter *f, uint64_t h)
 bool
 bloom_test_hash_other(const BloomFilter *f, uint64_t h)
 {
+	BloomProbeSeq s;
+
 	if (f->layout == BLOOM_LAYOUT_BLOCKED)
 	{
 #ifdef BLOOM_BIG_ENDIAN
@@ -566,26 +640,20 @@ bloom_test_hash_other(const BloomFilter *f, uint64_t h)
 		return bloom_test_hash(f, h);
 #endif
 	}
+	bloom_seq_init(&s, f, h, f->nbits);
+	for (int i = 0; i < f->nhashes; i++)
 	{
-		uint64_t	a = h,
-					b = ((h >> 32) | (h << 32)) * UINT64_C(0x9e3779b97f4a7c15) | 1;
-
-		for (int i = 0; i < f->nhashes; i++)
-		{
-			uint64_t	pos = bloom_mulhi64(a, f->nbits);
+		uint64_t	pos = bloom_seq_next(&s);
 
 #ifdef BLOOM_BIG_ENDIAN
-			if (!BLOOM_GET_BIT((const uint8_t *) f->words, pos))
-				return false;
+		if (!BLOOM_GET_BIT((const uint8_t *) f->words, pos))
+			return false;
 #else
-			if (!(f->words[pos >> 6] & (UINT64_C(1) << (pos & 63))))
-				return false;
+		if (!(f->words[pos >> 6] & (UINT64_C(1) << (pos & 63))))
+			return false;
 #endif
-			a += b;
-			b += (uint64_t) i;
-		}
-		return true;
 	}
+	return true;
 }
 
 /* ------------------------------------------------------------------------
@@ -615,20 +683,10 @@ bloom_counter_set(uint8_t *c, uint64_t j, unsigned v)
 }
 
 /* The k counter positions of hash h (same sequence as the classic layout). */
-static int
+static inline int
 bloom_counting_positions(const BloomFilter *f, uint64_t h, uint64_t *pos)
 {
-	uint64_t	a = h,
-				b = ((h >> 32) | (h << 32)) * UINT64_C(0x9e3779b97f4a7c15) | 1;
-	uint64_t	ncounters = f->nbits / 4;
-
-	for (int i = 0; i < f->nhashes; i++)
-	{
-		pos[i] = bloom_mulhi64(a, ncounters);
-		a += b;
-		b += (uint64_t) i;
-	}
-	return f->nhashes;
+	return bloom_probe_positions(f, h, pos);
 }
 
 /* Prefetch the cache lines of all of h's counters (before an add). */

@@ -196,6 +196,18 @@ static const uint32_t bloom_salt[BLOOM_BLOCK_WORDS32] = {
 extern void bloom_insert_hash_other(BloomFilter *f, uint64_t h);
 extern bool bloom_test_hash_other(const BloomFilter *f, uint64_t h);
 
+/*
+ * The positions a probe of hash h touches, from the header alone (for reads
+ * of only the bytes a probe needs): blocked, 1 block index (the block is
+ * bytes [32 b, 32 b + 32) of the bit array); classic, k bit indexes (bit p:
+ * bit p % 8 of byte p / 8); counting, k counter indexes (counter j: the low
+ * (even j) or high (odd j) nibble of byte j / 2).  Returns the count
+ * written to pos, which has room for BLOOM_MAX_POSITIONS; 0 for a layout
+ * without positions of its own (scalable).  Positions may repeat.
+ */
+#define BLOOM_MAX_POSITIONS		BLOOM_MAX_HASHES
+extern int	bloom_probe_positions(const BloomFilter *hdr, uint64_t h, uint64_t *pos);
+
 /* Final mixer of MurmurHash3: spreads every input bit over the output. */
 static inline uint64_t
 bloom_mix64(uint64_t h)

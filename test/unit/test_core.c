@@ -718,6 +718,132 @@ test_target_rate(void)
 	free(b);
 }
 
+/* ---- positions a probe touches ----------------------------------------- */
+
+/* FNV-1a over the bit array: a fingerprint of a filter's bits. */
+static uint64_t
+bits_fingerprint(const BloomFilter *f)
+{
+	const uint8_t *p = (const uint8_t *) f->words;
+	uint64_t	h = UINT64_C(0xcbf29ce484222325);
+
+	for (size_t i = 0; i < BLOOM_DATA_BYTES(f); i++)
+		h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+/*
+ * Scheme-1 filters keep their bits: the fingerprints of filters built from
+ * fixed hashes, recorded from the 1.1 code, for each layout and a few sizes.
+ */
+static void
+test_scheme1_golden(void)
+{
+	static const struct
+	{
+		int			layout;
+		int			k;
+		uint64_t	nbits;
+		uint64_t	fp;
+	}			cases[] = {
+		{BLOOM_LAYOUT_CLASSIC, 7, 4096, UINT64_C(0xc10d120d57d9d152)},
+		{BLOOM_LAYOUT_CLASSIC, 17, 320, UINT64_C(0xbc2373fc6d2dc6d0)},
+		{BLOOM_LAYOUT_CLASSIC, 32, 1 << 16, UINT64_C(0x2dfde48a85b92d30)},
+		{BLOOM_LAYOUT_BLOCKED, 8, 8192, UINT64_C(0x1ba266d3b42ee23a)},
+		{BLOOM_LAYOUT_COUNTING, 5, 4096, UINT64_C(0x4178277be198af79)},
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+	{
+		BloomFilter *f = new_filter(cases[c].layout, cases[c].k, cases[c].nbits);
+
+		for (uint64_t i = 0; i < 60; i++)
+		{
+			if (cases[c].layout == BLOOM_LAYOUT_COUNTING)
+				bloom_counting_add(f, bloom_mix64(i * 7919));
+			else
+				bloom_insert_hash(f, bloom_mix64(i * 7919));
+		}
+		CHECK(bits_fingerprint(f) == cases[c].fp, "scheme-1 bits unchanged since 1.1");
+		free(f);
+	}
+}
+
+/*
+ * bloom_probe_positions names exactly what insert and test touch: inserting
+ * one hash into an empty filter sets the bits (counters) at the positions
+ * and nothing else; blocked, bits in every word of the named block and
+ * nothing outside it.
+ */
+static void
+test_probe_positions(void)
+{
+	const int	layouts[] = {BLOOM_LAYOUT_CLASSIC, BLOOM_LAYOUT_BLOCKED, BLOOM_LAYOUT_COUNTING};
+	const uint64_t sizes[] = {256, 1024, 4096 + 64 * 3, 1 << 20};
+	int			bad = 0,
+				tried = 0;
+
+	for (int li = 0; li < 3; li++)
+		for (int si = 0; si < 4; si++)
+		{
+			int			layout = layouts[li];
+			uint64_t	nbits = layout == BLOOM_LAYOUT_COUNTING ? sizes[si] * 4 : sizes[si];
+			int			k = layout == BLOOM_LAYOUT_BLOCKED ? 8 : 3 + si * 9;
+
+			if (layout == BLOOM_LAYOUT_BLOCKED && nbits % 256 != 0)
+				continue;
+			for (uint64_t i = 0; i < 200; i++)
+			{
+				BloomFilter *f = new_filter(layout, k, nbits);
+				uint64_t	h = bloom_mix64(i + 1000 * si);
+				uint64_t	pos[BLOOM_MAX_POSITIONS];
+				int			n = bloom_probe_positions(f, h, pos);
+				const uint8_t *bytes = (const uint8_t *) f->words;
+
+				tried++;
+				if (layout == BLOOM_LAYOUT_COUNTING)
+				{
+					bloom_counting_add(f, h);
+					for (int j = 0; j < n; j++)
+						bad += ((bytes[pos[j] >> 1] >> ((pos[j] & 1) * 4)) & 15) == 0;
+					for (int j = 0; j < n; j++)
+						((uint8_t *) f->words)[pos[j] >> 1] = 0;
+				}
+				else
+				{
+					bloom_insert_hash(f, h);
+					if (layout == BLOOM_LAYOUT_BLOCKED)
+					{
+						bad += n != 1 || pos[0] >= nbits / 256;
+						for (int w = 0; w < BLOOM_BLOCK_WORDS32; w++)
+							bad += bloom_le32(bytes + pos[0] * 32 + w * 4) == 0;
+						memset((uint8_t *) f->words + pos[0] * 32, 0, 32);
+					}
+					else
+					{
+						bad += n != k;
+						for (int j = 0; j < n; j++)
+							bad += pos[j] >= nbits || ((bytes[pos[j] >> 3] >> (pos[j] & 7)) & 1) == 0;
+						for (int j = 0; j < n; j++)
+							((uint8_t *) f->words)[pos[j] >> 3] &= (uint8_t) ~(1U << (pos[j] & 7));
+					}
+				}
+				/* nothing outside the positions was touched */
+				for (size_t w = 0; w < BLOOM_NWORDS(f); w++)
+					bad += f->words[w] != 0;
+				free(f);
+			}
+		}
+	CHECK(tried > 0 && bad == 0, "probe positions are exactly what an insert touches");
+	{
+		BloomFilter hdr;
+
+		memset(&hdr, 0, sizeof(hdr));
+		hdr.layout = BLOOM_LAYOUT_SCALABLE;
+		CHECK(bloom_probe_positions(&hdr, 1, NULL) == 0, "scalable: no positions of its own");
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -740,6 +866,8 @@ main(int argc, char **argv)
 	test_families();
 	test_unreachable();
 	test_hex_input();
+	test_scheme1_golden();
+	test_probe_positions();
 	printf("SUITE unit (%s): %d passed, %d failed\n", bloom_cpu_path(), passed, failed);
 	return failed != 0;
 }

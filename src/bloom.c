@@ -316,10 +316,13 @@ bloom_contains(PG_FUNCTION_ARGS)
 	BloomTypeInfo *ti;
 	Datum		value;
 	BloomFilter *f = bloom_call_probe(fcinfo, BLOOM_KIND_PLAIN, &ti, &value);
+	uint64		h;
 
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);	/* nothing was ever added */
-	PG_RETURN_BOOL(bloom_test_hash(f, bloom_hash_datum(ti, value, f->seed)));
+	h = bloom_hash_datum(ti, value, f->seed);
+	f = bloom_call_parts(fcinfo, f, &h, 1);	/* a stored filter: its part for h */
+	PG_RETURN_BOOL(bloom_test_hash(f, h));
 }
 
 /*

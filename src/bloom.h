@@ -7,9 +7,10 @@
  *
  * Who calls whom (no cycles): bloom_batch.c and bloom_text.c call bloom.c
  * (the bloom type: I/O, functions, aggregates); bloom.c, counting_bloom.c
- * and scalable_bloom.c call bloom_datum.c; bloom_datum.c calls
- * bloom_hash.c; every file may call the PostgreSQL-free core
- * (bloom_format.h, scalable_format.h).
+ * and scalable_bloom.c call bloom_datum.c and, to read the filters they
+ * probe, bloom_cache.c (the per-call-site cache and sliced reads), which
+ * calls bloom_datum.c and bloom_hash.c; every file may call the
+ * PostgreSQL-free core (bloom_format.h, scalable_format.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -116,7 +117,7 @@ extern Datum bloom_convert(BloomConversion *cv, Datum value);
 /*
  * bloom_datum.c: the one owner of filter datums -- allocation, copies,
  * validation of stored and incoming values, the text and binary entry
- * points, the reason-string errors and the per-call-site cache.
+ * points and the reason-string errors.
  */
 
 /* the SQL types sharing the stored header */
@@ -143,6 +144,8 @@ extern BloomFilter *bloom_alloc_like(MemoryContext cxt, const BloomFilter *f,
 extern BloomFilter *bloom_copy_in(MemoryContext cxt, const BloomFilter *f);
 extern BloomFilter *bloom_copy(const BloomFilter *f);
 extern void *bloom_from_datum_kind(Datum d, BloomKind kind);
+extern void bloom_check_stored_size(const BloomFilter *f, Size size,
+									BloomKind kind);
 extern BloomFilter *bloom_from_datum_any(Datum d);
 extern const char *bloom_kind_reason(const void *f, size_t size,
 									 BloomKind kind);
@@ -162,15 +165,27 @@ bloom_add_items(BloomFilter *f, uint64 n)
 	f->nitems = (f->nitems > PG_UINT64_MAX - n) ? PG_UINT64_MAX : f->nitems + n;
 }
 
-/* the per-call-site cache (fn_extra) */
+/*
+ * bloom_cache.c: the per-call-site cache (fn_extra) and how probes read
+ * stored filters.  A probe gets its filter from bloom_call_probe or
+ * bloom_call_probe_filter -- possibly a sliced image holding only the
+ * header of a value stored out of line -- hashes its keys with the header's
+ * seed, and passes the hashes to bloom_call_parts, which returns the filter
+ * to test them against (the image with their parts read).
+ */
 extern int	bloom_probe_cache_kb;
+extern bool bloom_sliced_reads;
 extern BloomTypeInfo *bloom_call_typeinfo(FunctionCallInfo fcinfo, int argno);
 extern BloomTypeInfo *bloom_call_elem_typeinfo(FunctionCallInfo fcinfo,
 											   Oid elemtype);
 extern void *bloom_call_filter(FunctionCallInfo fcinfo, int argno,
 							   BloomKind kind);
+extern void *bloom_call_probe_filter(FunctionCallInfo fcinfo, int argno,
+									 BloomKind kind);
 extern void *bloom_call_probe(FunctionCallInfo fcinfo, BloomKind kind,
 							  BloomTypeInfo **ti, Datum *value);
+extern void *bloom_call_parts(FunctionCallInfo fcinfo, void *f,
+							  const uint64 *h, int n);
 extern BloomTypeInfo *bloom_call_value(FunctionCallInfo fcinfo, int argno,
 									   char *family, uint32 *collfp,
 									   Datum *value);

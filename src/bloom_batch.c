@@ -82,7 +82,7 @@ static void
 bloom_probe_array(FunctionCallInfo fcinfo, int *hits, int *nonnull,
 				  ArrayType **out)
 {
-	BloomFilter *f = bloom_call_filter(fcinfo, 0, BLOOM_KIND_PLAIN);
+	BloomFilter *f = bloom_call_probe_filter(fcinfo, 0, BLOOM_KIND_PLAIN);
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
 	BloomTypeInfo *ti;
 	BloomConversion *conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), f->family,
@@ -92,18 +92,22 @@ bloom_probe_array(FunctionCallInfo fcinfo, int *hits, int *nonnull,
 	int			n = bloom_array_elems(arr, &values, &nulls);
 	Datum	   *answers = palloc(sizeof(Datum) * Max(n, 1));
 	uint64	   *h = palloc(sizeof(uint64) * Max(n, 1));
+	int			nh = 0;
 	bool		empty = f->family[0] == '\0';
 
 	*hits = *nonnull = 0;
-	/* two passes: hash and prefetch every element, then test */
+	/* three passes: hash every element, read the parts they need, test */
 	for (int i = 0; i < n; i++)
 	{
 		if (nulls[i] || empty)
 			continue;
-		h[i] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i],
-								f->seed);
-		bloom_prefetch_hash(f, h[i], false);
+		h[nh++] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i],
+								   f->seed);
 	}
+	f = bloom_call_parts(fcinfo, f, h, nh);	/* a stored filter: all parts at once */
+	for (int i = 0; i < nh; i++)
+		bloom_prefetch_hash(f, h[i], false);
+	nh = 0;
 	for (int i = 0; i < n; i++)
 	{
 		bool		maybe;
@@ -111,7 +115,7 @@ bloom_probe_array(FunctionCallInfo fcinfo, int *hits, int *nonnull,
 		if (nulls[i])
 			continue;
 		(*nonnull)++;
-		maybe = !empty && bloom_test_hash(f, h[i]);
+		maybe = !empty && bloom_test_hash(f, h[nh++]);
 		*hits += maybe ? 1 : 0;
 		answers[i] = BoolGetDatum(maybe);
 	}

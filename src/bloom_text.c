@@ -170,19 +170,44 @@ bloom_token_agg_trans(PG_FUNCTION_ARGS)
 
 /* ---- probes -------------------------------------------------------------- */
 
-typedef struct BloomProbe
+/*
+ * The hashes of a probe's grams or tokens, collected before any is tested:
+ * a stored filter is read in slices, all the parts they need at once.
+ */
+typedef struct BloomHashList
 {
-	const BloomFilter *f;
-	bool		all_present;
-} BloomProbe;
+	uint64	   *h;
+	int			n;
+	int			cap;
+} BloomHashList;
 
+/* Append h to the list arg. */
 static void
-bloom_emit_probe(void *arg, uint64 h)
+bloom_emit_collect(void *arg, uint64 h)
 {
-	BloomProbe *p = (BloomProbe *) arg;
+	BloomHashList *l = (BloomHashList *) arg;
 
-	if (p->all_present && !bloom_test_hash(p->f, h))
-		p->all_present = false;
+	if (l->n == l->cap)
+	{
+		l->cap = Max(16, 2 * l->cap);
+		l->h = l->h ? repalloc(l->h, sizeof(uint64) * l->cap)
+			: palloc(sizeof(uint64) * l->cap);
+	}
+	l->h[l->n++] = h;
+}
+
+/*
+ * May every hash of list l be in the filter f (a probe's filter, completed
+ * here with the parts they need)?
+ */
+static bool
+bloom_list_present(FunctionCallInfo fcinfo, BloomFilter *f, const BloomHashList *l)
+{
+	f = bloom_call_parts(fcinfo, f, l->h, l->n);
+	for (int i = 0; i < l->n; i++)
+		if (!bloom_test_hash(f, l->h[i]))
+			return false;
+	return true;				/* no hashes (shorter than n): true */
 }
 
 /*
@@ -194,7 +219,7 @@ bloom_emit_probe(void *arg, uint64 h)
 static BloomFilter *
 bloom_text_filter(FunctionCallInfo fcinfo, bool ngram, int *n)
 {
-	BloomFilter *f = bloom_call_filter(fcinfo, 0, BLOOM_KIND_PLAIN);
+	BloomFilter *f = bloom_call_probe_filter(fcinfo, 0, BLOOM_KIND_PLAIN);
 
 	*n = bloom_family_ngram_n(f->family);
 	if (f->family[0] != '\0' && (ngram ? *n == 0 : !bloom_family_is_token(f->family)))
@@ -207,16 +232,6 @@ bloom_text_filter(FunctionCallInfo fcinfo, bool ngram, int *n)
 	return f;
 }
 
-/* May a value containing the literal s[0..len) be in the n-gram filter f? */
-static bool
-bloom_fragment_may_match(const BloomFilter *f, int n, const char *s, int len)
-{
-	BloomProbe	p = {f, true};
-
-	bloom_each_ngram(s, len, n, f->seed, bloom_emit_probe, &p);
-	return p.all_present;		/* shorter than n: nothing to test, true */
-}
-
 /* bloom_ngram_may_contain(bloom, needle text): could a value contain it? */
 PG_FUNCTION_INFO_V1(bloom_ngram_may_contain);
 Datum
@@ -225,18 +240,22 @@ bloom_ngram_may_contain(PG_FUNCTION_ARGS)
 	int			n;
 	BloomFilter *f = bloom_text_filter(fcinfo, true, &n);
 	text	   *needle = PG_GETARG_TEXT_PP(1);
+	BloomHashList l = {NULL, 0, 0};
 
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);
-	PG_RETURN_BOOL(bloom_fragment_may_match(f, n, VARDATA_ANY(needle),
-											VARSIZE_ANY_EXHDR(needle)));
+	bloom_each_ngram(VARDATA_ANY(needle), VARSIZE_ANY_EXHDR(needle), n, f->seed,
+					 bloom_emit_collect, &l);
+	PG_RETURN_BOOL(bloom_list_present(fcinfo, f, &l));
 }
 
 /*
  * bloom_may_like(bloom, pattern text): could a value match LIKE pattern?
  * The pattern's literal fragments (between % and _ wildcards, with the
- * default escape \) must each pass the n-gram test.  An unanchored check:
- * the fragments' positions are not used, which only adds false positives.
+ * default escape \) must each pass the n-gram test: every n-gram of every
+ * fragment is tested (fragments shorter than n have none).  An unanchored
+ * check: the fragments' positions are not used, which only adds false
+ * positives.
  */
 PG_FUNCTION_INFO_V1(bloom_may_like);
 Datum
@@ -249,6 +268,7 @@ bloom_may_like(PG_FUNCTION_ARGS)
 	int			len = VARSIZE_ANY_EXHDR(pat);
 	char	   *frag = palloc(len + 1);
 	int			flen = 0;
+	BloomHashList l = {NULL, 0, 0};
 
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);
@@ -256,8 +276,7 @@ bloom_may_like(PG_FUNCTION_ARGS)
 	{
 		if (i == len || p[i] == '%' || p[i] == '_')
 		{
-			if (!bloom_fragment_may_match(f, n, frag, flen))
-				PG_RETURN_BOOL(false);
+			bloom_each_ngram(frag, flen, n, f->seed, bloom_emit_collect, &l);
 			flen = 0;
 			continue;
 		}
@@ -265,7 +284,7 @@ bloom_may_like(PG_FUNCTION_ARGS)
 			i++;				/* escaped character: literal */
 		frag[flen++] = p[i];
 	}
-	PG_RETURN_BOOL(true);
+	PG_RETURN_BOOL(bloom_list_present(fcinfo, f, &l));
 }
 
 /*
@@ -279,11 +298,11 @@ bloom_token_may_contain(PG_FUNCTION_ARGS)
 	int			n;
 	BloomFilter *f = bloom_text_filter(fcinfo, false, &n);
 	text	   *t = PG_GETARG_TEXT_PP(1);
-	BloomProbe	p = {f, true};
+	BloomHashList l = {NULL, 0, 0};
 
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);
 	bloom_each_token(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), f->seed,
-					 bloom_emit_probe, &p);
-	PG_RETURN_BOOL(p.all_present);
+					 bloom_emit_collect, &l);
+	PG_RETURN_BOOL(bloom_list_present(fcinfo, f, &l));
 }

@@ -70,6 +70,11 @@ _PG_init(void)
 							"Queries that probe many stored filters in turn (a join of keys with per-chunk filters) keep the most recently used ones within this budget instead of detoasting a filter on every row.",
 							&bloom_probe_cache_kb, 256 * 1024, 0, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomBoolVariable("bloomset.sliced_reads",
+							 "Read only the parts of a stored filter a probe needs.",
+							 "A filter stored out of line uncompressed is probed by reading its header and the blocks the keys need; off reads every stored filter whole (bloomset 1.1), for comparison.  Answers never depend on it.",
+							 &bloom_sliced_reads, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 	DefineCustomEnumVariable("bloomset.full_filter",
 							 "What happens when a filter a call returns is estimated at more than twice the false-positive rate it was sized for: warning (once per statement), error or off.",
 							 "Checked by the bloom aggregates' final functions, bloom_add, bloom_add_all, bloom_union and bloom_union_agg.",

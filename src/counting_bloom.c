@@ -182,10 +182,13 @@ counting_bloom_contains(PG_FUNCTION_ARGS)
 	BloomTypeInfo *ti;
 	Datum		value;
 	BloomFilter *f = bloom_call_probe(fcinfo, BLOOM_KIND_COUNTING, &ti, &value);
+	uint64		h;
 
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);
-	PG_RETURN_BOOL(bloom_counting_test(f, bloom_hash_datum(ti, value, f->seed)));
+	h = bloom_hash_datum(ti, value, f->seed);
+	f = bloom_call_parts(fcinfo, f, &h, 1);	/* a stored filter: its parts for h */
+	PG_RETURN_BOOL(bloom_counting_test(f, h));
 }
 
 /* Add src's counters into dst (a copy), checking they can be combined. */

@@ -394,9 +394,13 @@ scalable_bloom_contains(PG_FUNCTION_ARGS)
 	ScalableFilter *f = (ScalableFilter *) bloom_call_probe(fcinfo, BLOOM_KIND_SCALABLE,
 														   &ti, &value);
 
+	uint64		h;
+
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);
-	PG_RETURN_BOOL(scalable_test(f, bloom_hash_datum(ti, value, f->seed)));
+	h = bloom_hash_datum(ti, value, f->seed);
+	f = (ScalableFilter *) bloom_call_parts(fcinfo, f, &h, 1);
+	PG_RETURN_BOOL(scalable_test(f, h));
 }
 
 /* Union of b into a copy of a (same parameters): sub-filter-wise OR. */

@@ -18,7 +18,9 @@
  *	  (the TOAST pointer's extsize), and returns an image of the filter's
  *	  full size in a buffer the call site reuses, holding only the header;
  *	  the probe hashes its key(s) and bloom_call_parts() reads into the image
- *	  the bytes those hashes need (blocked: one 32-byte block per key), the
+ *	  the bytes those hashes need (bloom_probe_positions: blocked, one
+ *	  32-byte block per key; classic and counting, the k words holding its
+ *	  bits or counters), the
  *	  ranges sorted by offset and grouped by TOAST chunk, or the whole value
  *	  when that reads fewer chunks.  The image is never faulted in beyond
  *	  the pages these reads touch.  Headers of values read in slices are
@@ -28,10 +30,9 @@
  *	  whole into the LRU cache, so joins and batches with many keys per
  *	  filter keep cache speed while a point lookup reads a few chunks per
  *	  filter and copies nothing whole.
- *  - Out of line compressed, or a layout whose positions are not sliced
- *	  (classic, counting and scalable filters): read whole; the first probe
- *	  at a call site reads it without keeping it, the second enters the LRU
- *	  cache.
+ *  - Out of line compressed, or scalable (its sub-filters' offsets are
+ *	  known only by walking them): read whole; the first probe at a call
+ *	  site reads it without keeping it, the second enters the LRU cache.
  *
  * bloomset.sliced_reads = off restores 1.1's behaviour (every stored value
  * read whole and kept from its first probe), for comparison.
@@ -468,11 +469,16 @@ bloom_read_slice(struct varlena *attr, Size off, Size len, char *dst)
 	pfree(s);
 }
 
-/* Does the core give the positions of layout's probes (so they can be sliced)? */
+/*
+ * Are probes of layout read in slices?  Those whose positions the core
+ * gives from the header alone (bloom_probe_positions): blocked, classic,
+ * counting.
+ */
 static inline bool
 bloom_layout_sliced(int layout)
 {
-	return layout == BLOOM_LAYOUT_BLOCKED;
+	return layout == BLOOM_LAYOUT_BLOCKED || layout == BLOOM_LAYOUT_CLASSIC ||
+		layout == BLOOM_LAYOUT_COUNTING;
 }
 
 /*
@@ -584,23 +590,49 @@ bloom_range_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/* Positions per hash a probe of the filter whose header is hdr touches. */
+static inline int
+bloom_positions_per_hash(const BloomFilter *hdr)
+{
+	return hdr->layout == BLOOM_LAYOUT_BLOCKED ? 1 : hdr->nhashes;
+}
+
 /*
- * The chunk ranges of the image bytes the hashes h[0 .. n) probe in the
- * filter whose header is hdr, into r (room for n ranges); their number.
+ * The chunk ranges of the data bytes the hashes h[0 .. n) probe in the
+ * filter whose header is hdr, into r (room for n times
+ * bloom_positions_per_hash); their number.  A position's bytes: its block
+ * (blocked), or the 64-bit word holding its bit or counter (the word the
+ * test may load).
  */
 static int
 bloom_parts_ranges(const BloomFilter *hdr, const uint64 *h, int n,
 				   BloomChunkRange *r)
 {
+	uint64		pos[BLOOM_MAX_POSITIONS];
+	int			nr = 0;
+
 	for (int i = 0; i < n; i++)
 	{
-		Size		off = BLOOM_HEADER_SIZE - VARHDRSZ +
-			(Size) bloom_block_of(hdr, h[i]) * (BLOOM_BLOCK_BITS / 8);
+		int			k = bloom_probe_positions(hdr, h[i], pos);
 
-		r[i].first = (uint32) (off / TOAST_MAX_CHUNK_SIZE);
-		r[i].last = (uint32) ((off + BLOOM_BLOCK_BITS / 8 - 1) / TOAST_MAX_CHUNK_SIZE);
+		for (int j = 0; j < k; j++)
+		{
+			Size		off,
+						len;
+
+			if (hdr->layout == BLOOM_LAYOUT_BLOCKED)
+				off = (Size) pos[j] * (BLOOM_BLOCK_BITS / 8), len = BLOOM_BLOCK_BITS / 8;
+			else if (hdr->layout == BLOOM_LAYOUT_COUNTING)
+				off = (Size) (pos[j] / 16) * 8, len = 8;	/* 16 counters a word */
+			else
+				off = (Size) (pos[j] / 64) * 8, len = 8;
+			off += BLOOM_HEADER_SIZE - VARHDRSZ;
+			r[nr].first = (uint32) (off / TOAST_MAX_CHUNK_SIZE);
+			r[nr].last = (uint32) ((off + len - 1) / TOAST_MAX_CHUNK_SIZE);
+			nr++;
+		}
 	}
-	return n;
+	return nr;
 }
 
 /*
@@ -643,7 +675,13 @@ bloom_read_parts(BloomCallCache *cache, struct varlena *attr, BloomSliceMemo *m,
 
 	if (n == 0)
 		return f;
-	r = palloc(sizeof(BloomChunkRange) * n);
+	if ((uint64) n * bloom_positions_per_hash(f) >= total)
+	{
+		/* at least a position per chunk: the whole value reads no more */
+		m->chunks = PG_UINT32_MAX / BLOOM_SLICE_CACHE_SHARE;
+		return bloom_from_datum_kind(PointerGetDatum(attr), cache->kind);
+	}
+	r = palloc(sizeof(BloomChunkRange) * n * bloom_positions_per_hash(f));
 	nr = bloom_merge_ranges(r, bloom_parts_ranges(f, h, n, r), &chunks);
 	if (chunks >= total)
 	{

@@ -12,6 +12,16 @@
 -- 1.2: hashing scheme 2 (full 64-bit integer keys, signed numerics)
 
 -- 1.2: stored filters read in slices
+-- The three types' default storage becomes external (out of line, never
+-- compressed): a probe of a value stored so reads its header and the parts
+-- its keys need, not the whole value, and writing a sparse filter does not
+-- pay for compressing it.  This changes the default of columns created from
+-- now on; existing columns keep their storage (ALTER TABLE ... ALTER COLUMN
+-- ... SET STORAGE EXTERNAL changes one; values already stored keep theirs
+-- until they are written again).
+ALTER TYPE @extschema@.bloom SET (STORAGE = external);
+ALTER TYPE @extschema@.counting_bloom SET (STORAGE = external);
+ALTER TYPE @extschema@.scalable_bloom SET (STORAGE = external);
 
 -- 1.2: the same verbs for the three kinds
 

@@ -31,7 +31,7 @@ CREATE TYPE @extschema@.bloom (
 	SEND = @extschema@.bloom_send,
 	INTERNALLENGTH = VARIABLE,
 	ALIGNMENT = double,
-	STORAGE = extended
+	STORAGE = external	-- 1.2: stored filters read in slices (see below)
 );
 
 -- The binary (send/recv) form as bytea, for storage in other systems or
@@ -598,7 +598,7 @@ CREATE TYPE @extschema@.counting_bloom (
 	SEND = @extschema@.counting_bloom_send,
 	INTERNALLENGTH = VARIABLE,
 	ALIGNMENT = double,
-	STORAGE = extended
+	STORAGE = external	-- 1.2: stored filters read in slices (see below)
 );
 COMMENT ON TYPE @extschema@.counting_bloom IS
 'counting Bloom filter: 4-bit saturating counters (same header as bloom, layout counting); supports removal';
@@ -769,7 +769,7 @@ CREATE TYPE @extschema@.scalable_bloom (
 	SEND = @extschema@.scalable_bloom_send,
 	INTERNALLENGTH = VARIABLE,
 	ALIGNMENT = double,
-	STORAGE = extended
+	STORAGE = external	-- 1.2: stored filters read in slices (see below)
 );
 COMMENT ON TYPE @extschema@.scalable_bloom IS
 'scalable Bloom filter: a chain of sub-filters of growing capacity and tightening rate (layout scalable)';
@@ -896,6 +896,12 @@ COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(anyelement, bigint, float8) 
 -- 1.2: hashing scheme 2 (full 64-bit integer keys, signed numerics)
 
 -- 1.2: stored filters read in slices
+-- The three types' default storage is external (out of line, never
+-- compressed; set in their CREATE TYPE above): a probe of a value stored so
+-- reads its header and the parts its keys need, not the whole value, and
+-- writing a sparse filter does not pay for compressing it.  Columns created
+-- by 1.1 keep their storage (ALTER TABLE ... ALTER COLUMN ... SET STORAGE
+-- EXTERNAL moves them; values already stored keep theirs until rewritten).
 
 -- 1.2: the same verbs for the three kinds
 

@@ -4,6 +4,9 @@
 -- setting off (whole reads, bloomset 1.1), for filters stored out of line
 -- uncompressed, out of line or in line compressed, and in line; corrupt
 -- stored values raise the same errors either way.
+-- the types' default storage (1.2): external, out of line uncompressed
+SELECT typname, typstorage FROM pg_type
+ WHERE typname IN ('bloom', 'counting_bloom', 'scalable_bloom') ORDER BY typname;
 CREATE TABLE sr_filter (id int, blocked bloom, classic bloom, c counting_bloom,
 						s scalable_bloom, grams bloom, tokens bloom);
 ALTER TABLE sr_filter ALTER blocked SET STORAGE EXTERNAL;

@@ -68,6 +68,17 @@ check "updated to the default version $default" \
 check "update path 1.0 -> $default exists in one step or more" \
 	test -n "$(q postgres -c "SELECT path FROM pg_extension_update_paths('bloomset') WHERE source = '1.0' AND target = '$default'")"
 
+# 1.2 made external the types' default storage: columns created before the
+# update keep theirs (ALTER TYPE ... SET (STORAGE) changes only the default
+# for new columns), new ones get external
+check "columns created under 1.0 keep their storage (extended); new ones are external" \
+	test "$(q upgraded -c "CREATE TEMP TABLE ak_new (f bloom, c counting_bloom, s scalable_bloom)" \
+		-c "SELECT string_agg(attrelid::regclass || '.' || attname || '=' || attstorage::text, ' '
+					ORDER BY attrelid::regclass::text, attname)
+			  FROM pg_attribute WHERE attrelid IN ('ak_bloom'::regclass, 'ak_counting'::regclass,
+			  'ak_scalable'::regclass, 'ak_new'::regclass) AND attname IN ('f', 'c', 's')")" = \
+		"ak_bloom.f=x ak_counting.f=x ak_new.c=e ak_new.f=e ak_new.s=e ak_scalable.f=x"
+
 # ---- objects: upgraded vs fresh
 check "CREATE EXTENSION bloomset (fresh $default)" q fresh -c "CREATE EXTENSION bloomset"
 q upgraded -f "$HERE/describe.sql" > "$WORK/objects.upgraded"

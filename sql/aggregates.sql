@@ -45,3 +45,19 @@ SELECT bloom_agg(x, NULL, 0.01) FROM generate_series(1, 3) x;
 -- window use: the final function may run many times on one state
 SELECT x, bloom_contains(bloom_agg(x) OVER (ORDER BY x), 3) AS has_3
 FROM generate_series(1, 5) x;
+-- 1.2: sizing arguments that change from row to row are an error (22023),
+-- as a changing n-gram length is; the same arguments in every row (or one
+-- filter per group) are fine
+SELECT bloom_agg(g, g, 0.01) FROM generate_series(1, 10) g;
+SELECT bloom_agg(g, 100, g / 10.0) FROM generate_series(1, 3) g;
+SELECT bloom_agg(g, 64, 3, g) FROM generate_series(1, 3) g;
+SELECT counting_bloom_agg(g, g, 0.01) FROM generate_series(1, 3) g;
+SELECT scalable_bloom_agg(g, 1000, g / 100.0) FROM generate_series(1, 3) g;
+SELECT k, bloom_agg(g, k, 0.01) IS NOT NULL AS per_group_ok
+  FROM generate_series(1, 3) g, generate_series(10, 11) k GROUP BY k ORDER BY k;
+DO $$
+BEGIN
+	PERFORM bloom_agg(g, 100 + g, 0.01) FROM generate_series(1, 3) g;
+EXCEPTION WHEN invalid_parameter_value THEN
+	RAISE NOTICE 'changing capacity raised 22023';
+END $$;

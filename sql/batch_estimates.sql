@@ -9,6 +9,11 @@ SELECT bloom_contains_any(f, ARRAY[7, 8, 2]) AS any_, bloom_contains_all(f, ARRA
 FROM (SELECT bloom_add_all(bloom_empty(1000), ARRAY[1, 2, 3]) AS f) s;
 SELECT bloom_contains_any(bloom_empty(100) || 'a', ARRAY['b', 'a']) AS untyped_text_array;
 SELECT bloom_contains_each(bloom_empty(100) || 1, ARRAY[]::int[]) AS empty_array;
+-- an empty batch add fixes no element type: the filter still combines with
+-- a filter of any type (1.1 took the array's element type)
+SELECT (bloom_info(bloom_add_all(bloom_empty(1000, 0.01), '{}'::int[]))).element_family = '' AS no_family,
+       (bloom_add_all(bloom_empty(1000, 0.01), '{}'::int[]) | (bloom_empty(1000, 0.01) || 'x'::text)) @> 'x'::text AS combines,
+       (bloom_add_all(bloom_empty(1000, 0.01), '{NULL}'::int[]) | (bloom_empty(1000, 0.01) || 'x'::text)) @> 'x'::text AS only_nulls_combines;
 SELECT bloom_contains_any(bloom_empty(100) || 1, ARRAY['x']);
 -- zero false negatives over 100,000 items through the batch paths
 SELECT count(*) AS batch_false_negatives

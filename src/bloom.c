@@ -40,6 +40,7 @@
 
 #include "access/htup_details.h"
 #include "access/xact.h"
+#include "catalog/pg_type.h"
 #include "common/hashfn.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
@@ -326,6 +327,37 @@ bloom_contains(PG_FUNCTION_ARGS)
 }
 
 /*
+ * f's header with its target rate made explicit: an automatically sized
+ * filter that recorded none (1.0, or bloom_agg(x)) has the automatic rate,
+ * so that a union keeps the stricter of its inputs' targets.
+ */
+static BloomFilter
+bloom_with_target(const BloomFilter *f)
+{
+	BloomFilter h;
+
+	memcpy(&h, f, BLOOM_HEADER_SIZE);
+	if ((h.flags & BLOOM_FLAG_TARGET_MASK) == 0 && (h.flags & BLOOM_FLAG_AUTOSIZED))
+		bloom_set_target_fpr(&h, BLOOM_AUTO_FPR);
+	return h;
+}
+
+/* The flags of the union or intersection of a and b (targets made explicit). */
+static uint32
+bloom_result_flags(const BloomFilter *a, const BloomFilter *b)
+{
+	BloomFilter ha = bloom_with_target(a);
+	BloomFilter hb = bloom_with_target(b);
+	uint32		flags = bloom_combined_flags(&ha, &hb);
+
+	/* both automatic: the target stays implicit, as bloom_agg(x) writes it */
+	if ((flags & BLOOM_FLAG_AUTOSIZED) &&
+		(a->flags & BLOOM_FLAG_TARGET_MASK) == 0 && (b->flags & BLOOM_FLAG_TARGET_MASK) == 0)
+		flags &= ~BLOOM_FLAG_TARGET_MASK;
+	return flags;
+}
+
+/*
  * Union (OR) or intersection (AND) of two filters into a new one.  Raises
  * an error naming the mismatch if they cannot be combined.  The result has
  * the larger size; the smaller input is unfolded to it.
@@ -383,7 +415,7 @@ bloom_combine(const BloomFilter *a, const BloomFilter *b, bool is_union)
 		bloom_add_items(r, small->nitems);
 	else
 		r->nitems = Min(a->nitems, b->nitems);
-	r->flags = bloom_combined_flags(a, b) | (r->flags & BLOOM_FLAG_FOLDED);
+	r->flags = bloom_result_flags(a, b) | (r->flags & BLOOM_FLAG_FOLDED);
 	return r;
 }
 
@@ -613,21 +645,53 @@ bloom_info(PG_FUNCTION_ARGS)
  * function or aggregate of fcinfo (looked up only when it is raised).
  * warning: one WARNING per statement (the first such filter: a GROUP BY of
  * many full groups does not flood the client; the check then costs
- * nothing), error: 22023.
+ * nothing), error: 22023.  Statements are told apart by bloom_statement_id
+ * (bloomset.c: bumped as each top-level statement starts executing), not by
+ * their start time, which the statements of one query string share.
  */
+static uint64 bloom_warned_statement = 0;
+
+/* Is the check on, and has this statement not warned yet? */
+bool
+bloom_full_check_wanted(void)
+{
+	return bloom_full_filter_action != BLOOM_FULL_OFF &&
+		!(bloom_full_filter_action == BLOOM_FULL_WARNING &&
+		  bloom_warned_statement == bloom_statement_id);
+}
+
+/*
+ * Report a full filter of kind what_kind ("bloom filter", ...) returned by
+ * the call fcinfo: estimated rate, its target, a detail sentence.
+ */
+void
+bloom_full_report(FunctionCallInfo fcinfo, const char *what_kind, double rate,
+				  double target, const char *detail)
+{
+	Aggref	   *aggref = AggGetAggref(fcinfo);
+	char	   *what = get_func_name(aggref ? aggref->aggfnoid : fcinfo->flinfo->fn_oid);
+
+	if (bloom_full_filter_action == BLOOM_FULL_WARNING)
+		bloom_warned_statement = bloom_statement_id;
+	ereport(bloom_full_filter_action == BLOOM_FULL_ERROR ? ERROR : WARNING,
+			(errcode(bloom_full_filter_action == BLOOM_FULL_ERROR ?
+					 ERRCODE_INVALID_PARAMETER_VALUE : ERRCODE_WARNING),
+			 errmsg("%s: the %s is over capacity: estimated false-positive rate %.3g, more than twice its target %.3g",
+					what, what_kind, rate, target),
+			 errdetail("%s", detail),
+			 errhint("Size it for more items (bloom_agg(x, capacity, fpr)); filters that will be unioned need the union's capacity each. bloomset.full_filter = off silences this%s.",
+					 bloom_full_filter_action == BLOOM_FULL_WARNING ?
+					 " (reported once per statement)" : "")));
+}
+
+/* The full-filter check of a bloom filter f (counting_bloom.c and scalable_bloom.c check theirs). */
 void
 bloom_check_full(const BloomFilter *f, FunctionCallInfo fcinfo)
 {
-	static TimestampTz warned_statement = 0;
-	TimestampTz statement = GetCurrentStatementStartTimestamp();
 	double		target,
 				rate;
-	Aggref	   *aggref;
-	char	   *what;
 
-	if (bloom_full_filter_action == BLOOM_FULL_OFF || f->family[0] == '\0' ||
-		(bloom_full_filter_action == BLOOM_FULL_WARNING &&
-		 warned_statement == statement))
+	if (f->family[0] == '\0' || !bloom_full_check_wanted())
 		return;
 	target = bloom_target_fpr(f);
 	if (target == 0.0)
@@ -653,21 +717,10 @@ bloom_check_full(const BloomFilter *f, FunctionCallInfo fcinfo)
 	if (bloom_model_fpr(f, bloom_estimate_items(f, bloom_popcount(f))) <= target ||
 		(rate = bloom_current_fpr(f)) <= 2.0 * target)
 		return;
-	if (bloom_full_filter_action == BLOOM_FULL_WARNING)
-		warned_statement = statement;
-	aggref = AggGetAggref(fcinfo);
-	what = get_func_name(aggref ? aggref->aggfnoid : fcinfo->flinfo->fn_oid);
-	ereport(bloom_full_filter_action == BLOOM_FULL_ERROR ? ERROR : WARNING,
-			(errcode(bloom_full_filter_action == BLOOM_FULL_ERROR ?
-					 ERRCODE_INVALID_PARAMETER_VALUE : ERRCODE_WARNING),
-			 errmsg("%s: the bloom filter is over capacity: estimated false-positive rate %.3g, more than twice its target %.3g",
-					what, rate, target),
-			 errdetail("The filter has %llu bits and about %.0f distinct items; it was sized for a rate of %.3g.",
-					   (unsigned long long) f->nbits,
-					   bloom_estimate_items(f, bloom_popcount(f)), target),
-			 errhint("Size it for more items (bloom_agg(x, capacity, fpr)); filters that will be unioned need the union's capacity each. bloomset.full_filter = off silences this%s.",
-					 bloom_full_filter_action == BLOOM_FULL_WARNING ?
-					 " (reported once per statement)" : "")));
+	bloom_full_report(fcinfo, "bloom filter", rate, target,
+					  psprintf("The filter has %llu bits and about %.0f distinct items; it was sized for a rate of %.3g.",
+							   (unsigned long long) f->nbits,
+							   bloom_estimate_items(f, bloom_popcount(f)), target));
 }
 
 /*
@@ -789,11 +842,9 @@ struct BloomAggState
 	uint64		nadded;			/* non-null values seen */
 	BloomFilter *filter;		/* BLOOM_AGG_FILTER */
 	BloomFilter *hdr;			/* BLOOM_AGG_EXACT: family, collation */
-	uint64	   *slots;			/* BLOOM_AGG_EXACT: open addressing, 0 = free */
-	uint32		nslots;
-	uint32		nused;
-	bool		has_zero;		/* hash value 0 is in the set */
+	BloomHashSet set;			/* BLOOM_AGG_EXACT: the distinct hashes */
 	bool		deserialized;	/* made by bloom_agg_deserial: combine may keep it */
+	BloomAggArgs args;			/* sizing arguments of the first row */
 	BloomHashQueue queue;
 };
 
@@ -808,79 +859,169 @@ bloom_state_new(MemoryContext aggcxt, BloomFilter *f)
 	if (!f)
 	{
 		st->hdr = MemoryContextAllocZero(aggcxt, BLOOM_HEADER_SIZE);
-		st->nslots = 16;
-		st->slots = MemoryContextAllocZero(aggcxt, st->nslots * sizeof(uint64));
+		bloom_hashset_init(&st->set, aggcxt);
 	}
 	return st;
 }
 
-/* ---- exact hash set --------------------------------------------------- */
+/* ---- exact hash set (shared with scalable_bloom_agg) ------------------ */
 
-static void bloom_set_insert(BloomAggState *st, uint64 h);
+/* An empty set in cxt. */
+void
+bloom_hashset_init(BloomHashSet *s, MemoryContext cxt)
+{
+	s->nslots = 16;
+	s->slots = MemoryContextAllocZero(cxt, s->nslots * sizeof(uint64));
+	s->nused = 0;
+	s->has_zero = false;
+}
+
+/* Release the slots (the set is empty and unusable until initialised). */
+void
+bloom_hashset_free(BloomHashSet *s)
+{
+	if (s->slots)
+		pfree(s->slots);
+	s->slots = NULL;
+	s->nslots = s->nused = 0;
+	s->has_zero = false;
+}
 
 /* Double the hash table. */
 static void
-bloom_set_grow(BloomAggState *st)
+bloom_hashset_grow(BloomHashSet *s)
 {
-	uint64	   *old = st->slots;
-	uint32		oldn = st->nslots;
+	uint64	   *old = s->slots;
+	uint32		oldn = s->nslots;
 
-	st->nslots *= 2;
-	st->slots = MemoryContextAllocZero(GetMemoryChunkContext(old),
-									   (Size) st->nslots * sizeof(uint64));
-	st->nused = 0;
+	s->nslots *= 2;
+	s->slots = MemoryContextAllocZero(GetMemoryChunkContext(old),
+									  (Size) s->nslots * sizeof(uint64));
+	s->nused = 0;
 	for (uint32 i = 0; i < oldn; i++)
 		if (old[i] != 0)
-			bloom_set_insert(st, old[i]);
+			bloom_hashset_insert(s, old[i]);
 	pfree(old);
 }
 
 /* Add h to the set (hashes are already mixed, so low bits index well). */
-static void
-bloom_set_insert(BloomAggState *st, uint64 h)
+void
+bloom_hashset_insert(BloomHashSet *s, uint64 h)
 {
-	uint32		mask = st->nslots - 1;
+	uint32		mask = s->nslots - 1;
 	uint32		i = (uint32) h & mask;
 
 	if (h == 0)
 	{
-		st->has_zero = true;
+		s->has_zero = true;
 		return;
 	}
-	while (st->slots[i] != 0)
+	while (s->slots[i] != 0)
 	{
-		if (st->slots[i] == h)
+		if (s->slots[i] == h)
 			return;
 		i = (i + 1) & mask;
 	}
-	st->slots[i] = h;
-	if (++st->nused * 2 > st->nslots)
-		bloom_set_grow(st);
+	s->slots[i] = h;
+	if (++s->nused * 2 > s->nslots)
+		bloom_hashset_grow(s);
 }
 
-/* Distinct hashes in the exact set. */
-static uint64
-bloom_set_count(const BloomAggState *st)
+/* Distinct hashes in the set. */
+uint64
+bloom_hashset_count(const BloomHashSet *s)
 {
-	return (uint64) st->nused + (st->has_zero ? 1 : 0);
+	return (uint64) s->nused + (s->has_zero ? 1 : 0);
 }
 
-/* Insert every hash of the exact set into f. */
+/*
+ * Iterate: *pos starts at 0; each call stores the next hash in *h and
+ * returns true, or returns false at the end.
+ */
+bool
+bloom_hashset_next(const BloomHashSet *s, uint64 *pos, uint64 *h)
+{
+	if (*pos == 0)
+	{
+		*pos = 1;
+		if (s->has_zero)
+		{
+			*h = 0;
+			return true;
+		}
+	}
+	while (*pos - 1 < s->nslots)
+	{
+		uint64		v = s->slots[*pos - 1];
+
+		(*pos)++;
+		if (((*pos) & 0xFFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (v != 0)
+		{
+			*h = v;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Insert every hash of the set into f. */
 static void
-bloom_set_into_filter(const BloomAggState *st, BloomFilter *f)
+bloom_set_into_filter(const BloomHashSet *s, BloomFilter *f)
 {
-	if (st->has_zero)
-		bloom_insert_hash(f, 0);
-	for (uint32 i = 0; i < st->nslots; i++)
-		if (st->slots[i] != 0)
-			bloom_insert_hash(f, st->slots[i]);
+	uint64		pos = 0,
+				h;
+
+	while (bloom_hashset_next(s, &pos, &h))
+		bloom_insert_hash(f, h);
+}
+
+/* A copy of src's slots in cxt, as dst. */
+void
+bloom_hashset_copy(BloomHashSet *dst, const BloomHashSet *src, MemoryContext cxt)
+{
+	*dst = *src;
+	dst->slots = MemoryContextAlloc(cxt, (Size) src->nslots * sizeof(uint64));
+	memcpy(dst->slots, src->slots, (Size) src->nslots * sizeof(uint64));
+}
+
+/* Append the set to buf: the count (4 bytes), then the hashes (8 each). */
+void
+bloom_hashset_send(StringInfo buf, const BloomHashSet *s)
+{
+	uint64		pos = 0,
+				h;
+
+	pq_sendint32(buf, (uint32) bloom_hashset_count(s));
+	while (bloom_hashset_next(s, &pos, &h))
+		pq_sendint64(buf, h);
+}
+
+/*
+ * Read a set written by bloom_hashset_send from the rest of buf into s (an
+ * empty set); the reason it is malformed, or NULL.
+ */
+const char *
+bloom_hashset_recv(BloomHashSet *s, StringInfo buf, uint32 max)
+{
+	uint32		count;
+
+	if (buf->len - buf->cursor < 4)
+		return "the hash count is truncated";
+	count = pq_getmsgint(buf, 4);
+	if (count > max || (uint64) (buf->len - buf->cursor) != (uint64) count * 8)
+		return "the number of hashes does not match the length";
+	for (uint32 i = 0; i < count; i++)
+		bloom_hashset_insert(s, (uint64) pq_getmsgint64(buf));
+	return NULL;
 }
 
 /* Leave the exact phase: move the set into a BLOOM_AUTO_MAX_BITS filter. */
 static void
 bloom_state_to_filter(BloomAggState *st)
 {
-	MemoryContext cxt = GetMemoryChunkContext(st->slots);
+	MemoryContext cxt = GetMemoryChunkContext(st->set.slots);
 	BloomFilter *f = bloom_alloc_in(cxt, BLOOM_AUTO_MAX_BITS);
 
 	bloom_init_header(f, BLOOM_LAYOUT_BLOCKED, BLOOM_BLOCKED_HASHES,
@@ -888,11 +1029,8 @@ bloom_state_to_filter(BloomAggState *st)
 	f->flags = BLOOM_FLAG_AUTOSIZED;
 	memcpy(f->family, st->hdr->family, BLOOM_FAMILY_LEN);
 	f->collfp = st->hdr->collfp;
-	bloom_set_into_filter(st, f);
-	pfree(st->slots);
-	st->slots = NULL;
-	st->nslots = st->nused = 0;
-	st->has_zero = false;
+	bloom_set_into_filter(&st->set, f);
+	bloom_hashset_free(&st->set);
 	st->filter = f;
 	st->mode = BLOOM_AGG_FILTER;
 }
@@ -915,8 +1053,8 @@ bloom_state_flush(BloomAggState *st)
 				bloom_insert_hash(st->filter, q->h[i]);
 			else
 			{
-				bloom_set_insert(st, q->h[i]);
-				if (bloom_set_count(st) > BLOOM_AUTO_EXACT_MAX)
+				bloom_hashset_insert(&st->set, q->h[i]);
+				if (bloom_hashset_count(&st->set) > BLOOM_AUTO_EXACT_MAX)
 					bloom_state_to_filter(st);
 			}
 		}
@@ -933,7 +1071,7 @@ bloom_state_push(BloomAggState *st, uint64 h)
 	else
 	{
 #if defined(__GNUC__) || defined(__clang__)
-		__builtin_prefetch(&st->slots[(uint32) h & (st->nslots - 1)], 1, 3);
+		__builtin_prefetch(&st->set.slots[(uint32) h & (st->set.nslots - 1)], 1, 3);
 #endif
 	}
 	if (bloom_queue_push(&st->queue, h))
@@ -941,6 +1079,55 @@ bloom_state_push(BloomAggState *st, uint64 h)
 }
 
 /* ---- transition functions -------------------------------------------- */
+
+/* The bits of argument i of type t (int4, int8 or float8). */
+static int64
+bloom_arg_bits(FunctionCallInfo fcinfo, int i, Oid t)
+{
+	double		d;
+	int64		b;
+
+	if (t == INT4OID)
+		return PG_GETARG_INT32(i);
+	if (t == INT8OID)
+		return PG_GETARG_INT64(i);
+	d = PG_GETARG_FLOAT8(i);
+	memcpy(&b, &d, sizeof(b));
+	return b;
+}
+
+/*
+ * Check that the sizing arguments first.. of this row are those of the
+ * first row (recorded in a on the first call): the filter was sized by the
+ * first row's, so a row asking for another size is an error, not silently
+ * ignored.  NULL arguments are the caller's first-row error.
+ */
+void
+bloom_agg_same_args(BloomAggArgs *a, FunctionCallInfo fcinfo, int first,
+					const char *aggname)
+{
+	int			n = Min(PG_NARGS() - first, BLOOM_AGG_MAX_ARGS);
+
+	if (a->n == 0)
+	{
+		for (int i = 0; i < n; i++)
+		{
+			a->types[i] = get_fn_expr_argtype(fcinfo->flinfo, first + i);
+			a->bits[i] = bloom_arg_bits(fcinfo, first + i, a->types[i]);
+		}
+		a->n = n;
+		return;
+	}
+	for (int i = 0; i < a->n; i++)
+		if (PG_ARGISNULL(first + i) ||
+			bloom_arg_bits(fcinfo, first + i, a->types[i]) != a->bits[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("the sizing arguments of %s must be the same in every row", aggname),
+					 errdetail("The filter is sized once, by the first row's arguments; argument %d of this row differs.",
+							   first + i),
+					 errhint("Pass constants, or build one filter per size (GROUP BY the sizing arguments).")));
+}
 
 /* The header holding the family: the filter's, or the exact phase's. */
 static BloomFilter *
@@ -1062,6 +1249,7 @@ bloom_agg_trans_sized(PG_FUNCTION_ARGS)
 	BloomAggState *st = PG_ARGISNULL(0) ? bloom_state_for(fcinfo, bloom_make_sized)
 		: (BloomAggState *) PG_GETARG_POINTER(0);
 
+	bloom_agg_same_args(&st->args, fcinfo, 2, "bloom_agg");
 	bloom_state_add_arg(fcinfo, st);
 	PG_RETURN_POINTER(st);
 }
@@ -1074,6 +1262,7 @@ bloom_agg_trans_explicit(PG_FUNCTION_ARGS)
 	BloomAggState *st = PG_ARGISNULL(0) ? bloom_state_for(fcinfo, bloom_make_explicit)
 		: (BloomAggState *) PG_GETARG_POINTER(0);
 
+	bloom_agg_same_args(&st->args, fcinfo, 2, "bloom_agg");
 	bloom_state_add_arg(fcinfo, st);
 	PG_RETURN_POINTER(st);
 }
@@ -1110,10 +1299,10 @@ bloom_auto_result(BloomAggState *st)
 	if (st->mode == BLOOM_AGG_EXACT)
 	{
 		f = bloom_alloc(BLOOM_LAYOUT_BLOCKED, BLOOM_BLOCKED_HASHES,
-						bloom_auto_bits((double) bloom_set_count(st)), 0);
+						bloom_auto_bits((double) bloom_hashset_count(&st->set)), 0);
 		memcpy(f->family, st->hdr->family, BLOOM_FAMILY_LEN);
 		f->collfp = st->hdr->collfp;
-		bloom_set_into_filter(st, f);
+		bloom_set_into_filter(&st->set, f);
 	}
 	else
 	{
@@ -1165,14 +1354,13 @@ bloom_state_merge(BloomAggState *dst, BloomAggState *src)
 		bloom_state_to_filter(dst);
 	if (dst->mode == BLOOM_AGG_EXACT)
 	{
-		if (src->has_zero)
-			bloom_set_insert(dst, 0);
-		for (uint32 i = 0; i < src->nslots; i++)
+		uint64		pos = 0,
+					h;
+
+		while (bloom_hashset_next(&src->set, &pos, &h))
 		{
-			if (src->slots[i] == 0)
-				continue;
-			bloom_set_insert(dst, src->slots[i]);
-			if (bloom_set_count(dst) > BLOOM_AUTO_EXACT_MAX)
+			bloom_hashset_insert(&dst->set, h);
+			if (bloom_hashset_count(&dst->set) > BLOOM_AUTO_EXACT_MAX)
 			{
 				bloom_state_to_filter(dst);
 				bloom_state_merge(dst, src);
@@ -1181,7 +1369,7 @@ bloom_state_merge(BloomAggState *dst, BloomAggState *src)
 		}
 	}
 	else if (src->mode == BLOOM_AGG_EXACT)
-		bloom_set_into_filter(src, dst->filter);
+		bloom_set_into_filter(&src->set, dst->filter);
 	else
 	{
 		char		detail[256];
@@ -1211,11 +1399,8 @@ bloom_state_copy(MemoryContext aggcxt, const BloomAggState *src)
 		st->hdr = MemoryContextAlloc(aggcxt, BLOOM_HEADER_SIZE);
 		memcpy(st->hdr, src->hdr, BLOOM_HEADER_SIZE);
 	}
-	if (src->slots)
-	{
-		st->slots = MemoryContextAlloc(aggcxt, (Size) src->nslots * sizeof(uint64));
-		memcpy(st->slots, src->slots, (Size) src->nslots * sizeof(uint64));
-	}
+	if (src->set.slots)
+		bloom_hashset_copy(&st->set, &src->set, aggcxt);
 	return st;
 }
 
@@ -1284,12 +1469,7 @@ bloom_agg_serial(PG_FUNCTION_ARGS)
 	{
 		pq_sendbytes(&buf, st->hdr->family, BLOOM_FAMILY_LEN);
 		pq_sendint32(&buf, st->hdr->collfp);
-		pq_sendint32(&buf, (uint32) bloom_set_count(st));
-		if (st->has_zero)
-			pq_sendint64(&buf, 0);
-		for (uint32 i = 0; i < st->nslots; i++)
-			if (st->slots[i] != 0)
-				pq_sendint64(&buf, st->slots[i]);
+		bloom_hashset_send(&buf, &st->set);
 	}
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
@@ -1305,7 +1485,6 @@ bloom_bad_state(const char *why)
 static void
 bloom_deserial_exact(BloomAggState *st, StringInfo buf)
 {
-	uint32		count;
 	const char *why;
 
 	if (buf->len - buf->cursor < BLOOM_FAMILY_LEN + 8)
@@ -1314,14 +1493,9 @@ bloom_deserial_exact(BloomAggState *st, StringInfo buf)
 					  BLOOM_MIN_BITS, 0);
 	memcpy(st->hdr->family, pq_getmsgbytes(buf, BLOOM_FAMILY_LEN), BLOOM_FAMILY_LEN);
 	st->hdr->collfp = pq_getmsgint(buf, 4);
-	count = pq_getmsgint(buf, 4);
-	if (count > BLOOM_AUTO_EXACT_MAX + 1 ||
-		(uint64) (buf->len - buf->cursor) != (uint64) count * 8)
-		bloom_bad_state("the number of hashes does not match the length");
-	if ((why = bloom_check_header(st->hdr)) != NULL)
+	if ((why = bloom_hashset_recv(&st->set, buf, BLOOM_AUTO_EXACT_MAX + 1)) != NULL ||
+		(why = bloom_check_header(st->hdr)) != NULL)
 		bloom_bad_state(why);
-	for (uint32 i = 0; i < count; i++)
-		bloom_set_insert(st, (uint64) pq_getmsgint64(buf));
 }
 
 /* bloom_agg deserialize function: validates like bloom_recv. */
@@ -1395,7 +1569,7 @@ bloom_setop_step(MemoryContext aggcxt, BloomFilter *state,
 			bloom_and_words(state->words, in->words, BLOOM_NWORDS(state));
 			state->nitems = Min(state->nitems, in->nitems);
 		}
-		state->flags = bloom_combined_flags(state, in);
+		state->flags = bloom_result_flags(state, in);
 		return state;
 	}
 	old = MemoryContextSwitchTo(aggcxt);

@@ -9,8 +9,9 @@
  * (the bloom type: I/O, functions, aggregates); bloom.c, counting_bloom.c
  * and scalable_bloom.c call bloom_datum.c and, to read the filters they
  * probe, bloom_cache.c (the per-call-site cache and sliced reads), which
- * calls bloom_datum.c and bloom_hash.c; every file may call the
- * PostgreSQL-free core (bloom_format.h, scalable_format.h).
+ * calls bloom_datum.c and bloom_hash.c; bloom.c reads bloomset.c's
+ * statement id; every file may call the PostgreSQL-free core
+ * (bloom_format.h, scalable_format.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -206,6 +207,47 @@ extern void bloom_sized_header(BloomFilter *hdr, int64 capacity, double fpr,
 extern void bloom_explicit_header(BloomFilter *hdr, int32 size_bytes,
 								  int32 nhashes, int64 seed);
 
+/*
+ * An exact set of 64-bit element hashes (open addressing, 0 marks a free
+ * slot, the hash 0 kept aside): the exact phase of automatically sized and
+ * partial aggregate states, which combine without losing anything.
+ */
+typedef struct BloomHashSet
+{
+	uint64	   *slots;
+	uint32		nslots;
+	uint32		nused;
+	bool		has_zero;		/* hash value 0 is in the set */
+} BloomHashSet;
+
+extern void bloom_hashset_init(BloomHashSet *s, MemoryContext cxt);
+extern void bloom_hashset_free(BloomHashSet *s);
+extern void bloom_hashset_insert(BloomHashSet *s, uint64 h);
+extern uint64 bloom_hashset_count(const BloomHashSet *s);
+extern bool bloom_hashset_next(const BloomHashSet *s, uint64 *pos, uint64 *h);
+extern void bloom_hashset_copy(BloomHashSet *dst, const BloomHashSet *src,
+							   MemoryContext cxt);
+extern void bloom_hashset_send(StringInfo buf, const BloomHashSet *s);
+extern const char *bloom_hashset_recv(BloomHashSet *s, StringInfo buf,
+									  uint32 max);
+
+/*
+ * The sizing arguments of an aggregate call (capacity and rate, or size,
+ * hashes and seed), as the first row gave them: the filter is sized once,
+ * so every later row must give the same (22023 otherwise, as a changing
+ * n-gram length is).
+ */
+#define BLOOM_AGG_MAX_ARGS	3
+typedef struct BloomAggArgs
+{
+	int			n;				/* 0 until the first row */
+	Oid			types[BLOOM_AGG_MAX_ARGS];
+	int64		bits[BLOOM_AGG_MAX_ARGS];
+} BloomAggArgs;
+
+extern void bloom_agg_same_args(BloomAggArgs *a, FunctionCallInfo fcinfo,
+								int first, const char *aggname);
+
 typedef struct BloomAggState BloomAggState;
 extern BloomAggState *bloom_agg_auto_state(FunctionCallInfo fcinfo,
 										   const char *family);
@@ -224,7 +266,16 @@ typedef enum BloomFullAction
 	BLOOM_FULL_ERROR
 } BloomFullAction;
 extern int	bloom_full_filter_action;
+extern uint64 bloom_statement_id;
+extern bool bloom_full_check_wanted(void);
+extern void bloom_full_report(FunctionCallInfo fcinfo, const char *what_kind,
+							  double rate, double target, const char *detail);
 extern void bloom_check_full(const BloomFilter *f, FunctionCallInfo fcinfo);
+
+/* scalable_bloom.c */
+struct ScalableFilter;
+extern void scalable_check_full(const struct ScalableFilter *f,
+								FunctionCallInfo fcinfo);
 
 /*
  * The prefetch queue of every aggregate: hashes wait here a few rows while

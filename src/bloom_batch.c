@@ -54,10 +54,14 @@ bloom_add_all(PG_FUNCTION_ARGS)
 
 	uint64	   *h = palloc(sizeof(uint64) * Max(n, 1));
 	int			nh = 0;
+	bool		any = false;
 
 	if ((Pointer) f == DatumGetPointer(PG_GETARG_DATUM(0)))
 		f = bloom_copy(f);
-	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), f->family, &f->collfp, true, &ti);
+	/* an empty filter takes the element type only when something is added */
+	for (int i = 0; i < n && !any; i++)
+		any = !nulls[i];
+	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), f->family, &f->collfp, any, &ti);
 	/* two passes: hash and prefetch every element, then insert */
 	for (int i = 0; i < n; i++)
 	{

@@ -14,6 +14,7 @@
 
 #include <limits.h>
 
+#include "executor/executor.h"
 #include "miscadmin.h"
 #include "utils/guc.h"
 
@@ -40,6 +41,82 @@ static const struct config_enum_entry bloom_full_filter_options[] = {
  */
 static bool bloom_lookahead_unused = false;
 
+/*
+ * bloom_statement_id: bumped as each top-level statement starts executing
+ * (an ExecutorStart hook; statements run from inside another's execution,
+ * in functions, keep their caller's), so that bloomset.full_filter warns
+ * once per statement -- two statements sent in one query string are two.
+ * The nesting depth is counted around ExecutorRun and ExecutorFinish, as
+ * pg_stat_statements does.
+ */
+uint64		bloom_statement_id = 1;
+static int	bloom_exec_depth = 0;
+static ExecutorStart_hook_type bloom_prev_start = NULL;
+static ExecutorRun_hook_type bloom_prev_run = NULL;
+static ExecutorFinish_hook_type bloom_prev_finish = NULL;
+
+/* A new statement id for a top-level statement. */
+static void
+bloom_executor_start(QueryDesc *queryDesc, int eflags)
+{
+	if (bloom_exec_depth == 0)
+		bloom_statement_id++;
+	if (bloom_prev_start)
+		bloom_prev_start(queryDesc, eflags);
+	else
+		standard_ExecutorStart(queryDesc, eflags);
+}
+
+/* Run one level deeper (statements started meanwhile are nested). */
+static void
+bloom_executor_run(QueryDesc *queryDesc, ScanDirection direction, uint64 count
+#if PG_VERSION_NUM < 180000
+				   ,bool execute_once
+#endif
+)
+{
+	bloom_exec_depth++;
+	PG_TRY();
+	{
+		if (bloom_prev_run)
+			bloom_prev_run(queryDesc, direction, count
+#if PG_VERSION_NUM < 180000
+						   ,execute_once
+#endif
+				);
+		else
+			standard_ExecutorRun(queryDesc, direction, count
+#if PG_VERSION_NUM < 180000
+								 ,execute_once
+#endif
+				);
+	}
+	PG_FINALLY();
+	{
+		bloom_exec_depth--;
+	}
+	PG_END_TRY();
+}
+
+/* Finish one level deeper (AFTER triggers run statements here). */
+static void
+bloom_executor_finish(QueryDesc *queryDesc)
+{
+	bloom_exec_depth++;
+	PG_TRY();
+	{
+		if (bloom_prev_finish)
+			bloom_prev_finish(queryDesc);
+		else
+			standard_ExecutorFinish(queryDesc);
+	}
+	PG_FINALLY();
+	{
+		bloom_exec_depth--;
+	}
+	PG_END_TRY();
+}
+
 /* Let long loops of the core be cancelled (statement_timeout, cancel). */
 static void
 bloom_check_interrupts(void)
@@ -55,6 +132,12 @@ _PG_init(void)
 
 	bloom_cpu_init(portable != NULL && strcmp(portable, "1") == 0);
 	bloom_interrupt_hook = bloom_check_interrupts;
+	bloom_prev_start = ExecutorStart_hook;
+	ExecutorStart_hook = bloom_executor_start;
+	bloom_prev_run = ExecutorRun_hook;
+	ExecutorRun_hook = bloom_executor_run;
+	bloom_prev_finish = ExecutorFinish_hook;
+	ExecutorFinish_hook = bloom_executor_finish;
 	DefineCustomBoolVariable("bloomset.fast_hash",
 							 "Hash int2/int4/int8, text and bytea inline instead of calling the type's hash function.",
 							 "The results are identical either way; turning this off is for testing that.",
@@ -77,7 +160,7 @@ _PG_init(void)
 							 NULL, NULL, NULL);
 	DefineCustomEnumVariable("bloomset.full_filter",
 							 "What happens when a filter a call returns is estimated at more than twice the false-positive rate it was sized for: warning (once per statement), error or off.",
-							 "Checked by the bloom aggregates' final functions, bloom_add, bloom_add_all, bloom_union and bloom_union_agg.",
+							 "Checked by every function and aggregate that returns a bloom, counting_bloom or scalable_bloom filter.",
 							 &bloom_full_filter_action, BLOOM_FULL_WARNING,
 							 bloom_full_filter_options, PGC_USERSET, 0,
 							 NULL, NULL, NULL);

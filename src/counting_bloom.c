@@ -53,8 +53,59 @@ static BloomFilter *
 counting_new(int64 capacity, double fpr)
 {
 	BloomSizing s = bloom_sizing_checked(capacity, fpr, BLOOM_LAYOUT_COUNTING, false);
+	BloomFilter *f = bloom_alloc(BLOOM_LAYOUT_COUNTING, s.nhashes, s.nbits, 0);
 
-	return bloom_alloc(BLOOM_LAYOUT_COUNTING, s.nhashes, s.nbits, 0);
+	bloom_set_target_fpr(f, fpr);	/* for bloomset.full_filter */
+	return f;
+}
+
+/* Non-zero counters of c, and saturated ones (if saturated is not NULL). */
+static uint64
+counting_nonzero(const BloomFilter *c, uint64 *saturated)
+{
+	const uint8 *b = (const uint8 *) c->words;
+	uint64		ncounters = c->nbits / 4,
+				nonzero = 0,
+				sat = 0;
+
+	for (uint64 j = 0; j < ncounters; j++)
+	{
+		unsigned	x = (b[j >> 1] >> ((j & 1) * 4)) & 15;
+
+		if ((j & ((UINT64CONST(1) << 20) - 1)) == 0)
+			CHECK_FOR_INTERRUPTS(); /* every 512 kB of counters */
+
+		nonzero += x != 0;
+		sat += x == 15;
+	}
+	if (saturated)
+		*saturated = sat;
+	return nonzero;
+}
+
+/*
+ * The full-filter check of a counting filter (bloomset.full_filter, see
+ * bloom_check_full): O(1) first -- the classic model rate at the items added
+ * (with repeats: an upper bound on the distinct ones) -- then the rate of
+ * the non-zero counters, (nonzero / counters)^k, as counting_bloom_info
+ * reports it.  The target is the rate the filter was created for.
+ */
+static void
+counting_check_full(const BloomFilter *c, FunctionCallInfo fcinfo)
+{
+	double		m = (double) (c->nbits / 4);
+	double		target = bloom_target_fpr(c);
+	double		rate;
+
+	if (c->family[0] == '\0' || target == 0.0 || !bloom_full_check_wanted() ||
+		pow(1.0 - exp(-(double) c->nhashes * (double) c->nitems / m), c->nhashes) <= 2.0 * target)
+		return;
+	rate = pow((double) counting_nonzero(c, NULL) / m, c->nhashes);
+	if (rate > 2.0 * target)
+		bloom_full_report(fcinfo, "counting bloom filter", rate, target,
+						  psprintf("The filter has %llu counters and %llu items added; it was sized for a rate of %.3g.",
+								   (unsigned long long) (c->nbits / 4),
+								   (unsigned long long) c->nitems, target));
 }
 
 /* counting_bloom_empty(capacity bigint, fpr float8) */
@@ -101,6 +152,7 @@ counting_bloom_add(PG_FUNCTION_ARGS)
 	f = counting_arg_copy(fcinfo);
 	bloom_counting_add(f, counting_hash_arg(fcinfo, f));
 	bloom_add_items(f, 1);
+	counting_check_full(f, fcinfo);
 	PG_RETURN_BLOOM_P(f);
 }
 
@@ -229,9 +281,13 @@ counting_bloom_union(PG_FUNCTION_ARGS)
 	BloomFilter *r;
 
 	if (a->family[0] == '\0' && b->family[0] != '\0')
-		PG_RETURN_BLOOM_P(bloom_copy(b));	/* empty is the identity */
-	r = bloom_copy(a);
-	counting_merge_checked(r, b);
+		r = bloom_copy(b);		/* empty is the identity */
+	else
+	{
+		r = bloom_copy(a);
+		counting_merge_checked(r, b);
+	}
+	counting_check_full(r, fcinfo);
 	PG_RETURN_BLOOM_P(r);
 }
 
@@ -256,24 +312,13 @@ Datum
 counting_bloom_info(PG_FUNCTION_ARGS)
 {
 	BloomFilter *c = COUNTING_ARG(0);
-	const uint8 *b = (const uint8 *) c->words;
 	uint64		ncounters = c->nbits / 4,
-				nonzero = 0,
-				saturated = 0;
+				saturated,
+				nonzero = counting_nonzero(c, &saturated);
 	TupleDesc	tupdesc;
 	Datum		v[8];
 	bool		nulls[8] = {false};
 
-	for (uint64 j = 0; j < ncounters; j++)
-	{
-		unsigned	x = (b[j >> 1] >> ((j & 1) * 4)) & 15;
-
-		if ((j & ((UINT64CONST(1) << 20) - 1)) == 0)
-			CHECK_FOR_INTERRUPTS(); /* every 512 kB of counters */
-
-		nonzero += x != 0;
-		saturated += x == 15;
-	}
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	v[0] = Int64GetDatum((int64) ncounters);
@@ -309,6 +354,7 @@ typedef struct CountingAggState
 	uint64	   *hashes;			/* automatic: every value's hash */
 	uint32		nhashes;
 	uint32		maxhashes;
+	BloomAggArgs args;			/* sized: the first row's capacity and rate */
 } CountingAggState;
 
 #define COUNTING_AUTO_MAX	(1 << 22)
@@ -357,6 +403,7 @@ counting_bloom_agg_trans(PG_FUNCTION_ARGS)
 	}
 	else
 		st = (CountingAggState *) PG_GETARG_POINTER(0);
+	bloom_agg_same_args(&st->args, fcinfo, 2, "counting_bloom_agg");
 	if (!PG_ARGISNULL(1))
 	{
 		uint64		h;
@@ -519,15 +566,21 @@ Datum
 counting_bloom_agg_final(PG_FUNCTION_ARGS)
 {
 	CountingAggState *st;
+	BloomFilter *f;
 
 	bloom_agg_context(fcinfo);
 	if (PG_ARGISNULL(0))
 		PG_RETURN_BLOOM_P(bloom_alloc(BLOOM_LAYOUT_COUNTING, 1, 4 * BLOOM_MIN_BITS, 0));
 	st = (CountingAggState *) PG_GETARG_POINTER(0);
 	if (st->f == NULL)
-		PG_RETURN_BLOOM_P(counting_auto_result(st));
-	counting_state_flush(st);
-	PG_RETURN_BLOOM_P(bloom_copy(st->f));
+		f = counting_auto_result(st);
+	else
+	{
+		counting_state_flush(st);
+		f = bloom_copy(st->f);
+	}
+	counting_check_full(f, fcinfo);
+	PG_RETURN_BLOOM_P(f);
 }
 
 PG_FUNCTION_INFO_V1(counting_bloom_agg_combine);
@@ -583,3 +636,4 @@ counting_bloom_agg_deserial(PG_FUNCTION_ARGS)
 							 "invalid serialized counting bloom aggregate state");
 	PG_RETURN_POINTER(st);
 }
+

@@ -31,6 +31,7 @@
 #include "funcapi.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
+#include "nodes/primnodes.h"
 #include "port/pg_bswap.h"
 #include "utils/builtins.h"
 
@@ -191,7 +192,7 @@ scalable_adopt(ScalableFilter *f, const char *family, uint32 collfp)
 {
 	BloomFilter *sub = scalable_first(f);
 
-	memcpy(f->family, family, BLOOM_FAMILY_LEN);
+	memmove(f->family, family, BLOOM_FAMILY_LEN);	/* family may be f's own */
 	f->collfp = collfp;
 	for (int i = 0; i < f->nsub; i++, sub = scalable_next(sub))
 	{
@@ -381,6 +382,7 @@ scalable_bloom_add(PG_FUNCTION_ARGS)
 	if (was_empty)
 		scalable_adopt(f, f->family, f->collfp);	/* and every sub-filter */
 	scalable_add_hash(&f, bloom_hash_datum(ti, value, f->seed), CurrentMemoryContext);
+	scalable_check_full(f, fcinfo);
 	PG_RETURN_POINTER(f);
 }
 
@@ -440,12 +442,57 @@ scalable_merge(const ScalableFilter *a, const ScalableFilter *b, MemoryContext c
 	return r;
 }
 
+/*
+ * The full-filter check (bloomset.full_filter, see bloom_check_full) of a
+ * scalable filter: its rate is at most the sum of its sub-filters' rates.
+ * O(1) first: a filter whose sub-filters all hold at most their capacity
+ * (as adds and the aggregates leave them) keeps its target; only an
+ * over-full one (a union's OR) has its bits read.
+ */
+void
+scalable_check_full(const ScalableFilter *f, FunctionCallInfo fcinfo)
+{
+	const BloomFilter *sub = scalable_first(f);
+	double		target = scalable_fpr(f);
+	double		rate = 0.0;
+	bool		over = false;
+
+	if (f->family[0] == '\0' || !bloom_full_check_wanted())
+		return;
+	for (int i = 0; i < f->nsub; i++, sub = scalable_next(sub))
+	{
+		double		cap,
+					fpr;
+
+		scalable_sub_target(f, i, &cap, &fpr);
+		over |= (double) sub->nitems > cap;
+	}
+	if (!over)
+		return;
+	sub = scalable_first(f);
+	for (int i = 0; i < f->nsub; i++, sub = scalable_next(sub))
+		rate += bloom_current_fpr(sub);
+	rate = Min(rate, 1.0);
+	if (rate > 2.0 * target)
+		bloom_full_report(fcinfo, "scalable bloom filter", rate, target,
+						  psprintf("The filter has %d sub-filters, some holding more items than they were sized for (a union of filters each built on part of the data).",
+								   f->nsub));
+}
+
+/*
+ * scalable_bloom_union(a, b): sub-filter-wise OR.  Where the two hold more
+ * than a sub-filter's capacity together, the rate rises: the full-filter
+ * check says so.
+ */
 PG_FUNCTION_INFO_V1(scalable_bloom_union);
 Datum
 scalable_bloom_union(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_POINTER(scalable_merge(scalable_arg(fcinfo, 0), scalable_arg(fcinfo, 1),
-									 CurrentMemoryContext));
+	ScalableFilter *r = scalable_merge(scalable_arg(fcinfo, 0), scalable_arg(fcinfo, 1),
+									   CurrentMemoryContext);
+
+	scalable_check_full(r, fcinfo);
+	PG_RETURN_POINTER(r);
 }
 
 /* Estimated distinct items: the sum over the sub-filters. */
@@ -517,18 +564,77 @@ scalable_bloom_info(PG_FUNCTION_ARGS)
 #define SCALABLE_DEFAULT_FPR		0.01
 #define SCALABLE_DEFAULT_GROWTH		2
 
+/*
+ * Distinct hashes a partial state keeps exactly: 2^22 (a 64 MiB table at
+ * most, 32 MiB serialized).  Beyond, it becomes a filter, and two such
+ * partial filters can only be merged sub-filter by sub-filter, over
+ * capacity (the final function's full-filter check then says so).
+ */
+#define SCALABLE_EXACT_MAX			(1 << 22)
+#define SCALABLE_STATE_MSG			"invalid serialized scalable bloom aggregate state"
+
+/*
+ * The state of scalable_bloom_agg.  A scalable filter depends on the order
+ * of insertion (a value goes into the newest sub-filter), so two filters
+ * built on parts of the data cannot be merged into one that keeps the rate:
+ * OR-ing them sub-filter by sub-filter puts up to twice (with n workers n
+ * times) the capacity into each sub-filter, measured at 56-60 % false
+ * positives for a 1 % target over 1,000,000 rows.  So a state that will be
+ * combined (a partial aggregate: parallel workers, partitionwise
+ * aggregation; Aggref.aggsplit says so) keeps the exact set of distinct
+ * hashes instead of a filter, and the combined state's final function
+ * builds the filter by inserting them one by one, as the serial plan does:
+ * same rate.  A state of a plain (serial) aggregate fills its filter
+ * directly.
+ */
 typedef struct ScalableAggState
 {
 	BloomTypeInfo ti;
 	bool		ti_valid;
-	ScalableFilter *f;
+	bool		deserialized;	/* made by the deserial function: ours to keep */
+	ScalableFilter *f;			/* filter phase; NULL in the exact phase */
+	ScalableFilter *hdr;		/* exact phase: parameters, element fields */
+	BloomHashSet set;			/* exact phase: the distinct hashes */
+	BloomAggArgs args;			/* the first row's capacity and rate, if given */
 } ScalableAggState;
+
+/* The header holding the element fields and parameters. */
+static ScalableFilter *
+scalable_state_header(ScalableAggState *st)
+{
+	return st->f ? st->f : st->hdr;
+}
+
+/* Does this aggregate call's state get combined (a partial aggregate)? */
+static bool
+scalable_agg_is_partial(FunctionCallInfo fcinfo)
+{
+	Aggref	   *aggref = AggGetAggref(fcinfo);
+
+	return aggref != NULL && DO_AGGSPLIT_SKIPFINAL(aggref->aggsplit);
+}
+
+/* An empty exact-phase state for the parameters of hdr (no sub-filter). */
+static ScalableAggState *
+scalable_state_exact(MemoryContext aggcxt, const ScalableFilter *hdr)
+{
+	ScalableAggState *st = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
+
+	st->hdr = MemoryContextAlloc(aggcxt, SCALABLE_HEADER_SIZE);
+	memcpy(st->hdr, hdr, SCALABLE_HEADER_SIZE);
+	SET_VARSIZE(st->hdr, SCALABLE_HEADER_SIZE);
+	st->hdr->nsub = 0;
+	st->hdr->nitems = 0;
+	bloom_hashset_init(&st->set, aggcxt);
+	return st;
+}
 
 /* A new state for the sizing arguments of this call (NULLs: 22004). */
 static ScalableAggState *
 scalable_state_new(FunctionCallInfo fcinfo, MemoryContext aggcxt)
 {
 	ScalableAggState *st;
+	ScalableFilter *f;
 	int64		capacity = SCALABLE_DEFAULT_CAPACITY;
 	double		fpr = SCALABLE_DEFAULT_FPR;
 
@@ -541,9 +647,55 @@ scalable_state_new(FunctionCallInfo fcinfo, MemoryContext aggcxt)
 		capacity = PG_GETARG_INT64(2);
 		fpr = PG_GETARG_FLOAT8(3);
 	}
+	f = scalable_from_args(capacity, fpr, SCALABLE_DEFAULT_GROWTH, aggcxt);
+	if (scalable_agg_is_partial(fcinfo))
+	{
+		st = scalable_state_exact(aggcxt, f);
+		pfree(f);
+		return st;
+	}
 	st = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
-	st->f = scalable_from_args(capacity, fpr, SCALABLE_DEFAULT_GROWTH, aggcxt);
+	st->f = f;
 	return st;
+}
+
+/* Add h to the state (the exact set may turn into a filter). */
+static void
+scalable_state_add(ScalableAggState *st, uint64 h, MemoryContext aggcxt)
+{
+	if (st->f)
+	{
+		scalable_add_hash(&st->f, h, aggcxt);
+		return;
+	}
+	bloom_hashset_insert(&st->set, h);
+	if (bloom_hashset_count(&st->set) > SCALABLE_EXACT_MAX)
+	{
+		ScalableFilter *f = scalable_append(st->hdr, aggcxt);
+		uint64		pos = 0,
+					x;
+
+		while (bloom_hashset_next(&st->set, &pos, &x))
+			scalable_add_hash(&f, x, aggcxt);
+		bloom_hashset_free(&st->set);
+		st->f = f;
+	}
+}
+
+/*
+ * The filter of an exact-phase state, in cxt (the state is unchanged):
+ * its hashes inserted one by one.
+ */
+static ScalableFilter *
+scalable_state_build(ScalableAggState *st, MemoryContext cxt)
+{
+	ScalableFilter *f = scalable_append(st->hdr, cxt);
+	uint64		pos = 0,
+				h;
+
+	while (bloom_hashset_next(&st->set, &pos, &h))
+		scalable_add_hash(&f, h, cxt);
+	return f;
 }
 
 PG_FUNCTION_INFO_V1(scalable_bloom_agg_trans);
@@ -553,7 +705,10 @@ scalable_bloom_agg_trans(PG_FUNCTION_ARGS)
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 	ScalableAggState *st = PG_ARGISNULL(0) ? scalable_state_new(fcinfo, aggcxt)
 		: (ScalableAggState *) PG_GETARG_POINTER(0);
+	ScalableFilter *hdr = scalable_state_header(st);
 
+	if (PG_NARGS() > 2)
+		bloom_agg_same_args(&st->args, fcinfo, 2, "scalable_bloom_agg");
 	if (!PG_ARGISNULL(1))
 	{
 		if (!st->ti_valid)
@@ -561,10 +716,10 @@ scalable_bloom_agg_trans(PG_FUNCTION_ARGS)
 			bloom_typeinfo_init(&st->ti, get_fn_expr_argtype(fcinfo->flinfo, 1),
 								PG_GET_COLLATION(), aggcxt);
 			st->ti_valid = true;
-			scalable_check_value(st->f, &st->ti, true);
+			scalable_check_value(hdr, &st->ti, true);
 		}
-		scalable_add_hash(&st->f, bloom_hash_datum(&st->ti, PG_GETARG_DATUM(1), st->f->seed),
-						  aggcxt);
+		scalable_state_add(st, bloom_hash_datum(&st->ti, PG_GETARG_DATUM(1), hdr->seed),
+						   aggcxt);
 	}
 	PG_RETURN_POINTER(st);
 }
@@ -573,11 +728,95 @@ PG_FUNCTION_INFO_V1(scalable_bloom_agg_final);
 Datum
 scalable_bloom_agg_final(PG_FUNCTION_ARGS)
 {
+	ScalableAggState *st;
+	ScalableFilter *f;
+
 	bloom_agg_context(fcinfo);
 	if (PG_ARGISNULL(0))
 		PG_RETURN_POINTER(scalable_new(SCALABLE_DEFAULT_CAPACITY, SCALABLE_DEFAULT_FPR,
 									   SCALABLE_DEFAULT_GROWTH, CurrentMemoryContext));
-	PG_RETURN_POINTER(bloom_copy((BloomFilter *) ((ScalableAggState *) PG_GETARG_POINTER(0))->f));
+	st = (ScalableAggState *) PG_GETARG_POINTER(0);
+	f = st->f ? (ScalableFilter *) bloom_copy((BloomFilter *) st->f)
+		: scalable_state_build(st, CurrentMemoryContext);
+	scalable_check_full(f, fcinfo);
+	PG_RETURN_POINTER(f);
+}
+
+/* A copy of st in aggcxt (combine may get a state it must not keep). */
+static ScalableAggState *
+scalable_state_copy(MemoryContext aggcxt, const ScalableAggState *src)
+{
+	ScalableAggState *st = MemoryContextAlloc(aggcxt, sizeof(ScalableAggState));
+
+	memcpy(st, src, sizeof(ScalableAggState));
+	st->deserialized = false;
+	if (src->f)
+		st->f = (ScalableFilter *) bloom_copy_in(aggcxt, (const BloomFilter *) src->f);
+	else
+	{
+		st->hdr = MemoryContextAlloc(aggcxt, SCALABLE_HEADER_SIZE);
+		memcpy(st->hdr, src->hdr, SCALABLE_HEADER_SIZE);
+		bloom_hashset_copy(&st->set, &src->set, aggcxt);
+	}
+	return st;
+}
+
+/* Raise the error for combining states of different sizing arguments. */
+static void
+scalable_check_same_params(const ScalableFilter *a, const ScalableFilter *b)
+{
+	if (a->capacity != b->capacity || a->fpr_bits != b->fpr_bits ||
+		a->growth != b->growth || a->seed != b->seed)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot combine scalable_bloom_agg states with different parameters"),
+				 errdetail("Capacity %llu and %llu, rate %g and %g.",
+						   (unsigned long long) a->capacity, (unsigned long long) b->capacity,
+						   scalable_fpr(a), scalable_fpr(b)),
+				 errhint("Give every group the same capacity and rate.")));
+}
+
+/*
+ * Merge src into dst (dst in aggcxt).  Exact hashes are inserted one by one
+ * (into dst's set or filter); an exact dst meeting a filter src becomes a
+ * copy of that filter with dst's hashes inserted.  Only two filters (partial
+ * states past SCALABLE_EXACT_MAX) are OR-ed sub-filter by sub-filter.
+ */
+static void
+scalable_state_merge(ScalableAggState *dst, ScalableAggState *src, MemoryContext aggcxt)
+{
+	ScalableFilter *dh = scalable_state_header(dst);
+	ScalableFilter *sh = scalable_state_header(src);
+	uint64		pos = 0,
+				h;
+
+	scalable_check_same_params(dh, sh);
+	bloom_merge_element_fields(dh->family, &dh->collfp, sh->family, sh->collfp,
+							   "scalable_bloom_agg");
+	if (dst->f)
+		scalable_adopt(dst->f, dh->family, dh->collfp);
+	if (src->f == NULL)
+	{
+		while (bloom_hashset_next(&src->set, &pos, &h))
+			scalable_state_add(dst, h, aggcxt);
+	}
+	else if (dst->f == NULL)
+	{
+		ScalableFilter *f = (ScalableFilter *) bloom_copy_in(aggcxt, (const BloomFilter *) src->f);
+
+		scalable_adopt(f, dh->family, dh->collfp);
+		while (bloom_hashset_next(&dst->set, &pos, &h))
+			scalable_add_hash(&f, h, aggcxt);
+		bloom_hashset_free(&dst->set);
+		dst->f = f;
+	}
+	else
+	{
+		ScalableFilter *r = scalable_merge(dst->f, src->f, aggcxt);
+
+		pfree(dst->f);
+		dst->f = r;
+	}
 }
 
 PG_FUNCTION_INFO_V1(scalable_bloom_agg_combine);
@@ -587,22 +826,80 @@ scalable_bloom_agg_combine(PG_FUNCTION_ARGS)
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 	ScalableAggState *a = PG_ARGISNULL(0) ? NULL : (ScalableAggState *) PG_GETARG_POINTER(0);
 	ScalableAggState *b = PG_ARGISNULL(1) ? NULL : (ScalableAggState *) PG_GETARG_POINTER(1);
-	ScalableAggState *r;
 
 	if (b == NULL)
 		PG_RETURN_POINTER(a);
-	r = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
-	r->f = a ? scalable_merge(a->f, b->f, aggcxt)
-		: (ScalableFilter *) bloom_copy_in(aggcxt, (BloomFilter *) b->f);
-	PG_RETURN_POINTER(r);
+	if (a == NULL)
+		PG_RETURN_POINTER(b->deserialized ? b : scalable_state_copy(aggcxt, b));
+	scalable_state_merge(a, b, aggcxt);
+	PG_RETURN_POINTER(a);
 }
 
+/*
+ * Serialized state: 'f' and the filter's binary form, or 'x', the header
+ * fields that matter (capacity, rate bits, growth, seed, collation
+ * fingerprint, family) and the exact set.
+ */
 PG_FUNCTION_INFO_V1(scalable_bloom_agg_serial);
 Datum
 scalable_bloom_agg_serial(PG_FUNCTION_ARGS)
 {
+	ScalableAggState *st = (ScalableAggState *) PG_GETARG_POINTER(0);
+	StringInfoData buf;
+
 	bloom_agg_context(fcinfo);
-	PG_RETURN_BYTEA_P(bloom_wire_bytea(scalable_portable_copy(((ScalableAggState *) PG_GETARG_POINTER(0))->f)));
+	pq_begintypsend(&buf);
+	if (st->f)
+	{
+		bytea	   *w = bloom_wire_bytea(scalable_portable_copy(st->f));
+
+		pq_sendbyte(&buf, 'f');
+		pq_sendbytes(&buf, VARDATA(w), (int) VARSIZE(w) - VARHDRSZ);
+	}
+	else
+	{
+		pq_sendbyte(&buf, 'x');
+		pq_sendint64(&buf, st->hdr->capacity);
+		pq_sendint64(&buf, st->hdr->fpr_bits);
+		pq_sendint32(&buf, st->hdr->growth);
+		pq_sendint64(&buf, st->hdr->seed);
+		pq_sendint32(&buf, st->hdr->collfp);
+		pq_sendbytes(&buf, st->hdr->family, BLOOM_FAMILY_LEN);
+		bloom_hashset_send(&buf, &st->set);
+	}
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/* Read an exact-phase state (after its kind byte), validated. */
+static ScalableAggState *
+scalable_deserial_exact(StringInfo buf, MemoryContext aggcxt)
+{
+	ScalableFilter hdr;
+	ScalableAggState *st;
+	const char *why;
+
+	if (buf->len - buf->cursor < 8 + 8 + 4 + 8 + 4 + BLOOM_FAMILY_LEN)
+		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, SCALABLE_STATE_MSG,
+					"the exact-set header is truncated");
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.version = SCALABLE_FORMAT_VERSION;
+	hdr.layout = BLOOM_LAYOUT_SCALABLE;
+	hdr.scheme = BLOOM_SCHEME_PGEXT;
+	hdr.capacity = (uint64) pq_getmsgint64(buf);
+	hdr.fpr_bits = (uint64) pq_getmsgint64(buf);
+	hdr.growth = pq_getmsgint(buf, 4);
+	hdr.seed = (uint64) pq_getmsgint64(buf);
+	hdr.collfp = pq_getmsgint(buf, 4);
+	memcpy(hdr.family, pq_getmsgbytes(buf, BLOOM_FAMILY_LEN), BLOOM_FAMILY_LEN);
+	if ((why = scalable_check_params(hdr.capacity, scalable_fpr(&hdr), hdr.growth)) != NULL)
+		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, SCALABLE_STATE_MSG, why);
+	if (memchr(hdr.family, '\0', BLOOM_FAMILY_LEN) == NULL)
+		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, SCALABLE_STATE_MSG,
+					"the element family is malformed");
+	st = scalable_state_exact(aggcxt, &hdr);
+	if ((why = bloom_hashset_recv(&st->set, buf, SCALABLE_EXACT_MAX + 1)) != NULL)
+		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, SCALABLE_STATE_MSG, why);
+	return st;
 }
 
 PG_FUNCTION_INFO_V1(scalable_bloom_agg_deserial);
@@ -611,12 +908,32 @@ scalable_bloom_agg_deserial(PG_FUNCTION_ARGS)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	ScalableAggState *st = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
-	BloomFilter *v1 = bloom_parse_wire((const uint8 *) VARDATA_ANY(b),
-									   VARSIZE_ANY_EXHDR(b), CurrentMemoryContext,
-									   BLOOM_KIND_SCALABLE,
-									   "invalid serialized scalable bloom state");
+	ScalableAggState *st;
+	StringInfoData buf;
+	int			kind;
 
-	st->f = scalable_finish_decode(v1, ERRCODE_INVALID_BINARY_REPRESENTATION, aggcxt);
+	buf.data = VARDATA_ANY(b);
+	buf.len = VARSIZE_ANY_EXHDR(b);
+	buf.cursor = 0;
+	if (buf.len < 1)
+		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, SCALABLE_STATE_MSG,
+					"the state is truncated");
+	kind = pq_getmsgbyte(&buf);
+	if (kind == 'f')
+	{
+		BloomFilter *v1 = bloom_parse_wire((const uint8 *) buf.data + buf.cursor,
+										   buf.len - buf.cursor, CurrentMemoryContext,
+										   BLOOM_KIND_SCALABLE, SCALABLE_STATE_MSG);
+
+		st = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
+		st->f = scalable_finish_decode(v1, ERRCODE_INVALID_BINARY_REPRESENTATION, aggcxt);
+	}
+	else if (kind == 'x')
+		st = scalable_deserial_exact(&buf, aggcxt);
+	else
+		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, SCALABLE_STATE_MSG,
+					"unknown state kind");
+	st->deserialized = true;
 	PG_RETURN_POINTER(st);
 }
+

@@ -25,4 +25,126 @@ ALTER TYPE @extschema@.scalable_bloom SET (STORAGE = external);
 
 -- 1.2: the same verbs for the three kinds
 
+-- batch calls, estimates and union aggregates of counting_bloom and
+-- scalable_bloom, as bloom has them (one C mechanism per verb, see
+-- src/bloom_batch.c)
+
+CREATE FUNCTION @extschema@.counting_bloom_add_all(@extschema@.counting_bloom, anycompatiblearray)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_add_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_add_all(@extschema@.counting_bloom, anycompatiblearray) IS
+'a copy of the counting filter with every non-null array element added';
+
+CREATE FUNCTION @extschema@.counting_bloom_contains_any(@extschema@.counting_bloom, anycompatiblearray)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'counting_bloom_contains_any' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_contains_any(@extschema@.counting_bloom, anycompatiblearray) IS
+'may any non-null element be in the set?';
+
+CREATE FUNCTION @extschema@.counting_bloom_contains_all(@extschema@.counting_bloom, anycompatiblearray)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'counting_bloom_contains_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_contains_all(@extschema@.counting_bloom, anycompatiblearray) IS
+'may every non-null element be in the set?';
+
+CREATE FUNCTION @extschema@.counting_bloom_contains_each(@extschema@.counting_bloom, anycompatiblearray)
+RETURNS boolean[]
+AS 'MODULE_PATHNAME', 'counting_bloom_contains_each' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_contains_each(@extschema@.counting_bloom, anycompatiblearray) IS
+'counting_bloom_contains for each element (NULL for NULL elements)';
+
+CREATE FUNCTION @extschema@.counting_bloom_estimate_card(@extschema@.counting_bloom)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'counting_bloom_estimate_card' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_estimate_card(@extschema@.counting_bloom) IS
+'estimated number of distinct items, from the non-zero counters';
+
+CREATE FUNCTION @extschema@.counting_bloom_union_trans(internal, @extschema@.counting_bloom)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'counting_bloom_union_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_union_final(internal)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_union_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_union_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'counting_bloom_union_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_union_serial(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'counting_bloom_union_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_union_deserial(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'counting_bloom_union_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.counting_bloom_union_agg(@extschema@.counting_bloom) (
+	SFUNC = @extschema@.counting_bloom_union_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.counting_bloom_union_final,
+	COMBINEFUNC = @extschema@.counting_bloom_union_combine,
+	SERIALFUNC = @extschema@.counting_bloom_union_serial,
+	DESERIALFUNC = @extschema@.counting_bloom_union_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_union_agg(@extschema@.counting_bloom) IS
+'union (counters added) of the non-null counting filters (an empty filter over no rows)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_add_all(@extschema@.scalable_bloom, anycompatiblearray)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_add_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_add_all(@extschema@.scalable_bloom, anycompatiblearray) IS
+'a copy of the scalable filter with every non-null array element added (growing as needed)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_contains_any(@extschema@.scalable_bloom, anycompatiblearray)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'scalable_bloom_contains_any' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_contains_any(@extschema@.scalable_bloom, anycompatiblearray) IS
+'may any non-null element be in the set?';
+
+CREATE FUNCTION @extschema@.scalable_bloom_contains_all(@extschema@.scalable_bloom, anycompatiblearray)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'scalable_bloom_contains_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_contains_all(@extschema@.scalable_bloom, anycompatiblearray) IS
+'may every non-null element be in the set?';
+
+CREATE FUNCTION @extschema@.scalable_bloom_contains_each(@extschema@.scalable_bloom, anycompatiblearray)
+RETURNS boolean[]
+AS 'MODULE_PATHNAME', 'scalable_bloom_contains_each' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_contains_each(@extschema@.scalable_bloom, anycompatiblearray) IS
+'scalable_bloom_contains for each element (NULL for NULL elements)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_union_trans(internal, @extschema@.scalable_bloom)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'scalable_bloom_union_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_union_final(internal)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_union_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_union_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'scalable_bloom_union_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_union_serial(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'scalable_bloom_union_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_union_deserial(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'scalable_bloom_union_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.scalable_bloom_union_agg(@extschema@.scalable_bloom) (
+	SFUNC = @extschema@.scalable_bloom_union_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.scalable_bloom_union_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_union_combine,
+	SERIALFUNC = @extschema@.scalable_bloom_union_serial,
+	DESERIALFUNC = @extschema@.scalable_bloom_union_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_union_agg(@extschema@.scalable_bloom) IS
+'union (sub-filter-wise OR) of the non-null scalable filters (an empty filter over no rows; warns when over capacity)';
+
 -- 1.2: Parquet filters

@@ -26,7 +26,7 @@ CREATE TABLE ar_fplain AS SELECT * FROM ar_fpart;
 ANALYZE ar_part, ar_plain;	-- not the filter tables: the planner then expects enough rows to split
 
 \set aggs 'bloom_agg(g) a1, bloom_agg(g, 40000, 0.01) a2, bloom_agg(g, 65536, 7, 0) a3, bloom_ngram_agg(t) a4, bloom_token_agg(t) a5, counting_bloom_agg(g) c1, counting_bloom_agg(g, 40000, 0.01) c2, scalable_bloom_agg(g) s1, scalable_bloom_agg(g, 5000, 0.01) s2'
-\set uaggs 'bloom_union_agg(f) u1, bloom_intersect_agg(f) u2'
+\set uaggs 'bloom_union_agg(f) u1, bloom_intersect_agg(f) u2, counting_bloom_union_agg(cf) u3, scalable_bloom_union_agg(sf) u4'
 
 -- serial
 SET max_parallel_workers_per_gather = 0;
@@ -87,6 +87,12 @@ LATERAL (VALUES
   ('bloom_union_agg(f)', 0.01,
    (SELECT count(*) FROM generate_series(1, 40000) x WHERE NOT bloom_contains(u1, x)),
    (SELECT count(*) FROM generate_series(1000001, 1020000) x WHERE bloom_contains(u1, x))),
+  ('counting_bloom_union_agg(f)', 0.01,
+   (SELECT count(*) FROM generate_series(1, 40000) x WHERE NOT counting_bloom_contains(u3, x)),
+   (SELECT count(*) FROM generate_series(1000001, 1020000) x WHERE counting_bloom_contains(u3, x))),
+  ('scalable_bloom_union_agg(f)', 0.01,
+   (SELECT count(*) FROM generate_series(1, 40000) x WHERE NOT scalable_bloom_contains(u4, x)),
+   (SELECT count(*) FROM generate_series(1000001, 1020000) x WHERE scalable_bloom_contains(u4, x))),
   ('bloom_intersect_agg(f)', NULL, 0::bigint,
    (SELECT count(*) FROM generate_series(1000001, 1020000) x WHERE bloom_contains(u2, x)))
 ) v(agg, promise, fn, fp);

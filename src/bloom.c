@@ -1579,11 +1579,57 @@ bloom_setop_step(MemoryContext aggcxt, BloomFilter *state,
 	return r;
 }
 
-static Datum
-bloom_setop_trans(FunctionCallInfo fcinfo, bool is_union)
+/* The steps of bloom_union_agg and bloom_intersect_agg. */
+static void *
+bloom_union_step(MemoryContext aggcxt, void *state, const void *in)
+{
+	return bloom_setop_step(aggcxt, (BloomFilter *) state, (const BloomFilter *) in, true);
+}
+
+static void *
+bloom_intersect_step(MemoryContext aggcxt, void *state, const void *in)
+{
+	return bloom_setop_step(aggcxt, (BloomFilter *) state, (const BloomFilter *) in, false);
+}
+
+/* bloom_check_full for the shared final function. */
+static void
+bloom_check_full_any(const void *f, FunctionCallInfo fcinfo)
+{
+	bloom_check_full((const BloomFilter *) f, fcinfo);
+}
+
+/* An empty filter for the shared final function. */
+static void *
+bloom_empty_any(void)
+{
+	return bloom_empty_result();
+}
+
+static const BloomSetopAgg bloom_union_agg_kind = {
+	BLOOM_KIND_PLAIN, BLOOM_STATE_MSG, bloom_union_step, bloom_empty_any,
+	bloom_check_full_any, NULL, NULL
+};
+
+/* intersection over no rows is NULL (the intersection of nothing cannot be represented) */
+static const BloomSetopAgg bloom_intersect_agg_kind = {
+	BLOOM_KIND_PLAIN, BLOOM_STATE_MSG, bloom_intersect_step, NULL, NULL, NULL, NULL
+};
+
+/*
+ * The machinery of the set-operation aggregates of every kind
+ * (bloom_union_agg, bloom_intersect_agg, counting_bloom_union_agg,
+ * scalable_bloom_union_agg): the state is the result so far, a filter in
+ * the aggregate context, NULL before the first non-null input; the kind's
+ * step merges an input or another state into it.  Transition (combine =
+ * false: argument 1 is a filter datum) or combine (argument 1 is a state).
+ */
+Datum
+bloom_setop_apply(FunctionCallInfo fcinfo, const BloomSetopAgg *k, bool combine)
 {
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	BloomFilter *state = PG_ARGISNULL(0) ? NULL : (BloomFilter *) PG_GETARG_POINTER(0);
+	void	   *state = PG_ARGISNULL(0) ? NULL : PG_GETARG_POINTER(0);
+	const void *in;
 
 	if (PG_ARGISNULL(1))
 	{
@@ -1591,97 +1637,114 @@ bloom_setop_trans(FunctionCallInfo fcinfo, bool is_union)
 			PG_RETURN_NULL();
 		PG_RETURN_POINTER(state);
 	}
-	PG_RETURN_POINTER(bloom_setop_step(aggcxt, state, PG_GETARG_BLOOM_P(1), is_union));
+	in = combine ? PG_GETARG_POINTER(1) : bloom_from_datum_kind(PG_GETARG_DATUM(1), k->kind);
+	PG_RETURN_POINTER(k->step(aggcxt, state, in));
+}
+
+/*
+ * Final: a copy of the state (the final function must not change it),
+ * checked for fullness where the kind has a check; over no rows, the
+ * kind's empty filter, or NULL where it has none.
+ */
+Datum
+bloom_setop_finish(FunctionCallInfo fcinfo, const BloomSetopAgg *k)
+{
+	void	   *f;
+
+	bloom_agg_context(fcinfo);
+	if (PG_ARGISNULL(0))
+	{
+		if (k->empty == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(k->empty());
+	}
+	f = bloom_copy((BloomFilter *) PG_GETARG_POINTER(0));
+	if (k->check_full)
+		k->check_full(f, fcinfo);
+	PG_RETURN_POINTER(f);
+}
+
+/* Serialize: the filter's binary form (the kind's portable image). */
+Datum
+bloom_setop_serialize(FunctionCallInfo fcinfo, const BloomSetopAgg *k)
+{
+	void	   *f = PG_GETARG_POINTER(0);
+
+	bloom_agg_context(fcinfo);
+	PG_RETURN_BYTEA_P(bloom_wire_bytea(k->portable ? k->portable(f) : (BloomFilter *) f));
+}
+
+/* Deserialize: validated like the kind's binary input. */
+Datum
+bloom_setop_deserialize(FunctionCallInfo fcinfo, const BloomSetopAgg *k)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	MemoryContext aggcxt = bloom_agg_context(fcinfo);
+	BloomFilter *f = bloom_parse_wire((const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b),
+									  k->decode ? CurrentMemoryContext : aggcxt,
+									  k->kind, k->state_msg);
+
+	PG_RETURN_POINTER(k->decode ? k->decode(f, aggcxt) : f);
 }
 
 PG_FUNCTION_INFO_V1(bloom_union_trans);
 Datum
 bloom_union_trans(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_trans(fcinfo, true);
+	return bloom_setop_apply(fcinfo, &bloom_union_agg_kind, false);
 }
 
 PG_FUNCTION_INFO_V1(bloom_intersect_trans);
 Datum
 bloom_intersect_trans(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_trans(fcinfo, false);
+	return bloom_setop_apply(fcinfo, &bloom_intersect_agg_kind, false);
 }
 
 /*
- * Final functions: a copy of the state.  Union over no rows gives an empty
- * filter (so NOT bloom_contains stays correct); intersection over no rows
- * is NULL (the intersection of nothing cannot be represented).
+ * Final functions: union over no rows gives an empty filter (so NOT
+ * bloom_contains stays correct); intersection over no rows is NULL.
  */
 PG_FUNCTION_INFO_V1(bloom_union_final);
 Datum
 bloom_union_final(PG_FUNCTION_ARGS)
 {
-	bloom_agg_context(fcinfo);
-	if (PG_ARGISNULL(0))
-		PG_RETURN_BLOOM_P(bloom_empty_result());
-	bloom_check_full((BloomFilter *) PG_GETARG_POINTER(0), fcinfo);
-	PG_RETURN_BLOOM_P(bloom_copy((BloomFilter *) PG_GETARG_POINTER(0)));
+	return bloom_setop_finish(fcinfo, &bloom_union_agg_kind);
 }
 
 PG_FUNCTION_INFO_V1(bloom_intersect_final);
 Datum
 bloom_intersect_final(PG_FUNCTION_ARGS)
 {
-	bloom_agg_context(fcinfo);
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	PG_RETURN_BLOOM_P(bloom_copy((BloomFilter *) PG_GETARG_POINTER(0)));
-}
-
-static Datum
-bloom_setop_combine(FunctionCallInfo fcinfo, bool is_union)
-{
-	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	BloomFilter *a = PG_ARGISNULL(0) ? NULL : (BloomFilter *) PG_GETARG_POINTER(0);
-
-	if (PG_ARGISNULL(1))
-	{
-		if (a == NULL)
-			PG_RETURN_NULL();
-		PG_RETURN_POINTER(a);
-	}
-	PG_RETURN_POINTER(bloom_setop_step(aggcxt, a, (BloomFilter *) PG_GETARG_POINTER(1),
-									   is_union));
+	return bloom_setop_finish(fcinfo, &bloom_intersect_agg_kind);
 }
 
 PG_FUNCTION_INFO_V1(bloom_union_combine);
 Datum
 bloom_union_combine(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_combine(fcinfo, true);
+	return bloom_setop_apply(fcinfo, &bloom_union_agg_kind, true);
 }
 
 PG_FUNCTION_INFO_V1(bloom_intersect_combine);
 Datum
 bloom_intersect_combine(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_combine(fcinfo, false);
+	return bloom_setop_apply(fcinfo, &bloom_intersect_agg_kind, true);
 }
 
-/* Serialize: the filter's send form. */
+/* Serialize (both aggregates): the filter's send form. */
 PG_FUNCTION_INFO_V1(bloom_setop_serial);
 Datum
 bloom_setop_serial(PG_FUNCTION_ARGS)
 {
-	bloom_agg_context(fcinfo);
-	PG_RETURN_BYTEA_P(bloom_wire_bytea((BloomFilter *) PG_GETARG_POINTER(0)));
+	return bloom_setop_serialize(fcinfo, &bloom_union_agg_kind);
 }
 
-/* Deserialize: validated like bloom_recv. */
+/* Deserialize (both aggregates): validated like bloom_recv. */
 PG_FUNCTION_INFO_V1(bloom_setop_deserial);
 Datum
 bloom_setop_deserial(PG_FUNCTION_ARGS)
 {
-	bytea	   *b = PG_GETARG_BYTEA_PP(0);
-	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-
-	PG_RETURN_POINTER(bloom_parse_wire((const uint8 *) VARDATA_ANY(b),
-									   VARSIZE_ANY_EXHDR(b), aggcxt,
-									   BLOOM_KIND_PLAIN, BLOOM_STATE_MSG));
+	return bloom_setop_deserialize(fcinfo, &bloom_union_agg_kind);
 }

@@ -248,6 +248,29 @@ typedef struct BloomAggArgs
 extern void bloom_agg_same_args(BloomAggArgs *a, FunctionCallInfo fcinfo,
 								int first, const char *aggname);
 
+/*
+ * A set-operation aggregate (union or intersection) of one kind: the step
+ * that merges an input or a state into the state, and the kind's hooks for
+ * the rest (bloom.c runs the transition, combine, final, serialize and
+ * deserialize functions of every kind with them).
+ */
+typedef struct BloomSetopAgg
+{
+	BloomKind	kind;
+	const char *state_msg;		/* error message of a bad serialized state */
+	void	   *(*step) (MemoryContext aggcxt, void *state, const void *in);
+	void	   *(*empty) (void);	/* over no rows; NULL: the result is NULL */
+	void		(*check_full) (const void *f, FunctionCallInfo fcinfo);	/* or NULL */
+	BloomFilter *(*portable) (void *f); /* the wire image, if not f itself */
+	void	   *(*decode) (BloomFilter *wire, MemoryContext aggcxt);	/* or NULL */
+} BloomSetopAgg;
+
+extern Datum bloom_setop_apply(FunctionCallInfo fcinfo, const BloomSetopAgg *k,
+							   bool combine);
+extern Datum bloom_setop_finish(FunctionCallInfo fcinfo, const BloomSetopAgg *k);
+extern Datum bloom_setop_serialize(FunctionCallInfo fcinfo, const BloomSetopAgg *k);
+extern Datum bloom_setop_deserialize(FunctionCallInfo fcinfo, const BloomSetopAgg *k);
+
 typedef struct BloomAggState BloomAggState;
 extern BloomAggState *bloom_agg_auto_state(FunctionCallInfo fcinfo,
 										   const char *family);
@@ -276,6 +299,8 @@ extern void bloom_check_full(const BloomFilter *f, FunctionCallInfo fcinfo);
 struct ScalableFilter;
 extern void scalable_check_full(const struct ScalableFilter *f,
 								FunctionCallInfo fcinfo);
+extern void scalable_add_hashes(struct ScalableFilter **pf, const uint64 *h, int n);
+extern bool scalable_test_hash(const struct ScalableFilter *f, uint64 h);
 
 /*
  * The prefetch queue of every aggregate: hashes wait here a few rows while

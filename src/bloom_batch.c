@@ -9,7 +9,9 @@
  * Batch functions take an array of values and hash each element exactly as
  * the single-value functions do (the element type's family and collation
  * are checked once); NULL elements are skipped when adding and answer NULL
- * when probed one by one.
+ * when probed one by one.  One mechanism serves the three kinds (bloom,
+ * counting_bloom, scalable_bloom): the SQL entry points name the kind, and
+ * only the insert, test and prefetch of a hash differ by kind.
  *
  *-------------------------------------------------------------------------
  */
@@ -22,6 +24,8 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+
+#include "scalable_format.h"
 
 
 /* Deconstruct arr into element datums and null flags. */
@@ -39,78 +43,171 @@ bloom_array_elems(ArrayType *arr, Datum **values, bool **nulls)
 	return n;
 }
 
-/* bloom_add_all(bloom, anycompatiblearray) -> bloom: add every non-null element. */
-PG_FUNCTION_INFO_V1(bloom_add_all);
-Datum
-bloom_add_all(PG_FUNCTION_ARGS)
+/*
+ * The element fields of a filter of any kind: bloom and counting_bloom
+ * share the bloom header, scalable_bloom has a header of its own.
+ */
+static void
+bloom_batch_fields(void *f, BloomKind kind, char **family, uint32 **collfp,
+				   uint64 *seed)
 {
-	BloomFilter *f = PG_GETARG_BLOOM_P(0);
+	if (kind == BLOOM_KIND_SCALABLE)
+	{
+		ScalableFilter *sf = (ScalableFilter *) f;
+
+		*family = sf->family;
+		*collfp = &sf->collfp;
+		*seed = sf->seed;
+	}
+	else
+	{
+		BloomFilter *bf = (BloomFilter *) f;
+
+		*family = bf->family;
+		*collfp = &bf->collfp;
+		*seed = bf->seed;
+	}
+}
+
+/* Prefetch what adding (write) or probing h will touch (scalable: its probe does). */
+static inline void
+bloom_batch_prefetch(void *f, BloomKind kind, uint64 h, bool write)
+{
+	if (kind == BLOOM_KIND_PLAIN)
+		bloom_prefetch_hash((BloomFilter *) f, h, write);
+	else if (kind == BLOOM_KIND_COUNTING)
+		bloom_counting_prefetch((BloomFilter *) f, h);
+}
+
+/* May h be in f? */
+static inline bool
+bloom_batch_test(void *f, BloomKind kind, uint64 h)
+{
+	if (kind == BLOOM_KIND_PLAIN)
+		return bloom_test_hash((BloomFilter *) f, h);
+	if (kind == BLOOM_KIND_COUNTING)
+		return bloom_counting_test((BloomFilter *) f, h);
+	return scalable_test_hash((ScalableFilter *) f, h);
+}
+
+/*
+ * *_add_all(filter, anycompatiblearray): a copy of the filter with every
+ * non-null element added, for every kind.  Elements are hashed (and their
+ * memory prefetched) first, then inserted.  An empty filter takes the
+ * element type only when something is added, so an empty array leaves it
+ * combinable with anything.
+ */
+static Datum
+bloom_batch_add(FunctionCallInfo fcinfo, BloomKind kind)
+{
+	void	   *f = bloom_from_datum_kind(PG_GETARG_DATUM(0), kind);
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
 	BloomTypeInfo *ti;
 	BloomConversion *conv;
 	Datum	   *values;
 	bool	   *nulls;
 	int			n = bloom_array_elems(arr, &values, &nulls);
-
 	uint64	   *h = palloc(sizeof(uint64) * Max(n, 1));
 	int			nh = 0;
 	bool		any = false;
+	char	   *family;
+	uint32	   *collfp;
+	uint64		seed;
 
 	if ((Pointer) f == DatumGetPointer(PG_GETARG_DATUM(0)))
-		f = bloom_copy(f);
-	/* an empty filter takes the element type only when something is added */
+		f = bloom_copy((BloomFilter *) f);
 	for (int i = 0; i < n && !any; i++)
 		any = !nulls[i];
-	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), f->family, &f->collfp, any, &ti);
-	/* two passes: hash and prefetch every element, then insert */
+	bloom_batch_fields(f, kind, &family, &collfp, &seed);
+	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), family, collfp, any, &ti);
 	for (int i = 0; i < n; i++)
 	{
 		if (nulls[i])
 			continue;
-		h[nh] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i],
-								 f->seed);
-		bloom_prefetch_hash(f, h[nh++], true);
+		h[nh] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i], seed);
+		bloom_batch_prefetch(f, kind, h[nh++], true);
+	}
+	if (kind == BLOOM_KIND_SCALABLE)
+	{
+		ScalableFilter *sf = (ScalableFilter *) f;
+
+		if (nh > 0)
+			scalable_add_hashes(&sf, h, nh);
+		scalable_check_full(sf, fcinfo);
+		PG_RETURN_POINTER(sf);
 	}
 	for (int i = 0; i < nh; i++)
-		bloom_insert_hash(f, h[i]);
-	bloom_add_items(f, nh);
-	bloom_check_full(f, fcinfo);
-	PG_RETURN_BLOOM_P(f);
+	{
+		if (kind == BLOOM_KIND_PLAIN)
+			bloom_insert_hash((BloomFilter *) f, h[i]);
+		else
+			bloom_counting_add((BloomFilter *) f, h[i]);
+	}
+	bloom_add_items((BloomFilter *) f, nh);
+	bloom_check_full((BloomFilter *) f, fcinfo);
+	PG_RETURN_POINTER(f);
+}
+
+/* bloom_add_all(bloom, anycompatiblearray) -> bloom: add every non-null element. */
+PG_FUNCTION_INFO_V1(bloom_add_all);
+Datum
+bloom_add_all(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_add(fcinfo, BLOOM_KIND_PLAIN);
+}
+
+PG_FUNCTION_INFO_V1(counting_bloom_add_all);
+Datum
+counting_bloom_add_all(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_add(fcinfo, BLOOM_KIND_COUNTING);
+}
+
+PG_FUNCTION_INFO_V1(scalable_bloom_add_all);
+Datum
+scalable_bloom_add_all(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_add(fcinfo, BLOOM_KIND_SCALABLE);
 }
 
 /*
- * Probe every element of the array argument: counts of "maybe" answers
- * and of non-null elements; answers per element into out (may be NULL).
+ * Probe every element of the array argument against a filter of the given
+ * kind: counts of "maybe" answers and of non-null elements; answers per
+ * element into out (may be NULL).
  */
 static void
-bloom_probe_array(FunctionCallInfo fcinfo, int *hits, int *nonnull,
+bloom_probe_array(FunctionCallInfo fcinfo, BloomKind kind, int *hits, int *nonnull,
 				  ArrayType **out)
 {
-	BloomFilter *f = bloom_call_probe_filter(fcinfo, 0, BLOOM_KIND_PLAIN);
+	void	   *f = bloom_call_probe_filter(fcinfo, 0, kind);
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
 	BloomTypeInfo *ti;
-	BloomConversion *conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), f->family,
-												&f->collfp, false, &ti);
+	BloomConversion *conv;
 	Datum	   *values;
 	bool	   *nulls;
 	int			n = bloom_array_elems(arr, &values, &nulls);
 	Datum	   *answers = palloc(sizeof(Datum) * Max(n, 1));
 	uint64	   *h = palloc(sizeof(uint64) * Max(n, 1));
 	int			nh = 0;
-	bool		empty = f->family[0] == '\0';
+	char	   *family;
+	uint32	   *collfp;
+	uint64		seed;
+	bool		empty;
 
+	bloom_batch_fields(f, kind, &family, &collfp, &seed);
+	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), family, collfp, false, &ti);
+	empty = family[0] == '\0';
 	*hits = *nonnull = 0;
 	/* three passes: hash every element, read the parts they need, test */
 	for (int i = 0; i < n; i++)
 	{
 		if (nulls[i] || empty)
 			continue;
-		h[nh++] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i],
-								   f->seed);
+		h[nh++] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i], seed);
 	}
 	f = bloom_call_parts(fcinfo, f, h, nh);	/* a stored filter: all parts at once */
 	for (int i = 0; i < nh; i++)
-		bloom_prefetch_hash(f, h[i], false);
+		bloom_batch_prefetch(f, kind, h[i], false);
 	nh = 0;
 	for (int i = 0; i < n; i++)
 	{
@@ -119,7 +216,7 @@ bloom_probe_array(FunctionCallInfo fcinfo, int *hits, int *nonnull,
 		if (nulls[i])
 			continue;
 		(*nonnull)++;
-		maybe = !empty && bloom_test_hash(f, h[nh++]);
+		maybe = !empty && bloom_batch_test(f, kind, h[nh++]);
 		*hits += maybe ? 1 : 0;
 		answers[i] = BoolGetDatum(maybe);
 	}
@@ -133,41 +230,101 @@ bloom_probe_array(FunctionCallInfo fcinfo, int *hits, int *nonnull,
 	}
 }
 
-/* bloom_contains_any(bloom, anycompatiblearray) -> may any element be in? */
-PG_FUNCTION_INFO_V1(bloom_contains_any);
-Datum
-bloom_contains_any(PG_FUNCTION_ARGS)
+/* *_contains_any(filter, anycompatiblearray) -> may any element be in? */
+static Datum
+bloom_batch_any(FunctionCallInfo fcinfo, BloomKind kind)
 {
 	int			hits,
 				nonnull;
 
-	bloom_probe_array(fcinfo, &hits, &nonnull, NULL);
+	bloom_probe_array(fcinfo, kind, &hits, &nonnull, NULL);
 	PG_RETURN_BOOL(hits > 0);
 }
 
-/* bloom_contains_all(bloom, anycompatiblearray) -> may every element be in? */
-PG_FUNCTION_INFO_V1(bloom_contains_all);
-Datum
-bloom_contains_all(PG_FUNCTION_ARGS)
+/* *_contains_all(filter, anycompatiblearray) -> may every element be in? */
+static Datum
+bloom_batch_all(FunctionCallInfo fcinfo, BloomKind kind)
 {
 	int			hits,
 				nonnull;
 
-	bloom_probe_array(fcinfo, &hits, &nonnull, NULL);
+	bloom_probe_array(fcinfo, kind, &hits, &nonnull, NULL);
 	PG_RETURN_BOOL(hits == nonnull);
 }
 
-/* bloom_contains_each(bloom, anycompatiblearray) -> boolean[] per element. */
-PG_FUNCTION_INFO_V1(bloom_contains_each);
-Datum
-bloom_contains_each(PG_FUNCTION_ARGS)
+/* *_contains_each(filter, anycompatiblearray) -> boolean[] per element. */
+static Datum
+bloom_batch_each(FunctionCallInfo fcinfo, BloomKind kind)
 {
 	int			hits,
 				nonnull;
 	ArrayType  *out;
 
-	bloom_probe_array(fcinfo, &hits, &nonnull, &out);
+	bloom_probe_array(fcinfo, kind, &hits, &nonnull, &out);
 	PG_RETURN_ARRAYTYPE_P(out);
+}
+
+PG_FUNCTION_INFO_V1(bloom_contains_any);
+Datum
+bloom_contains_any(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_any(fcinfo, BLOOM_KIND_PLAIN);
+}
+
+PG_FUNCTION_INFO_V1(bloom_contains_all);
+Datum
+bloom_contains_all(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_all(fcinfo, BLOOM_KIND_PLAIN);
+}
+
+PG_FUNCTION_INFO_V1(bloom_contains_each);
+Datum
+bloom_contains_each(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_each(fcinfo, BLOOM_KIND_PLAIN);
+}
+
+PG_FUNCTION_INFO_V1(counting_bloom_contains_any);
+Datum
+counting_bloom_contains_any(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_any(fcinfo, BLOOM_KIND_COUNTING);
+}
+
+PG_FUNCTION_INFO_V1(counting_bloom_contains_all);
+Datum
+counting_bloom_contains_all(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_all(fcinfo, BLOOM_KIND_COUNTING);
+}
+
+PG_FUNCTION_INFO_V1(counting_bloom_contains_each);
+Datum
+counting_bloom_contains_each(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_each(fcinfo, BLOOM_KIND_COUNTING);
+}
+
+PG_FUNCTION_INFO_V1(scalable_bloom_contains_any);
+Datum
+scalable_bloom_contains_any(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_any(fcinfo, BLOOM_KIND_SCALABLE);
+}
+
+PG_FUNCTION_INFO_V1(scalable_bloom_contains_all);
+Datum
+scalable_bloom_contains_all(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_all(fcinfo, BLOOM_KIND_SCALABLE);
+}
+
+PG_FUNCTION_INFO_V1(scalable_bloom_contains_each);
+Datum
+scalable_bloom_contains_each(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_each(fcinfo, BLOOM_KIND_SCALABLE);
 }
 
 /* Estimated items of a, of b and of their union (bloom_combine checks them). */

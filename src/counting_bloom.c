@@ -291,19 +291,38 @@ counting_bloom_union(PG_FUNCTION_ARGS)
 	PG_RETURN_BLOOM_P(r);
 }
 
-/* counting_bloom_to_bloom: the classic filter of the non-zero counters. */
-PG_FUNCTION_INFO_V1(counting_bloom_to_bloom);
-Datum
-counting_bloom_to_bloom(PG_FUNCTION_ARGS)
+/* The classic filter of the non-zero counters of c. */
+static BloomFilter *
+counting_classic(const BloomFilter *c)
 {
-	BloomFilter *c = COUNTING_ARG(0);
 	BloomFilter *f = bloom_alloc(BLOOM_LAYOUT_CLASSIC, c->nhashes, c->nbits / 4, c->seed);
 
 	memcpy(f->family, c->family, BLOOM_FAMILY_LEN);
 	f->collfp = c->collfp;
 	f->nitems = c->nitems;
 	bloom_counting_to_bits(c, f);
-	PG_RETURN_BLOOM_P(f);
+	return f;
+}
+
+/* counting_bloom_to_bloom: the classic filter of the non-zero counters. */
+PG_FUNCTION_INFO_V1(counting_bloom_to_bloom);
+Datum
+counting_bloom_to_bloom(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BLOOM_P(counting_classic(COUNTING_ARG(0)));
+}
+
+/*
+ * counting_bloom_estimate_card: estimated distinct items, the estimate of
+ * the classic filter of the non-zero counters, -(m/k)·ln(1 - X/m).
+ */
+PG_FUNCTION_INFO_V1(counting_bloom_estimate_card);
+Datum
+counting_bloom_estimate_card(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f = counting_classic(COUNTING_ARG(0));
+
+	PG_RETURN_FLOAT8(bloom_estimate_items(f, bloom_popcount(f)));
 }
 
 /* counting_bloom_info: counters, hashes, items, non-zero, saturated, rate. */
@@ -637,3 +656,78 @@ counting_bloom_agg_deserial(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(st);
 }
 
+/* ---- counting_bloom_union_agg(counting_bloom) --------------------------- */
+
+/*
+ * The step of the union aggregate (bloom.c runs it): counters added in
+ * place (counting_merge_checked: same sizes only, as counting_bloom_union);
+ * an empty state takes the input.
+ */
+static void *
+counting_union_step(MemoryContext aggcxt, void *state, const void *in)
+{
+	BloomFilter *st = (BloomFilter *) state;
+	const BloomFilter *f = (const BloomFilter *) in;
+
+	if (st == NULL || (st->family[0] == '\0' && f->family[0] != '\0'))
+	{
+		if (st)
+			pfree(st);			/* empty: the identity of union */
+		return bloom_copy_in(aggcxt, f);
+	}
+	counting_merge_checked(st, f);
+	return st;
+}
+
+/* The smallest empty counting filter: the union of no rows. */
+static void *
+counting_union_empty(void)
+{
+	return bloom_alloc(BLOOM_LAYOUT_COUNTING, 1, 4 * BLOOM_MIN_BITS, 0);
+}
+
+static void
+counting_check_full_any(const void *f, FunctionCallInfo fcinfo)
+{
+	counting_check_full((const BloomFilter *) f, fcinfo);
+}
+
+static const BloomSetopAgg counting_union_agg_kind = {
+	BLOOM_KIND_COUNTING, "invalid serialized counting bloom aggregate state",
+	counting_union_step, counting_union_empty, counting_check_full_any, NULL, NULL
+};
+
+PG_FUNCTION_INFO_V1(counting_bloom_union_trans);
+Datum
+counting_bloom_union_trans(PG_FUNCTION_ARGS)
+{
+	return bloom_setop_apply(fcinfo, &counting_union_agg_kind, false);
+}
+
+PG_FUNCTION_INFO_V1(counting_bloom_union_combine);
+Datum
+counting_bloom_union_combine(PG_FUNCTION_ARGS)
+{
+	return bloom_setop_apply(fcinfo, &counting_union_agg_kind, true);
+}
+
+PG_FUNCTION_INFO_V1(counting_bloom_union_final);
+Datum
+counting_bloom_union_final(PG_FUNCTION_ARGS)
+{
+	return bloom_setop_finish(fcinfo, &counting_union_agg_kind);
+}
+
+PG_FUNCTION_INFO_V1(counting_bloom_union_serial);
+Datum
+counting_bloom_union_serial(PG_FUNCTION_ARGS)
+{
+	return bloom_setop_serialize(fcinfo, &counting_union_agg_kind);
+}
+
+PG_FUNCTION_INFO_V1(counting_bloom_union_deserial);
+Datum
+counting_bloom_union_deserial(PG_FUNCTION_ARGS)
+{
+	return bloom_setop_deserialize(fcinfo, &counting_union_agg_kind);
+}

@@ -210,6 +210,26 @@ scalable_check_value(ScalableFilter *f, const BloomTypeInfo *ti, bool adopt)
 		scalable_adopt(f, ti->family, ti->collfp);
 }
 
+/*
+ * For the batch functions (bloom_batch.c): add n hashes to *pf (which may
+ * be replaced by a grown copy in CurrentMemoryContext), its sub-filters
+ * taking the outer element fields first (set by the caller on an empty
+ * filter); and test one hash.
+ */
+void
+scalable_add_hashes(ScalableFilter **pf, const uint64 *h, int n)
+{
+	scalable_adopt(*pf, (*pf)->family, (*pf)->collfp);
+	for (int i = 0; i < n; i++)
+		scalable_add_hash(pf, h[i], CurrentMemoryContext);
+}
+
+bool
+scalable_test_hash(const ScalableFilter *f, uint64 h)
+{
+	return scalable_test(f, h);
+}
+
 /* ---- validation and the portable forms ------------------------------- */
 
 /*
@@ -937,3 +957,86 @@ scalable_bloom_agg_deserial(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(st);
 }
 
+/* ---- scalable_bloom_union_agg(scalable_bloom) --------------------------- */
+
+/*
+ * The kind's hooks of the union aggregate (bloom.c runs it): the step is
+ * scalable_bloom_union's sub-filter-wise OR; the final function reports a
+ * union over capacity; states travel in the portable form.
+ */
+static void *
+scalable_union_step(MemoryContext aggcxt, void *state, const void *in)
+{
+	ScalableFilter *r;
+
+	if (state == NULL)
+		return bloom_copy_in(aggcxt, (const BloomFilter *) in);
+	r = scalable_merge((ScalableFilter *) state, (const ScalableFilter *) in, aggcxt);
+	pfree(state);
+	return r;
+}
+
+static void *
+scalable_union_empty(void)
+{
+	return scalable_new(SCALABLE_DEFAULT_CAPACITY, SCALABLE_DEFAULT_FPR,
+						SCALABLE_DEFAULT_GROWTH, CurrentMemoryContext);
+}
+
+static void
+scalable_check_full_any(const void *f, FunctionCallInfo fcinfo)
+{
+	scalable_check_full((const ScalableFilter *) f, fcinfo);
+}
+
+static BloomFilter *
+scalable_portable_any(void *f)
+{
+	return scalable_portable_copy((const ScalableFilter *) f);
+}
+
+static void *
+scalable_decode_any(BloomFilter *wire, MemoryContext aggcxt)
+{
+	return scalable_finish_decode(wire, ERRCODE_INVALID_BINARY_REPRESENTATION, aggcxt);
+}
+
+static const BloomSetopAgg scalable_union_agg_kind = {
+	BLOOM_KIND_SCALABLE, SCALABLE_STATE_MSG, scalable_union_step, scalable_union_empty,
+	scalable_check_full_any, scalable_portable_any, scalable_decode_any
+};
+
+PG_FUNCTION_INFO_V1(scalable_bloom_union_trans);
+Datum
+scalable_bloom_union_trans(PG_FUNCTION_ARGS)
+{
+	return bloom_setop_apply(fcinfo, &scalable_union_agg_kind, false);
+}
+
+PG_FUNCTION_INFO_V1(scalable_bloom_union_combine);
+Datum
+scalable_bloom_union_combine(PG_FUNCTION_ARGS)
+{
+	return bloom_setop_apply(fcinfo, &scalable_union_agg_kind, true);
+}
+
+PG_FUNCTION_INFO_V1(scalable_bloom_union_final);
+Datum
+scalable_bloom_union_final(PG_FUNCTION_ARGS)
+{
+	return bloom_setop_finish(fcinfo, &scalable_union_agg_kind);
+}
+
+PG_FUNCTION_INFO_V1(scalable_bloom_union_serial);
+Datum
+scalable_bloom_union_serial(PG_FUNCTION_ARGS)
+{
+	return bloom_setop_serialize(fcinfo, &scalable_union_agg_kind);
+}
+
+PG_FUNCTION_INFO_V1(scalable_bloom_union_deserial);
+Datum
+scalable_bloom_union_deserial(PG_FUNCTION_ARGS)
+{
+	return bloom_setop_deserialize(fcinfo, &scalable_union_agg_kind);
+}

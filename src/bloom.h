@@ -196,9 +196,10 @@ extern BloomConversion *bloom_call_elements(FunctionCallInfo fcinfo, Oid elemtyp
 
 extern MemoryContext bloom_agg_context(FunctionCallInfo fcinfo);
 
-/* bloom.c: the bloom type (sizing, set operations, aggregate states) */
+/* bloom.c: the bloom type (sizing, set operations); bloom_agg.c: aggregates */
 extern BloomFilter *bloom_combine(const BloomFilter *a, const BloomFilter *b,
 								  bool is_union);
+extern uint32 bloom_result_flags(const BloomFilter *a, const BloomFilter *b);
 extern BloomFilter *bloom_folded(const BloomFilter *f, uint64 factor);
 extern BloomSizing bloom_sizing_checked(int64 capacity, double fpr, int layout,
 									   bool pow2);
@@ -247,6 +248,16 @@ typedef struct BloomAggArgs
 
 extern void bloom_agg_same_args(BloomAggArgs *a, FunctionCallInfo fcinfo,
 								int first, const char *aggname);
+
+/* The value argument's hash information, set up by the first non-null row. */
+typedef struct BloomAggValue
+{
+	bool		valid;
+	BloomTypeInfo ti;
+} BloomAggValue;
+
+extern bool bloom_agg_first_value(FunctionCallInfo fcinfo, BloomAggValue *v,
+								  char *family, uint32 *collfp, MemoryContext cxt);
 
 /*
  * A set-operation aggregate (union or intersection) of one kind: the step

@@ -364,8 +364,7 @@ counting_bloom_info(PG_FUNCTION_ARGS)
  */
 typedef struct CountingAggState
 {
-	BloomTypeInfo ti;
-	bool		ti_valid;
+	BloomAggValue value;		/* the value argument's type information */
 	BloomFilter *f;
 	BloomHashQueue queue;		/* hashes whose counters are being prefetched */
 	char		family[BLOOM_FAMILY_LEN];	/* automatic: element fields */
@@ -427,14 +426,8 @@ counting_bloom_agg_trans(PG_FUNCTION_ARGS)
 	{
 		uint64		h;
 
-		if (!st->ti_valid)
-		{
-			bloom_typeinfo_init(&st->ti, get_fn_expr_argtype(fcinfo->flinfo, 1),
-								PG_GET_COLLATION(), aggcxt);
-			st->ti_valid = true;
-			bloom_check_element(st->f, &st->ti, true);
-		}
-		h = bloom_hash_datum(&st->ti, PG_GETARG_DATUM(1), st->f->seed);
+		bloom_agg_first_value(fcinfo, &st->value, st->f->family, &st->f->collfp, aggcxt);
+		h = bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1), st->f->seed);
 
 		/* queue a few rows ahead, prefetching every counter each will touch */
 		bloom_counting_prefetch(st->f, h);
@@ -520,14 +513,8 @@ counting_bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(st);
-	if (!st->ti_valid)
-	{
-		bloom_typeinfo_init(&st->ti, get_fn_expr_argtype(fcinfo->flinfo, 1),
-							PG_GET_COLLATION(), aggcxt);
-		st->ti_valid = true;
-		bloom_check_element_fields(st->family, &st->collfp, &st->ti, true);
-	}
-	h = bloom_hash_datum(&st->ti, PG_GETARG_DATUM(1), 0);
+	bloom_agg_first_value(fcinfo, &st->value, st->family, &st->collfp, aggcxt);
+	h = bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1), 0);
 	counting_auto_append(st, &h, 1);
 	PG_RETURN_POINTER(st);
 }

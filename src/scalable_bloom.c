@@ -201,15 +201,6 @@ scalable_adopt(ScalableFilter *f, const char *family, uint32 collfp)
 	}
 }
 
-/* Check values described by ti against f; f adopts ti's family if empty. */
-static void
-scalable_check_value(ScalableFilter *f, const BloomTypeInfo *ti, bool adopt)
-{
-	bloom_check_element_fields(f->family, &f->collfp, ti, false);
-	if (adopt && f->family[0] == '\0')
-		scalable_adopt(f, ti->family, ti->collfp);
-}
-
 /*
  * For the batch functions (bloom_batch.c): add n hashes to *pf (which may
  * be replaced by a grown copy in CurrentMemoryContext), its sub-filters
@@ -609,8 +600,7 @@ scalable_bloom_info(PG_FUNCTION_ARGS)
  */
 typedef struct ScalableAggState
 {
-	BloomTypeInfo ti;
-	bool		ti_valid;
+	BloomAggValue value;		/* the value argument's type information */
 	bool		deserialized;	/* made by the deserial function: ours to keep */
 	ScalableFilter *f;			/* filter phase; NULL in the exact phase */
 	ScalableFilter *hdr;		/* exact phase: parameters, element fields */
@@ -731,14 +721,9 @@ scalable_bloom_agg_trans(PG_FUNCTION_ARGS)
 		bloom_agg_same_args(&st->args, fcinfo, 2, "scalable_bloom_agg");
 	if (!PG_ARGISNULL(1))
 	{
-		if (!st->ti_valid)
-		{
-			bloom_typeinfo_init(&st->ti, get_fn_expr_argtype(fcinfo->flinfo, 1),
-								PG_GET_COLLATION(), aggcxt);
-			st->ti_valid = true;
-			scalable_check_value(hdr, &st->ti, true);
-		}
-		scalable_state_add(st, bloom_hash_datum(&st->ti, PG_GETARG_DATUM(1), hdr->seed),
+		if (bloom_agg_first_value(fcinfo, &st->value, hdr->family, &hdr->collfp, aggcxt))
+			scalable_adopt(hdr, hdr->family, hdr->collfp);	/* and its sub-filters */
+		scalable_state_add(st, bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1), hdr->seed),
 						   aggcxt);
 	}
 	PG_RETURN_POINTER(st);

@@ -894,6 +894,44 @@ COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(anyelement, bigint, float8) 
 ---------------------------------------------------------------------------
 
 -- 1.2: hashing scheme 2 (full 64-bit integer keys, signed numerics)
+--
+-- New filters hash with scheme 2; filters written by 1.0 and 1.1 keep
+-- scheme 1 and answer as before.  bloom_info's columns are unchanged (a
+-- new column would mean DROP and CREATE, breaking users' views, as in the
+-- 1.0 -> 1.1 update): the scheme has functions of its own.
+
+CREATE FUNCTION @extschema@.bloom_scheme(@extschema@.bloom) RETURNS integer
+AS 'MODULE_PATHNAME', 'bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_scheme(@extschema@.bloom) IS
+'the hashing scheme of the filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
+
+CREATE FUNCTION @extschema@.counting_bloom_scheme(@extschema@.counting_bloom) RETURNS integer
+AS 'MODULE_PATHNAME', 'counting_bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_scheme(@extschema@.counting_bloom) IS
+'the hashing scheme of the counting filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_scheme(@extschema@.scalable_bloom) RETURNS integer
+AS 'MODULE_PATHNAME', 'scalable_bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_scheme(@extschema@.scalable_bloom) IS
+'the hashing scheme of the scalable filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
+
+CREATE FUNCTION @extschema@.bloom_with_scheme(@extschema@.bloom, scheme integer)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_with_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_with_scheme(@extschema@.bloom, integer) IS
+'the empty filter with the given hashing scheme (1: to build filters that combine with filters stored by 1.0 or 1.1); a filter holding items cannot change';
+
+CREATE FUNCTION @extschema@.counting_bloom_with_scheme(@extschema@.counting_bloom, scheme integer)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_with_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_with_scheme(@extschema@.counting_bloom, integer) IS
+'the empty counting filter with the given hashing scheme (1: as bloomset 1.0 and 1.1); a filter holding items cannot change';
+
+CREATE FUNCTION @extschema@.bloom_hash(value anycompatible, seed bigint, scheme integer)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'bloom_hash_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_hash(anycompatible, bigint, integer) IS
+'the 64-bit element hash of a value under a hashing scheme (1 or 2; the two-argument form is scheme 1)';
 
 -- 1.2: stored filters read in slices
 -- The three types' default storage is external (out of line, never

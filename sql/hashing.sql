@@ -130,3 +130,109 @@ SELECT (bloom_info(f)).element_family,
        f = (SELECT bloom_agg(m) FROM unnest('{up}'::enum_schema."Mood"[]) m) AS same_filter,
        f @> 'up'::enum_schema."Mood" AS found
 FROM enum_f;
+
+-- ---- hashing scheme 2 (new filters since 1.2) ----------------------------
+-- new filters of every kind get scheme 2; the scheme is shown by
+-- bloom_scheme and its counting and scalable forms (bloom_info unchanged)
+SELECT bloom_scheme(bloom_empty(10)) AS empty, bloom_scheme(bloom_agg(x)) AS agg,
+       bloom_scheme(bloom_agg(x, 100, 1e-6)) AS classic,
+       counting_bloom_scheme(counting_bloom_agg(x)) AS counting,
+       scalable_bloom_scheme(scalable_bloom_agg(x)) AS scalable
+  FROM generate_series(1, 10) x;
+-- scheme 2's pinned element hashes (part of the stored-format contract)
+SELECT bloom_hash(42, 0, 2) AS int_42, bloom_hash(42::int8 << 32, 0, 2) AS int8_shard,
+       bloom_hash('abc'::text, 0, 2) AS text_abc, bloom_hash(-1.5, 0, 2) AS numeric_neg,
+       bloom_hash('{"id": -1}'::jsonb, 0, 2) AS jsonb_neg;
+-- the two-argument form is scheme 1, as in 1.0 and 1.1
+SELECT bloom_hash(42, 7) = bloom_hash(42, 7, 1) AS two_args_is_scheme1;
+SELECT bloom_hash(42, 0, 3);
+
+-- equal values hash alike under scheme 2 (each pair is equal under =)
+CREATE TYPE pair2 AS (a numeric, b text);
+SELECT count(*) AS pairs, count(*) FILTER (WHERE a IS DISTINCT FROM b) AS differ FROM (VALUES
+  (bloom_hash(-7::int2, 0, 2), bloom_hash(-7::int8, 0, 2)),
+  (bloom_hash(-7::int4, 5, 2), bloom_hash(-7::int8, 5, 2)),
+  (bloom_hash(1.0, 0, 2), bloom_hash(1.00, 0, 2)),
+  (bloom_hash(-1.0, 0, 2), bloom_hash(-1.000, 0, 2)),
+  (bloom_hash(0.0, 0, 2), bloom_hash(-0.000, 0, 2)),
+  (bloom_hash('NaN'::numeric, 0, 2), bloom_hash('NaN'::numeric, 0, 2)),
+  (bloom_hash(1.5::float4, 0, 2), bloom_hash(1.5::float8, 0, 2)),
+  (bloom_hash('-0'::float8, 0, 2), bloom_hash(0::float8, 0, 2)),
+  (bloom_hash(interval '1 day', 0, 2), bloom_hash(interval '24 hours', 0, 2)),
+  (bloom_hash(interval '1 month', 0, 2), bloom_hash(interval '30 days', 0, 2)),
+  (bloom_hash(interval '1000000 years', 0, 2), bloom_hash(interval '12000000 months', 0, 2)),
+  (bloom_hash('{"a": 1.0, "b": [1, 2]}'::jsonb, 0, 2), bloom_hash('{"b": [1, 2.00], "a": 1}'::jsonb, 0, 2)),
+  (bloom_hash(timestamptz '2020-01-01 00:00+00', 0, 2), bloom_hash(timestamptz '2020-01-01 01:00+01', 0, 2)),
+  (bloom_hash('12:00+02'::timetz, 0, 2), bloom_hash('12:00:00.000+02'::timetz, 0, 2)),
+  (bloom_hash('abc'::char(5), 0, 2), bloom_hash('abc  '::char(5), 0, 2)),
+  (bloom_hash('abc'::name, 0, 2), bloom_hash('abc'::text, 0, 2)),
+  (bloom_hash(ARRAY[1.0, NULL, -2], 0, 2), bloom_hash(ARRAY[1.00, NULL, -2.0], 0, 2)),
+  (bloom_hash(ARRAY[-7::int2], 0, 2), bloom_hash(ARRAY[-7::int8], 0, 2)),
+  (bloom_hash(ARRAY[interval '1 day'], 0, 2), bloom_hash(ARRAY[interval '24 hours'], 0, 2)),
+  (bloom_hash(numrange(1.0, 2.0), 0, 2), bloom_hash(numrange(1.00, 2), 0, 2)),
+  (bloom_hash(int4range(1, 5), 0, 2), bloom_hash(int4range(1, 4, '[]'), 0, 2)),
+  (bloom_hash('empty'::int8range, 0, 2), bloom_hash(int8range(5, 5), 0, 2)),
+  (bloom_hash(ROW(1.0, 'a')::pair2, 0, 2), bloom_hash(ROW(1.00, 'a')::pair2, 0, 2)),
+  (bloom_hash(ROW(NULL, 'a')::pair2, 0, 2), bloom_hash(ROW(NULL, 'a')::pair2, 0, 2))
+) v(a, b);
+-- and values that differ under = hash apart where scheme 1 lost the difference
+SELECT bloom_hash(1.5, 0, 1) = bloom_hash(-1.5, 0, 1) AS scheme1_numeric_sign_lost,
+       bloom_hash(1.5, 0, 2) <> bloom_hash(-1.5, 0, 2) AS numeric_sign,
+       bloom_hash('Infinity'::numeric, 0, 2) <> bloom_hash('-Infinity'::numeric, 0, 2)
+         AND bloom_hash('Infinity'::numeric, 0, 2) <> bloom_hash('NaN'::numeric, 0, 2) AS numeric_specials,
+       bloom_hash((1::int8 << 32) + 5, 0, 1) = bloom_hash((2::int8 << 32) + 6, 0, 1) AS scheme1_int8_folded,
+       bloom_hash((1::int8 << 32) + 5, 0, 2) <> bloom_hash((2::int8 << 32) + 6, 0, 2) AS int8_full,
+       bloom_hash('1'::jsonb, 0, 2) <> bloom_hash('[1]'::jsonb, 0, 2) AS jsonb_bare_scalar,
+       bloom_hash('[[1], 2]'::jsonb, 0, 2) <> bloom_hash('[1, [2]]'::jsonb, 0, 2) AS jsonb_nesting,
+       bloom_hash('["a", 1]'::jsonb, 0, 2) <> bloom_hash('{"a": 1}'::jsonb, 0, 2) AS jsonb_array_object,
+       bloom_hash('12:00+02'::timetz, 0, 2) <> bloom_hash('11:00+01'::timetz, 0, 2) AS timetz_zone,
+       bloom_hash(interval '1 day', 0, 2) <> bloom_hash(interval '1 day 1 microsecond', 0, 2) AS interval_span,
+       bloom_hash(ARRAY[(1::int8 << 32) + 5], 0, 1) = bloom_hash(ARRAY[(2::int8 << 32) + 6], 0, 1) AS scheme1_array_folded,
+       bloom_hash(ARRAY[(1::int8 << 32) + 5], 0, 2) <> bloom_hash(ARRAY[(2::int8 << 32) + 6], 0, 2) AS array_full,
+       bloom_hash(ARRAY[1, 2], 0, 2) <> bloom_hash(ARRAY[ARRAY[1, 2]], 0, 2) AS array_dims,
+       bloom_hash(ROW(-1.5, 'a')::pair2, 0, 2) <> bloom_hash(ROW(1.5, 'a')::pair2, 0, 2) AS record_signed,
+       bloom_hash(numrange(-2, -1), 0, 2) <> bloom_hash(numrange(1, 2), 0, 2) AS range_signed;
+
+-- a filter keeps its scheme: values added to a scheme-1 filter are hashed
+-- with scheme 1, and it answers like a 1.1 filter
+CREATE TEMP TABLE s1 AS
+SELECT bloom_add_all(bloom_with_scheme(bloom_empty(1000, 0.01), 1), array_agg(x::int8)) AS f1,
+       bloom_add_all(bloom_empty(1000, 0.01), array_agg(x::int8)) AS f2
+  FROM generate_series(1, 1000) x;
+SELECT bloom_scheme(f1) AS f1_scheme, bloom_scheme(f1 || 5000::int8) AS after_add,
+       bloom_scheme(bloom_fold(f1, 2)) AS after_fold, bloom_scheme(bloom_shrink(f1, 0.05)) AS after_shrink,
+       (SELECT count(*) FROM generate_series(1, 1000) x WHERE NOT f1 @> x) AS f1_misses,
+       (SELECT count(*) FROM generate_series(1, 1000) x WHERE NOT f2 @> x) AS f2_misses,
+       f1 <> f2 AS different_bits,
+       f1::text LIKE 'bloom:v1 layout=blocked k=8 %' AS scheme1_text_as_in_1_1,
+       f2::text LIKE 'bloom:v1 layout=blocked scheme=2 k=8 %' AS scheme2_text
+  FROM s1;
+-- scheme 1 and 2 filters of the same values do not combine
+SELECT f1 | f2 FROM s1;
+SELECT f1 & f2 FROM s1;
+SELECT bloom_union_agg(f) FROM (SELECT f1 FROM s1 UNION ALL SELECT f2 FROM s1) u(f);
+-- an empty filter combines with either (nothing was hashed into it)
+SELECT bloom_scheme(f1 | bloom_empty(1000, 0.01)) AS empty_union FROM s1;
+-- the text and binary forms carry the scheme
+SELECT f2::text::bloom = f2 AS text_round_trip, bloom_from_bytea(bloom_to_bytea(f2)) = f2 AS binary_round_trip,
+       bloom_scheme(f1::text::bloom) AS text_scheme1 FROM s1;
+SELECT replace(bloom_empty(10)::text, 'scheme=2', 'scheme=3')::bloom;
+SELECT replace(bloom_empty(10)::text, 'scheme=2', 'scheme=1')::bloom;
+-- bloom_with_scheme: only empty filters change; unknown schemes refused
+SELECT bloom_with_scheme(f2, 1) FROM s1;
+SELECT bloom_scheme(bloom_with_scheme(f2, 2)) AS same_scheme_is_a_no_op FROM s1;
+SELECT bloom_with_scheme(bloom_empty(10), 3);
+SELECT counting_bloom_scheme(counting_bloom_with_scheme(counting_bloom_empty(100), 1)) AS counting_scheme1,
+       counting_bloom_contains(counting_bloom_add(counting_bloom_with_scheme(counting_bloom_empty(100), 1), 7), 7) AS counting_scheme1_finds;
+SELECT counting_bloom_with_scheme(counting_bloom_add(counting_bloom_empty(100), 7), 1);
+-- counting filters turned into bloom filters keep their scheme and answers
+CREATE FUNCTION cb_scheme1(n int) RETURNS counting_bloom LANGUAGE plpgsql AS $$
+DECLARE c counting_bloom := counting_bloom_with_scheme(counting_bloom_empty(100, 1e-6), 1);
+BEGIN
+  FOR i IN 1 .. n LOOP c := counting_bloom_add(c, i); END LOOP;
+  RETURN c;
+END $$;
+SELECT counting_bloom_scheme(c) AS counting_scheme, bloom_scheme(counting_bloom_to_bloom(c)) AS converted_scheme,
+       (SELECT count(*) FROM generate_series(1, 100) x WHERE NOT counting_bloom_to_bloom(c) @> x) AS converted_misses
+  FROM (SELECT cb_scheme1(100) c) s;
+DROP FUNCTION cb_scheme1(int);

@@ -283,7 +283,7 @@ bloom_add(PG_FUNCTION_ARGS)
 	if ((Pointer) f == DatumGetPointer(PG_GETARG_DATUM(0)))
 		f = bloom_copy(f);		/* never modify the input datum */
 	ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, &value);
-	bloom_insert_hash(f, bloom_hash_datum(ti, value, f->seed));
+	bloom_insert_hash(f, bloom_hash_datum(ti, value, f->seed, f->scheme));
 	bloom_add_items(f, 1);
 	bloom_check_full(f, fcinfo);
 	PG_RETURN_BLOOM_P(f);
@@ -301,7 +301,7 @@ bloom_contains(PG_FUNCTION_ARGS)
 
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);	/* nothing was ever added */
-	h = bloom_hash_datum(ti, value, f->seed);
+	h = bloom_hash_datum(ti, value, f->seed, f->scheme);
 	f = bloom_call_parts(fcinfo, f, &h, 1);	/* a stored filter: its part for h */
 	PG_RETURN_BOOL(bloom_test_hash(f, h));
 }
@@ -364,6 +364,9 @@ bloom_combine(const BloomFilter *a, const BloomFilter *b, bool is_union)
 				 errmsg("cannot %s bloom filters with incompatible parameters",
 						is_union ? "union" : "intersect"),
 				 errdetail("%s", detail),
+				 a->scheme != b->scheme ?
+				 errhint("Rebuild the older filter from its values (bloom_agg builds with scheme %d), or build the new one with the old scheme: bloom_with_scheme(bloom_empty(...), %d) and bloom_add_all; bloom_scheme() shows a filter's scheme.",
+						 BLOOM_SCHEME_DEFAULT, Min(a->scheme, b->scheme)) :
 				 errhint("Only filters built with the same layout, hashes, seed and element type can be combined; use bloom_info() to compare them.")));
 	}
 	r = bloom_copy(big);
@@ -792,5 +795,50 @@ bloom_hash(PG_FUNCTION_ARGS)
 	BloomTypeInfo *ti = bloom_call_typeinfo(fcinfo, 0);
 
 	PG_RETURN_INT64((int64) bloom_hash_datum(ti, PG_GETARG_DATUM(0),
-											 (uint64) PG_GETARG_INT64(1)));
+											 (uint64) PG_GETARG_INT64(1),
+											 BLOOM_SCHEME_PGEXT));
+}
+
+/*
+ * bloom_hash(anycompatible, seed bigint, scheme integer) -> bigint: the
+ * element hash under the given hashing scheme (the two-argument form is
+ * scheme 1, as in 1.0 and 1.1).
+ */
+PG_FUNCTION_INFO_V1(bloom_hash_scheme);
+Datum
+bloom_hash_scheme(PG_FUNCTION_ARGS)
+{
+	BloomTypeInfo *ti = bloom_call_typeinfo(fcinfo, 0);
+	int32		scheme = PG_GETARG_INT32(2);
+
+	bloom_check_scheme_change(scheme, scheme, "", 0, "bloom");
+	PG_RETURN_INT64((int64) bloom_hash_datum(ti, PG_GETARG_DATUM(0),
+											 (uint64) PG_GETARG_INT64(1), scheme));
+}
+
+/* bloom_scheme(bloom) -> integer: the filter's hashing scheme. */
+PG_FUNCTION_INFO_V1(bloom_scheme);
+Datum
+bloom_scheme(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(((BloomFilter *) PG_GETARG_BLOOM_P(0))->scheme);
+}
+
+/*
+ * bloom_with_scheme(bloom, integer) -> bloom: the filter with the given
+ * hashing scheme; only a filter nothing was added to can change.
+ */
+PG_FUNCTION_INFO_V1(bloom_with_scheme);
+Datum
+bloom_with_scheme(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f = PG_GETARG_BLOOM_P(0);
+	int32		scheme = PG_GETARG_INT32(1);
+
+	bloom_check_scheme_change(f->scheme, scheme, f->family, f->nitems, "bloom filter");
+	if (f->scheme == scheme)
+		PG_RETURN_BLOOM_P(f);
+	f = bloom_copy(f);
+	f->scheme = (uint8) scheme;
+	PG_RETURN_BLOOM_P(f);
 }

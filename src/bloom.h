@@ -45,14 +45,42 @@ typedef enum BloomHashKind
 	BLOOM_HASH_ENUM				/* hash the label, not the OID */
 } BloomHashKind;
 
+/*
+ * How scheme 2 hashes the type (bloom_hash.c): as scheme 1 does, or by one
+ * of its own functions where PostgreSQL's extended hash drops information
+ * that the type's equality keeps.
+ */
+typedef enum BloomHash2Kind
+{
+	BLOOM_HASH2_AS_SCHEME1,		/* scheme 1's element hash */
+	BLOOM_HASH2_INT16,			/* the value widened to 64 bits, SplitMix64 */
+	BLOOM_HASH2_INT32,
+	BLOOM_HASH2_INT64,			/* int8, xid8, timestamp(tz), time, pg_lsn */
+	BLOOM_HASH2_NUMERIC,		/* extended hash plus the sign */
+	BLOOM_HASH2_INTERVAL,		/* the 128-bit span equality compares */
+	BLOOM_HASH2_TIMETZ,			/* 64-bit time and zone */
+	BLOOM_HASH2_JSONB,			/* structure and signed numbers */
+	BLOOM_HASH2_ACLITEM,		/* the three fields, not their sum */
+	BLOOM_HASH2_ARRAY,			/* dimensions and elements' scheme-2 hashes */
+	BLOOM_HASH2_RANGE,			/* flags and bounds' scheme-2 hashes */
+	BLOOM_HASH2_RECORD			/* columns' scheme-2 hashes */
+} BloomHash2Kind;
+
 typedef struct BloomTypeInfo
 {
 	Oid			typid;			/* the argument type as given */
 	Oid			collation;		/* input collation */
 	BloomHashKind kind;
+	BloomHash2Kind kind2;		/* scheme 2 */
 	uint32		collfp;			/* nondeterministic collation fingerprint */
 	char		family[BLOOM_FAMILY_LEN];
 	FmgrInfo	hashfn;			/* extended hash (GENERIC kind) */
+	/* scheme 2 containers (in the call site's memory context) */
+	struct BloomTypeInfo *sub;	/* array element, range subtype, columns */
+	int			nsub;			/* columns of a composite (incl. dropped) */
+	int16		elmlen;			/* array elements */
+	bool		elmbyval;
+	char		elmalign;
 } BloomTypeInfo;
 
 /*
@@ -73,8 +101,10 @@ bloom_bytes_hash(const char *p, size_t len, uint64 seed)
 extern void bloom_typeinfo_init(BloomTypeInfo *ti, Oid typid, Oid collation,
 								MemoryContext mcxt);
 extern uint64 bloom_hash_datum(const BloomTypeInfo *ti, Datum value,
-							   uint64 seed);
+							   uint64 seed, int scheme);
 extern uint64 bloom_hash_bytes(const char *p, size_t len, uint64 seed);
+extern void bloom_check_scheme_change(int from, int to, const char *family,
+									  uint64 nitems, const char *typname);
 extern void bloom_check_element_fields(char *family, uint32 *collfp,
 									   const BloomTypeInfo *ti, bool adopt);
 extern void bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti,

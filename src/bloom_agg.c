@@ -396,7 +396,7 @@ bloom_state_add_arg(FunctionCallInfo fcinfo, BloomAggState *st)
 	hdr = bloom_state_header(st);
 	bloom_agg_first_value(fcinfo, &st->value, hdr->family, &hdr->collfp,
 						  GetMemoryChunkContext(st));
-	bloom_state_push(st, bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1), hdr->seed));
+	bloom_state_push(st, bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1), hdr->seed, hdr->scheme));
 	st->nadded++;
 }
 

@@ -49,7 +49,7 @@ bloom_array_elems(ArrayType *arr, Datum **values, bool **nulls)
  */
 static void
 bloom_batch_fields(void *f, BloomKind kind, char **family, uint32 **collfp,
-				   uint64 *seed)
+				   uint64 *seed, int *scheme)
 {
 	if (kind == BLOOM_KIND_SCALABLE)
 	{
@@ -58,6 +58,7 @@ bloom_batch_fields(void *f, BloomKind kind, char **family, uint32 **collfp,
 		*family = sf->family;
 		*collfp = &sf->collfp;
 		*seed = sf->seed;
+		*scheme = sf->scheme;
 	}
 	else
 	{
@@ -66,6 +67,7 @@ bloom_batch_fields(void *f, BloomKind kind, char **family, uint32 **collfp,
 		*family = bf->family;
 		*collfp = &bf->collfp;
 		*seed = bf->seed;
+		*scheme = bf->scheme;
 	}
 }
 
@@ -113,18 +115,19 @@ bloom_batch_add(FunctionCallInfo fcinfo, BloomKind kind)
 	char	   *family;
 	uint32	   *collfp;
 	uint64		seed;
+	int			scheme;
 
 	if ((Pointer) f == DatumGetPointer(PG_GETARG_DATUM(0)))
 		f = bloom_copy((BloomFilter *) f);
 	for (int i = 0; i < n && !any; i++)
 		any = !nulls[i];
-	bloom_batch_fields(f, kind, &family, &collfp, &seed);
+	bloom_batch_fields(f, kind, &family, &collfp, &seed, &scheme);
 	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), family, collfp, any, &ti);
 	for (int i = 0; i < n; i++)
 	{
 		if (nulls[i])
 			continue;
-		h[nh] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i], seed);
+		h[nh] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i], seed, scheme);
 		bloom_batch_prefetch(f, kind, h[nh++], true);
 	}
 	if (kind == BLOOM_KIND_SCALABLE)
@@ -192,9 +195,10 @@ bloom_probe_array(FunctionCallInfo fcinfo, BloomKind kind, int *hits, int *nonnu
 	char	   *family;
 	uint32	   *collfp;
 	uint64		seed;
+	int			scheme;
 	bool		empty;
 
-	bloom_batch_fields(f, kind, &family, &collfp, &seed);
+	bloom_batch_fields(f, kind, &family, &collfp, &seed, &scheme);
 	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), family, collfp, false, &ti);
 	empty = family[0] == '\0';
 	*hits = *nonnull = 0;
@@ -203,7 +207,7 @@ bloom_probe_array(FunctionCallInfo fcinfo, BloomKind kind, int *hits, int *nonnu
 	{
 		if (nulls[i] || empty)
 			continue;
-		h[nh++] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i], seed);
+		h[nh++] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i], seed, scheme);
 	}
 	f = bloom_call_parts(fcinfo, f, h, nh);	/* a stored filter: all parts at once */
 	for (int i = 0; i < nh; i++)

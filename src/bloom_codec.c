@@ -27,25 +27,40 @@
 
 /* ------------------------------------------------------------------------
  * Text form:
- *	 bloom:v1 layout=blocked k=8 seed=0 bits=256 items=3 flags=0 coll=0 family=integer_ops hex=<2*m/8 hex digits>
+ *	 bloom:v1 layout=blocked [scheme=2 ]k=8 seed=0 bits=256 items=3 flags=0 coll=0 family=integer_ops hex=<2*m/8 hex digits>
+ * "scheme=N" is written for every scheme but 1, which is what a text form
+ * without it means (bloomset 1.0 and 1.1 wrote none): their text values
+ * read as before, and a 1.1 filter prints as it did.
  * ------------------------------------------------------------------------
  */
 
-#define BLOOM_TEXT_FMT "bloom:v%d layout=%s k=%d seed=%llu bits=%llu items=%llu flags=%x coll=%x family=%s hex="
+#define BLOOM_TEXT_FMT1 "bloom:v%d layout=%s "
+#define BLOOM_TEXT_FMT2 "k=%d seed=%llu bits=%llu items=%llu flags=%x coll=%x family=%s hex="
+
+/* Write the text form's header into out (size bytes); returns its length. */
+static int
+bloom_text_header(const BloomFilter *f, char *out, size_t size)
+{
+	int			len = snprintf(out, size, BLOOM_TEXT_FMT1, f->version,
+							   bloom_layout_name(f->layout));
+
+	if (f->scheme != BLOOM_SCHEME_PGEXT)
+		len += snprintf(out + len, size - (size_t) len, "scheme=%d ", f->scheme);
+	len += snprintf(out + len, size - (size_t) len, BLOOM_TEXT_FMT2, f->nhashes,
+					(unsigned long long) f->seed,
+					(unsigned long long) f->nbits,
+					(unsigned long long) f->nitems, f->flags,
+					f->collfp, f->family);
+	return len;
+}
 
 /* Bytes needed for the text form, including the terminating NUL. */
 size_t
 bloom_text_size(const BloomFilter *f)
 {
 	char		buf[512];
-	int			len = snprintf(buf, sizeof(buf), BLOOM_TEXT_FMT, f->version,
-							   bloom_layout_name(f->layout), f->nhashes,
-							   (unsigned long long) f->seed,
-							   (unsigned long long) f->nbits,
-							   (unsigned long long) f->nitems, f->flags,
-							   f->collfp, f->family);
 
-	return (size_t) len + 2 * BLOOM_DATA_BYTES(f) + 1;
+	return (size_t) bloom_text_header(f, buf, sizeof(buf)) + 2 * BLOOM_DATA_BYTES(f) + 1;
 }
 
 /* Write the text form into out (bloom_text_size(f) bytes). */
@@ -55,14 +70,11 @@ bloom_text_encode(const BloomFilter *f, char *out)
 	static const char hexd[] = "0123456789abcdef";
 	const uint8_t *bytes = (const uint8_t *) f->words;
 	size_t		nbytes = BLOOM_DATA_BYTES(f);
-	int			len = sprintf(out, BLOOM_TEXT_FMT, f->version,
-							  bloom_layout_name(f->layout), f->nhashes,
-							  (unsigned long long) f->seed,
-							  (unsigned long long) f->nbits,
-							  (unsigned long long) f->nitems, f->flags,
-							  f->collfp, f->family);
+	char		buf[512];
+	int			len = bloom_text_header(f, buf, sizeof(buf));
 	char	   *p = out + len;
 
+	memcpy(out, buf, (size_t) len);
 	for (size_t lo = 0, hi; lo < nbytes; lo = hi)
 	{
 		hi = bloom_chunk_end(lo, nbytes, BLOOM_POLL_BYTES);
@@ -131,6 +143,7 @@ const char *
 bloom_text_decode_header(const char *s, BloomFilter *hdr, const char **hex)
 {
 	uint64_t	ver,
+				scheme = BLOOM_SCHEME_PGEXT,
 				k,
 				flags,
 				coll;
@@ -148,6 +161,10 @@ bloom_text_decode_header(const char *s, BloomFilter *hdr, const char **hex)
 	layout[i] = '\0';
 	if (bloom_layout_from_name(layout) < 0)
 		return "unknown layout";
+	/* absent: scheme 1, all that 1.0 and 1.1 wrote */
+	if (strncmp(s, " scheme=", 8) == 0 &&
+		(!bloom_parse_field(&s, " scheme=", 10, 255, &scheme) || scheme == BLOOM_SCHEME_PGEXT))
+		return "malformed hashing scheme (scheme 1 is written without the field)";
 	if (!bloom_parse_field(&s, " k=", 10, 255, &k) ||
 		!bloom_parse_field(&s, " seed=", 10, UINT64_MAX, &hdr->seed) ||
 		!bloom_parse_field(&s, " bits=", 10, UINT64_MAX, &hdr->nbits) ||
@@ -162,7 +179,7 @@ bloom_text_decode_header(const char *s, BloomFilter *hdr, const char **hex)
 		return "expected \" hex=\" after the family";
 	hdr->version = (uint8_t) ver;
 	hdr->layout = (uint8_t) bloom_layout_from_name(layout);
-	hdr->scheme = BLOOM_SCHEME_PGEXT;
+	hdr->scheme = (uint8_t) scheme;
 	hdr->nhashes = (uint8_t) k;
 	hdr->flags = (uint32_t) flags;
 	hdr->collfp = (uint32_t) coll;

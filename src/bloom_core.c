@@ -15,8 +15,18 @@
  * each of the block's eight 32-bit words, (h32 * SALT[i]) >> 27.  One cache
  * line per operation.
  *
- * Classic layout: k positions from enhanced double hashing of the hash,
- * each reduced to [0, m) by multiply-shift (the high 64 bits of g * m).
+ * Classic layout: k positions g_0 .. g_{k-1} from the hash, each reduced to
+ * [0, m) by multiply-shift (the high 64 bits of g * m).  Scheme 1 (1.0,
+ * 1.1): enhanced double hashing, a += b, b += i, from a = h and a b made
+ * from h.  With the reduction by multiply-shift the step i * b only moves
+ * high bits, so for small m the k positions of a key often coincide
+ * (capacity 10 at 1e-5: 18 probes on <= 5 distinct bits for 0.45 % of the
+ * keys, 93x the promised rate).  Scheme 2: g_i = fmix64(a + i * b) with a =
+ * h and b = mix64b(h) | 1 -- double hashing on two 64-bit hashes, remixed
+ * per probe, so the positions behave as independent (checked by the rate
+ * check down to 1e-8).  Either way g_i does not depend on m, which is what
+ * folding needs (below).  The counting layout uses the same positions over
+ * its counters.
  *
  * Multiply-shift instead of modulo is what makes folding possible: for any
  * factor f dividing the number of blocks (or bits), position p in the large
@@ -317,14 +327,18 @@ bloom_size_for(int64_t capacity, double fpr, int layout, bool pow2)
  * ------------------------------------------------------------------------
  */
 
-/* Fill in a fresh header (the caller zeroed the whole filter). */
+/*
+ * Fill in a fresh header (the caller zeroed the whole filter), with the
+ * scheme new filters get; a filter made from another one (fold, union,
+ * a scalable filter's next stage) copies that one's scheme.
+ */
 void
 bloom_init_header(BloomFilter *f, int layout, int nhashes, uint64_t nbits,
 				  uint64_t seed)
 {
 	f->version = BLOOM_FORMAT_VERSION;
 	f->layout = (uint8_t) layout;
-	f->scheme = BLOOM_SCHEME_PGEXT;
+	f->scheme = BLOOM_SCHEME_DEFAULT;
 	f->nhashes = (uint8_t) nhashes;
 	f->seed = seed;
 	f->nbits = nbits;
@@ -433,7 +447,7 @@ bloom_check_shape(const BloomFilter *f)
 		return "unsupported format version";
 	if (f->layout > BLOOM_LAYOUT_SCALABLE)
 		return "unsupported layout";
-	if (f->scheme != BLOOM_SCHEME_PGEXT)
+	if (!bloom_scheme_known(f->scheme))
 		return "unsupported hashing scheme";
 	if (f->flags & ~BLOOM_FLAGS_KNOWN)
 		return "unknown flags are set";
@@ -509,10 +523,9 @@ bloom_check_bits(const BloomFilter *f)
 
 /*
  * The classic position sequence of hash h over n slots (bits of a classic
- * filter, counters of a counting one): double hashing with a cubic tweak,
- * a += b, b += i, each a reduced by multiply-shift, mulhi(a, n).  The
- * reduction comes last, so position p over n slots is p / f over n / f
- * slots: folding stays exact.
+ * filter, counters of a counting one), by the filter's scheme (see the
+ * file header).  The reduction mulhi(g, n) comes last, so position p over
+ * n slots is p / f over n / f slots: folding stays exact.
  */
 typedef struct BloomProbeSeq
 {
@@ -520,25 +533,36 @@ typedef struct BloomProbeSeq
 	uint64_t	b;
 	uint64_t	i;
 	uint64_t	n;
+	bool		remix;			/* scheme 2: g = fmix64(a), b constant */
 } BloomProbeSeq;
 
 /* Start the probe sequence of h over n slots. */
 static inline void
 bloom_seq_init(BloomProbeSeq *s, const BloomFilter *f, uint64_t h, uint64_t n)
 {
-	(void) f;
 	s->a = h;
-	s->b = ((h >> 32) | (h << 32)) * UINT64_C(0x9e3779b97f4a7c15) | 1;
 	s->i = 0;
 	s->n = n;
+	s->remix = f->scheme != BLOOM_SCHEME_PGEXT;
+	if (s->remix)
+		s->b = bloom_mix64b(h ^ UINT64_C(0x2545f4914f6cdd1d)) | 1;
+	else
+		s->b = ((h >> 32) | (h << 32)) * UINT64_C(0x9e3779b97f4a7c15) | 1;
 }
 
 /* The next position of the sequence. */
 static inline uint64_t
 bloom_seq_next(BloomProbeSeq *s)
 {
-	uint64_t	pos = bloom_mulhi64(s->a, s->n);
+	uint64_t	pos;
 
+	if (s->remix)
+	{
+		pos = bloom_mulhi64(bloom_mix64(s->a), s->n);
+		s->a += s->b;
+		return pos;
+	}
+	pos = bloom_mulhi64(s->a, s->n);
 	s->a += s->b;
 	s->b += s->i++;
 	return pos;
@@ -831,7 +855,8 @@ bloom_check_compatible(const BloomFilter *a, const BloomFilter *b,
 		snprintf(detail, detail_len, "The layouts differ (%s and %s).",
 				 bloom_layout_name(a->layout), bloom_layout_name(b->layout));
 	else if (a->scheme != b->scheme)
-		snprintf(detail, detail_len, "The hashing schemes differ (%d and %d).",
+		snprintf(detail, detail_len,
+				 "The filters use different hashing schemes (%d and %d): the same value sets different bits in each.",
 				 a->scheme, b->scheme);
 	else if (a->nhashes != b->nhashes)
 		snprintf(detail, detail_len, "The numbers of hashes differ (%d and %d).",

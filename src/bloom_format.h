@@ -19,7 +19,8 @@
  *	 0		4	 varlena length word
  *	 4		1	 version		 BLOOM_FORMAT_VERSION (1)
  *	 5		1	 layout		 BLOOM_LAYOUT_CLASSIC / BLOOM_LAYOUT_BLOCKED
- *	 6		1	 scheme		 hashing scheme, BLOOM_SCHEME_PGEXT
+ *	 6		1	 scheme		 hashing scheme, BLOOM_SCHEME_PGEXT (1.0, 1.1) or
+ *						 BLOOM_SCHEME_FULL64 (new filters since 1.2)
  *	 7		1	 nhashes		 k: probes per item (8 for blocked)
  *	 8		8	 seed		 seed given to the element hash
  *	 16		8	 nbits		 m: bits in the array
@@ -51,9 +52,30 @@
 #define BLOOM_LAYOUT_COUNTING	2	/* 4-bit counters (type counting_bloom) */
 #define BLOOM_LAYOUT_SCALABLE	3	/* chain of sub-filters (type scalable_bloom) */
 
-/* hashing schemes: how a value becomes a 64-bit hash */
-#define BLOOM_SCHEME_PGEXT		1	/* type's extended hash (seeded), fmix64 */
-#define BLOOM_SCHEME_PARQUET	2	/* reserved: XXH64 of Parquet PLAIN */
+/*
+ * Hashing schemes: how a value becomes a 64-bit hash, and (classic and
+ * counting layouts) how the hash becomes k positions.  A filter keeps the
+ * scheme it was created with for life: adding to it, folding it, combining
+ * it use that scheme, so the answers of a stored filter never change.
+ *	 1 (pgext, bloomset 1.0 and 1.1): the type's extended hash, fmix64; the
+ *	   classic positions by double hashing of that hash.
+ *	 2 (full64, new filters since 1.2): integer-like types hashed over their
+ *	   full 64 (interval: 128) bits, numerics with their sign, jsonb by its
+ *	   structure (bloom_hash.c); classic positions remixed per probe, so
+ *	   they behave as independent (bloom_core.c).
+ *	 3 reserved for Parquet (XXH64 of the PLAIN encoding); never written.
+ */
+#define BLOOM_SCHEME_PGEXT		1
+#define BLOOM_SCHEME_FULL64		2
+#define BLOOM_SCHEME_PARQUET	3	/* reserved: not accepted by any reader */
+#define BLOOM_SCHEME_DEFAULT	BLOOM_SCHEME_FULL64 /* what new filters get */
+
+/* Is scheme one this build reads and writes? */
+static inline bool
+bloom_scheme_known(int scheme)
+{
+	return scheme == BLOOM_SCHEME_PGEXT || scheme == BLOOM_SCHEME_FULL64;
+}
 
 /* flags */
 #define BLOOM_FLAG_AUTOSIZED	0x0001	/* sized by bloom_agg(x) (power of two) */
@@ -218,6 +240,37 @@ bloom_mix64(uint64_t h)
 	h *= UINT64_C(0xc4ceb9fe1a85ec53);
 	h ^= h >> 33;
 	return h;
+}
+
+/*
+ * A second, independent 64-bit mixer (Stafford's variant 13, SplitMix64's
+ * finalizer), a bijection: scheme 2 uses it where the two hashes must not
+ * be related through the same mixer.
+ */
+static inline uint64_t
+bloom_mix64b(uint64_t h)
+{
+	h ^= h >> 30;
+	h *= UINT64_C(0xbf58476d1ce4e5b9);
+	h ^= h >> 27;
+	h *= UINT64_C(0x94d049bb133111eb);
+	h ^= h >> 31;
+	return h;
+}
+
+/*
+ * Scheme 2's hash of a 64-bit integer key v (integers widened to 64 bits,
+ * so int2/int4/int8 agree; int8-based types): SplitMix64 -- v times the
+ * golden ratio plus a key derived from the seed, then variant 13.  A
+ * bijection of v for every seed: distinct keys never share a hash, and
+ * every bit of v reaches every bit of the hash.
+ */
+static inline uint64_t
+bloom_hash_int64(uint64_t v, uint64_t seed)
+{
+	uint64_t	key = bloom_mix64(seed ^ UINT64_C(0x5851f42d4c957f2d));
+
+	return bloom_mix64b(v * UINT64_C(0x9e3779b97f4a7c15) + key);
 }
 
 /*
@@ -450,7 +503,8 @@ bloom_prefetch_hash(const BloomFilter *f, uint64_t h, bool for_write)
 #if defined(__GNUC__) || defined(__clang__)
 	const void *p = f->layout == BLOOM_LAYOUT_BLOCKED
 		? (const void *) ((const uint32_t *) f->words + bloom_block_of(f, h) * BLOOM_BLOCK_WORDS32)
-		: (const void *) &f->words[bloom_mulhi64(h, f->nbits) >> 6];
+		: (const void *) &f->words[bloom_mulhi64(f->scheme == BLOOM_SCHEME_PGEXT ? h : bloom_mix64(h),
+												 f->nbits) >> 6];
 
 	if (for_write)
 		__builtin_prefetch(p, 1, 3);

@@ -126,7 +126,7 @@ counting_hash_arg(FunctionCallInfo fcinfo, BloomFilter *f)
 	Datum		value;
 	BloomTypeInfo *ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, &value);
 
-	return bloom_hash_datum(ti, value, f->seed);
+	return bloom_hash_datum(ti, value, f->seed, f->scheme);
 }
 
 /* A copy of argument 0 that may be modified. */
@@ -205,7 +205,7 @@ counting_bloom_remove_all(PG_FUNCTION_ARGS)
 			continue;
 		if (f->family[0] == '\0' ||
 			!bloom_counting_remove(f, bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i])
-														: values[i], f->seed)))
+														: values[i], f->seed, f->scheme)))
 			counting_not_present_error();
 		counting_drop_item(f);
 	}
@@ -238,7 +238,7 @@ counting_bloom_contains(PG_FUNCTION_ARGS)
 
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);
-	h = bloom_hash_datum(ti, value, f->seed);
+	h = bloom_hash_datum(ti, value, f->seed, f->scheme);
 	f = bloom_call_parts(fcinfo, f, &h, 1);	/* a stored filter: its parts for h */
 	PG_RETURN_BOOL(bloom_counting_test(f, h));
 }
@@ -298,6 +298,7 @@ counting_classic(const BloomFilter *c)
 	BloomFilter *f = bloom_alloc(BLOOM_LAYOUT_CLASSIC, c->nhashes, c->nbits / 4, c->seed);
 
 	memcpy(f->family, c->family, BLOOM_FAMILY_LEN);
+	f->scheme = c->scheme;		/* same positions over the counters' bits */
 	f->collfp = c->collfp;
 	f->nitems = c->nitems;
 	bloom_counting_to_bits(c, f);
@@ -323,6 +324,33 @@ counting_bloom_estimate_card(PG_FUNCTION_ARGS)
 	BloomFilter *f = counting_classic(COUNTING_ARG(0));
 
 	PG_RETURN_FLOAT8(bloom_estimate_items(f, bloom_popcount(f)));
+}
+
+/* counting_bloom_scheme(counting_bloom) -> integer: the hashing scheme. */
+PG_FUNCTION_INFO_V1(counting_bloom_scheme);
+Datum
+counting_bloom_scheme(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(((BloomFilter *) COUNTING_ARG(0))->scheme);
+}
+
+/*
+ * counting_bloom_with_scheme(counting_bloom, integer): the filter with the
+ * given hashing scheme; only a filter nothing was added to can change.
+ */
+PG_FUNCTION_INFO_V1(counting_bloom_with_scheme);
+Datum
+counting_bloom_with_scheme(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f = COUNTING_ARG(0);
+	int32		scheme = PG_GETARG_INT32(1);
+
+	bloom_check_scheme_change(f->scheme, scheme, f->family, f->nitems, "counting bloom filter");
+	if (f->scheme == scheme)
+		PG_RETURN_POINTER(f);
+	f = bloom_copy(f);
+	f->scheme = (uint8) scheme;
+	PG_RETURN_POINTER(f);
 }
 
 /* counting_bloom_info: counters, hashes, items, non-zero, saturated, rate. */
@@ -427,7 +455,7 @@ counting_bloom_agg_trans(PG_FUNCTION_ARGS)
 		uint64		h;
 
 		bloom_agg_first_value(fcinfo, &st->value, st->f->family, &st->f->collfp, aggcxt);
-		h = bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1), st->f->seed);
+		h = bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1), st->f->seed, st->f->scheme);
 
 		/* queue a few rows ahead, prefetching every counter each will touch */
 		bloom_counting_prefetch(st->f, h);
@@ -514,7 +542,7 @@ counting_bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(st);
 	bloom_agg_first_value(fcinfo, &st->value, st->family, &st->collfp, aggcxt);
-	h = bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1), 0);
+	h = bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1), 0, BLOOM_SCHEME_DEFAULT);
 	counting_auto_append(st, &h, 1);
 	PG_RETURN_POINTER(st);
 }

@@ -101,6 +101,7 @@ scalable_append(const ScalableFilter *old, MemoryContext cxt)
 	f->nsub++;
 	SET_VARSIZE(sub, BLOOM_TOTAL_SIZE(s.nbits));
 	bloom_init_header(sub, s.layout, s.nhashes, s.nbits, f->seed);
+	sub->scheme = f->scheme;
 	memcpy(sub->family, f->family, BLOOM_FAMILY_LEN);
 	sub->collfp = f->collfp;
 	return f;
@@ -116,7 +117,7 @@ scalable_new(uint64 capacity, double fpr, uint32 growth, MemoryContext cxt)
 	SET_VARSIZE(&hdr, SCALABLE_HEADER_SIZE);
 	hdr.version = SCALABLE_FORMAT_VERSION;
 	hdr.layout = BLOOM_LAYOUT_SCALABLE;
-	hdr.scheme = BLOOM_SCHEME_PGEXT;
+	hdr.scheme = BLOOM_SCHEME_DEFAULT;
 	hdr.capacity = capacity;
 	memcpy(&hdr.fpr_bits, &fpr, sizeof(double));
 	hdr.growth = growth;
@@ -392,7 +393,7 @@ scalable_bloom_add(PG_FUNCTION_ARGS)
 	ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, &value);
 	if (was_empty)
 		scalable_adopt(f, f->family, f->collfp);	/* and every sub-filter */
-	scalable_add_hash(&f, bloom_hash_datum(ti, value, f->seed), CurrentMemoryContext);
+	scalable_add_hash(&f, bloom_hash_datum(ti, value, f->seed, f->scheme), CurrentMemoryContext);
 	scalable_check_full(f, fcinfo);
 	PG_RETURN_POINTER(f);
 }
@@ -411,7 +412,7 @@ scalable_bloom_contains(PG_FUNCTION_ARGS)
 
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);
-	h = bloom_hash_datum(ti, value, f->seed);
+	h = bloom_hash_datum(ti, value, f->seed, f->scheme);
 	f = (ScalableFilter *) bloom_call_parts(fcinfo, f, &h, 1);
 	PG_RETURN_BOOL(scalable_test(f, h));
 }
@@ -436,9 +437,24 @@ scalable_merge(const ScalableFilter *a, const ScalableFilter *b, MemoryContext c
 				 errdetail("Capacity, rate, growth, seed and element family must match (%llu/%g/%u/\"%s\" and %llu/%g/%u/\"%s\").",
 						   (unsigned long long) a->capacity, scalable_fpr(a), a->growth, a->family,
 						   (unsigned long long) b->capacity, scalable_fpr(b), b->growth, b->family)));
+	if (a->scheme != b->scheme && a->family[0] && b->family[0])
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot union scalable bloom filters with incompatible parameters"),
+				 errdetail("The filters use different hashing schemes (%d and %d): the same value sets different bits in each.",
+						   a->scheme, b->scheme),
+				 errhint("Rebuild the older filter from its values (new filters use scheme %d); scalable_bloom_scheme() shows a filter's scheme.",
+						 BLOOM_SCHEME_DEFAULT)));
 	r = (ScalableFilter *) bloom_copy_in(cxt, (const BloomFilter *) big);
 	if (r->family[0] == '\0' && small->family[0] != '\0')
+	{
+		/* nothing was hashed into r: it takes the other's scheme */
+		r->scheme = small->scheme;
+		rs = scalable_first(r);
+		for (int i = 0; i < r->nsub; i++, rs = scalable_next(rs))
+			rs->scheme = small->scheme;
 		scalable_adopt(r, small->family, small->collfp);
+	}
 	rs = scalable_first(r);
 	ss = scalable_first(small);
 	for (int i = 0; i < small->nsub; i++)
@@ -524,6 +540,14 @@ scalable_bloom_estimate_card(PG_FUNCTION_ARGS)
  * scalable_bloom_info(scalable_bloom) -> one row per sub-filter: index,
  * layout, bits, hashes, capacity, items, target rate, current rate.
  */
+/* scalable_bloom_scheme(scalable_bloom) -> integer: the hashing scheme. */
+PG_FUNCTION_INFO_V1(scalable_bloom_scheme);
+Datum
+scalable_bloom_scheme(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(scalable_arg(fcinfo, 0)->scheme);
+}
+
 PG_FUNCTION_INFO_V1(scalable_bloom_info);
 Datum
 scalable_bloom_info(PG_FUNCTION_ARGS)
@@ -723,7 +747,7 @@ scalable_bloom_agg_trans(PG_FUNCTION_ARGS)
 	{
 		if (bloom_agg_first_value(fcinfo, &st->value, hdr->family, &hdr->collfp, aggcxt))
 			scalable_adopt(hdr, hdr->family, hdr->collfp);	/* and its sub-filters */
-		scalable_state_add(st, bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1), hdr->seed),
+		scalable_state_add(st, bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1), hdr->seed, hdr->scheme),
 						   aggcxt);
 	}
 	PG_RETURN_POINTER(st);
@@ -889,7 +913,7 @@ scalable_deserial_exact(StringInfo buf, MemoryContext aggcxt)
 	memset(&hdr, 0, sizeof(hdr));
 	hdr.version = SCALABLE_FORMAT_VERSION;
 	hdr.layout = BLOOM_LAYOUT_SCALABLE;
-	hdr.scheme = BLOOM_SCHEME_PGEXT;
+	hdr.scheme = BLOOM_SCHEME_DEFAULT;	/* states start empty: the scheme of new filters */
 	hdr.capacity = (uint64) pq_getmsgint64(buf);
 	hdr.fpr_bits = (uint64) pq_getmsgint64(buf);
 	hdr.growth = pq_getmsgint(buf, 4);

@@ -55,7 +55,7 @@ scalable_check_params(uint64_t capacity, double fpr, uint64_t growth)
  */
 static const char *
 scalable_check_subs(const char *subs, size_t len, int nsub, uint64_t seed,
-					uint32_t collfp, const char *family)
+					int scheme, uint32_t collfp, const char *family)
 {
 	size_t		off = 0;
 	const char *why;
@@ -72,7 +72,7 @@ scalable_check_subs(const char *subs, size_t len, int nsub, uint64_t seed,
 			len - off < BLOOM_TOTAL_SIZE(sub->nbits) ||
 			scalable_image_size(sub) != BLOOM_TOTAL_SIZE(sub->nbits))
 			return "a sub-filter is inconsistent or truncated";
-		if (sub->seed != seed || sub->collfp != collfp ||
+		if (sub->seed != seed || sub->scheme != scheme || sub->collfp != collfp ||
 			memcmp(sub->family, family, BLOOM_FAMILY_LEN) != 0)
 			return "a sub-filter does not match the outer header";
 		if ((why = bloom_check_bits(sub)) != NULL)
@@ -90,7 +90,7 @@ scalable_check(const ScalableFilter *f, size_t size)
 	const char *why;
 
 	if (size < SCALABLE_HEADER_SIZE || f->layout != BLOOM_LAYOUT_SCALABLE ||
-		f->version != SCALABLE_FORMAT_VERSION || f->scheme != BLOOM_SCHEME_PGEXT)
+		f->version != SCALABLE_FORMAT_VERSION || !bloom_scheme_known(f->scheme))
 		return "not a scalable filter";
 	if (size - SCALABLE_HEADER_SIZE > BLOOM_MAX_BITS / 8)
 		return "the payload size does not match the header";
@@ -105,7 +105,7 @@ scalable_check(const ScalableFilter *f, size_t size)
 	if ((why = bloom_check_header(&fam)) != NULL)
 		return why;
 	return scalable_check_subs((const char *) f->subs, size - SCALABLE_HEADER_SIZE,
-							   f->nsub, f->seed, f->collfp, f->family);
+							   f->nsub, f->seed, f->scheme, f->collfp, f->family);
 }
 
 /* Check a format-1 (bloomset 1.0) value in host form; NULL if fine. */
@@ -116,7 +116,7 @@ scalable_check_v1(const BloomFilter *f, size_t size)
 	const char *why;
 
 	if (size < BLOOM_HEADER_SIZE || f->layout != BLOOM_LAYOUT_SCALABLE ||
-		f->version != BLOOM_FORMAT_VERSION || f->scheme != BLOOM_SCHEME_PGEXT)
+		f->version != BLOOM_FORMAT_VERSION || !bloom_scheme_known(f->scheme))
 		return "not a scalable filter";
 	if (f->nbits % 64 != 0 || f->nbits > BLOOM_MAX_BITS ||
 		size != BLOOM_HEADER_SIZE + f->nbits / 8 ||
@@ -131,7 +131,7 @@ scalable_check_v1(const BloomFilter *f, size_t size)
 		return why;
 	return scalable_check_subs((const char *) f->words + SCALABLE_V1_META,
 							   f->nbits / 8 - SCALABLE_V1_META, f->nhashes,
-							   f->seed, f->collfp, f->family);
+							   f->seed, f->scheme, f->collfp, f->family);
 }
 
 /*

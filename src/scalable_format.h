@@ -13,7 +13,7 @@
  *	 0		4	 varlena length word
  *	 4		1	 version		 SCALABLE_FORMAT_VERSION (2)
  *	 5		1	 layout		 BLOOM_LAYOUT_SCALABLE (3)
- *	 6		1	 scheme		 hashing scheme, BLOOM_SCHEME_PGEXT
+ *	 6		1	 scheme		 hashing scheme (bloom_format.h)
  *	 7		1	 nsub		 sub-filters, 1 .. SCALABLE_MAX_SUB
  *	 8		8	 seed		 seed of every sub-filter
  *	 16		8	 capacity	 items of the first sub-filter

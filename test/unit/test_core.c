@@ -757,6 +757,7 @@ test_scheme1_golden(void)
 	{
 		BloomFilter *f = new_filter(cases[c].layout, cases[c].k, cases[c].nbits);
 
+		f->scheme = BLOOM_SCHEME_PGEXT;
 		for (uint64_t i = 0; i < 60; i++)
 		{
 			if (cases[c].layout == BLOOM_LAYOUT_COUNTING)
@@ -844,6 +845,181 @@ test_probe_positions(void)
 	}
 }
 
+/*
+ * Scheme 2 keeps its bits from now on, as scheme 1 does: fingerprints of
+ * filters built from fixed hashes (recorded when scheme 2 was introduced).
+ */
+static void
+test_scheme2_golden(void)
+{
+	static const struct
+	{
+		int			layout;
+		int			k;
+		uint64_t	nbits;
+		uint64_t	fp;
+	}			cases[] = {
+		{BLOOM_LAYOUT_CLASSIC, 7, 4096, UINT64_C(0x93d001bc1eb02a2b)},
+		{BLOOM_LAYOUT_CLASSIC, 17, 320, UINT64_C(0xadaeabd37e0d8127)},
+		{BLOOM_LAYOUT_CLASSIC, 32, 1 << 16, UINT64_C(0x0042d279f34cee31)},
+		{BLOOM_LAYOUT_BLOCKED, 8, 8192, UINT64_C(0x28d850b50bd44411)},
+		{BLOOM_LAYOUT_COUNTING, 5, 4096, UINT64_C(0x7cf7c228373d617c)},
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+	{
+		BloomFilter *f = new_filter(cases[c].layout, cases[c].k, cases[c].nbits);
+
+		CHECK(f->scheme == BLOOM_SCHEME_FULL64, "new filters get scheme 2");
+		for (uint64_t i = 0; i < 60; i++)
+		{
+			if (cases[c].layout == BLOOM_LAYOUT_COUNTING)
+				bloom_counting_add(f, bloom_hash_int64(i * 7919, 0));
+			else
+				bloom_insert_hash(f, bloom_hash_int64(i * 7919, 0));
+		}
+		if (getenv("PRINT_GOLDEN"))
+			printf("golden2 %zu: 0x%016llx\n", c, (unsigned long long) bits_fingerprint(f));
+		CHECK(bits_fingerprint(f) == cases[c].fp, "scheme-2 bits pinned");
+		free(f);
+	}
+	/* bloom_hash_int64: pinned values, and a bijection on a sample */
+	CHECK(bloom_hash_int64(0, 0) == UINT64_C(0xa37e0ad77d9a8756) && bloom_hash_int64(UINT64_C(1) << 32, 0) == UINT64_C(0xa5e7c1a525641a39) &&
+		  bloom_hash_int64(42, 7) == UINT64_C(0x975d378ac57a90db), "scheme-2 integer hash pinned");
+	if (getenv("PRINT_GOLDEN"))
+		printf("h: 0x%016llx 0x%016llx 0x%016llx\n", (unsigned long long) bloom_hash_int64(0, 0),
+			   (unsigned long long) bloom_hash_int64(UINT64_C(1) << 32, 0),
+			   (unsigned long long) bloom_hash_int64(42, 7));
+}
+
+/* Distinct values among n. */
+static int
+count_distinct(uint64_t *v, int n)
+{
+	int			d = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		int			seen = 0;
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = v[j] == v[i];
+		d += !seen;
+	}
+	return d;
+}
+
+/*
+ * Independent positions: in a small classic filter (320 bits, k = 17,
+ * capacity 10 at 1e-5) scheme 1's k positions of a key fall on 5 or fewer
+ * distinct bits for a fraction of the keys (the collapse of double hashing
+ * under multiply-shift); scheme 2's behave as k independent draws
+ * (expected distinct bits 16.6; <= 8 distinct has probability ~1e-6).
+ */
+static void
+test_positions_independent(void)
+{
+	int			collapsed[3] = {0, 0, 0};
+	const int	nkeys = 200000;
+
+	for (int scheme = 1; scheme <= 2; scheme++)
+	{
+		BloomFilter *f = new_filter(BLOOM_LAYOUT_CLASSIC, 17, 320);
+
+		f->scheme = (uint8_t) scheme;
+		for (int i = 0; i < nkeys; i++)
+		{
+			uint64_t	pos[BLOOM_MAX_POSITIONS];
+			int			n = bloom_probe_positions(f, bloom_mix64((uint64_t) i + 77), pos);
+
+			collapsed[scheme] += count_distinct(pos, n) <= 8;
+		}
+		free(f);
+	}
+	printf("keys with <= 8 distinct of 17 positions in 320 bits: scheme 1 %d, scheme 2 %d of %d\n",
+		   collapsed[1], collapsed[2], nkeys);
+	CHECK(collapsed[1] > 100, "scheme 1 collapses (the fault scheme 2 fixes)");
+	CHECK(collapsed[2] <= 2, "scheme 2 positions do not collapse");
+}
+
+/*
+ * The rate oracle of the core: for every (capacity, rate) pair from 10 to
+ * 100,000 items and 1e-2 to 1e-8, a filter sized as bloom_empty(capacity,
+ * rate) sizes it (its layout, classic below 5e-4), and the counting layout
+ * at the same pairs, holding capacity random hashes, probed with N
+ * non-members (several filters where one is too small to measure): the
+ * measured rate must be within 1.5x the model rate plus three standard
+ * errors (of the larger of model and measured rate: with 0.04 false
+ * positives expected, one is no failure).  N is about 30 / rate, at least 200,000 and capped at 4e6
+ * probes per pair (the rates below 1e-5 are then checked against a looser
+ * bound: the cap keeps the unit test within seconds).  With ORACLE_SCHEME=1
+ * in the environment it measures scheme 1 instead and only reports.
+ */
+static void
+test_rate_oracle(void)
+{
+	int			scheme = getenv("ORACLE_SCHEME") ? atoi(getenv("ORACLE_SCHEME")) : BLOOM_SCHEME_FULL64;
+	const int64_t caps[] = {10, 1000, 100000};
+	const double rates[] = {1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-8};
+	int			bad = 0,
+				pairs = 0;
+	uint64_t	salt = 1;
+
+	for (int layout_kind = 0; layout_kind < 2; layout_kind++)
+		for (size_t ci = 0; ci < sizeof(caps) / sizeof(caps[0]); ci++)
+			for (size_t ri = 0; ri < sizeof(rates) / sizeof(rates[0]); ri++)
+			{
+				int			layout = layout_kind ? BLOOM_LAYOUT_COUNTING : bloom_choose_layout(rates[ri]);
+				BloomSizing s = bloom_size_for(caps[ci], rates[ri], layout, false);
+				double		want = 30.0 / s.expected_fpr;
+				uint64_t	nprobes = want > 4e6 ? 4000000 : want < 2e5 ? 200000 : (uint64_t) want;
+				uint64_t	nbits = layout == BLOOM_LAYOUT_COUNTING ? s.nbits * 4 : s.nbits;
+				uint64_t	per = (uint64_t) caps[ci] * 50 > nprobes ? nprobes : (uint64_t) caps[ci] * 50;
+				uint64_t	fp = 0,
+							done = 0;
+				double		bound;
+
+				if (s.nbits == 0)
+					continue;
+				/* fresh filters until nprobes probes: per filter at most 50 x capacity */
+				while (done < nprobes)
+				{
+					BloomFilter *f = new_filter(layout, s.nhashes, nbits);
+
+					f->scheme = (uint8_t) scheme;
+					for (int64_t i = 0; i < caps[ci]; i++)
+					{
+						uint64_t	h = bloom_mix64b(salt++);
+
+						if (layout == BLOOM_LAYOUT_COUNTING)
+							bloom_counting_add(f, h);
+						else
+							bloom_insert_hash(f, h);
+					}
+					for (uint64_t j = 0; j < per && done < nprobes; j++, done++)
+					{
+						uint64_t	h = bloom_mix64b(salt++);
+
+						fp += layout == BLOOM_LAYOUT_COUNTING ? bloom_counting_test(f, h) : bloom_test_hash(f, h);
+					}
+					free(f);
+				}
+				/* three standard errors of the larger of promise and measurement */
+				bound = 1.5 * s.expected_fpr +
+					3.0 * sqrt(fmax(s.expected_fpr, (double) fp / (double) nprobes) / (double) nprobes);
+				pairs++;
+				if ((double) fp / (double) nprobes > bound)
+				{
+					bad++;
+					printf("rate oracle (scheme %d): %s capacity %lld rate %g: measured %g > bound %g (%llu probes)\n",
+						   scheme, bloom_layout_name(layout), (long long) caps[ci], rates[ri],
+						   (double) fp / (double) nprobes, bound, (unsigned long long) nprobes);
+				}
+			}
+	if (scheme == BLOOM_SCHEME_FULL64)
+		CHECK(pairs == 36 && bad == 0, "scheme 2: every (capacity, rate) pair keeps its promise");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -868,6 +1044,9 @@ main(int argc, char **argv)
 	test_hex_input();
 	test_scheme1_golden();
 	test_probe_positions();
+	test_scheme2_golden();
+	test_positions_independent();
+	test_rate_oracle();
 	printf("SUITE unit (%s): %d passed, %d failed\n", bloom_cpu_path(), passed, failed);
 	return failed != 0;
 }

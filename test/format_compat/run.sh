@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# test/format_compat/run.sh -- values stored by the released 1.0 binary are
-# read by this build: the stored format is a contract.
+# test/format_compat/run.sh -- values stored by the released 1.0 and 1.1
+# binaries are read by this build: the stored format is a contract.
 #
 #   test/format_compat/run.sh
 #
@@ -8,11 +8,17 @@
 # repository's history) into a private copy of PostgreSQL 15, stores filters
 # of every kind with it (bloom blocked/classic/auto, counting, scalable --
 # whose stored format changed in 1.1 --, n-gram, token, enum and domain
-# elements), records their text and binary forms and the answers of probes,
-# then installs this build over it, runs ALTER EXTENSION bloomset UPDATE, and
-# checks that the stored values still give the same text and binary forms and
-# the same answers (members: all present), and that adding to a stored 1.0
-# scalable filter works.  Last line:
+# elements, and int8 keys with a shard in the high half, numerics of both
+# signs), then installs 1.1 as released (RELEASE_1_1), updates to 1.1 and
+# stores the same filters again with it, records the text and binary forms
+# of both sets and the answers of probes, then installs this build over it,
+# runs ALTER EXTENSION bloomset UPDATE, and checks that the stored values
+# still give the same text and binary forms and the same answers (members:
+# all present, false positives the same: hashing scheme 1 is kept for
+# them, bloom_scheme says 1), that adding to a stored 1.1 filter hashes with
+# its scheme, that a stored filter does not combine with a new (scheme 2)
+# one but does with one built with bloom_with_scheme(..., 1), and that
+# adding to a stored 1.0 scalable filter works.  Last line:
 #   SUITE format-compat: N passed, M failed
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../../scripts/lib.sh
@@ -20,6 +26,7 @@ source "$HERE/../../scripts/lib.sh"
 set +e
 
 RELEASE_1_0=f246e53		# the last commit of bloomset 1.0 (released)
+RELEASE_1_1=15d4e8e		# the last commit of bloomset 1.1 (released)
 pass=0 fail=0
 WORK=$(mktemp -d /tmp/bloomset-compat.XXXXXX)
 chmod 755 "$WORK"
@@ -49,9 +56,12 @@ install_tree() {
 		make -C "$1" -s PG_CONFIG=$SYS_BIN/pg_config DESTDIR="$PRIV" install >/dev/null 2>&1
 }
 
-mkdir -p "$WORK/old" "$WORK/new"
+mkdir -p "$WORK/old" "$WORK/v11" "$WORK/new"
 git -C "$REPO_ROOT" archive "$RELEASE_1_0" Makefile bloomset.control 'bloomset--1.0.sql' src \
 	| tar xf - -C "$WORK/old" || { echo "FAIL  cannot extract $RELEASE_1_0"; fail=1; finish; }
+git -C "$REPO_ROOT" archive "$RELEASE_1_1" Makefile bloomset.control 'bloomset--1.0.sql' \
+	'bloomset--1.1.sql' 'bloomset--1.0--1.1.sql' src \
+	| tar xf - -C "$WORK/v11" || { echo "FAIL  cannot extract $RELEASE_1_1"; fail=1; finish; }
 (cd "$REPO_ROOT" && tar cf - --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
 	Makefile bloomset.control bloomset--*.sql src) | tar xf - -C "$WORK/new"
 check "1.0 release builds and installs" install_tree "$WORK/old" || finish
@@ -61,28 +71,37 @@ psql_q <<'SQL' > "$WORK/create.log" 2>&1
 CREATE EXTENSION bloomset VERSION '1.0';
 CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
 CREATE DOMAIN posint AS integer CHECK (VALUE > 0);
-CREATE TABLE kinds (name text PRIMARY KEY, b bloom, c counting_bloom, s scalable_bloom);
+CREATE TABLE kinds (release text, name text, b bloom, c counting_bloom, s scalable_bloom,
+                    PRIMARY KEY (release, name));
 ALTER TABLE kinds ALTER COLUMN s SET STORAGE EXTERNAL;	-- stored as is: sizes comparable
-INSERT INTO kinds (name, b) SELECT 'blocked', bloom_agg(g, 1000, 0.01) FROM generate_series(1, 500) g;
-INSERT INTO kinds (name, b) SELECT 'classic', bloom_agg(g, 1000, 0.0001) FROM generate_series(1, 500) g;
-INSERT INTO kinds (name, b) SELECT 'auto', bloom_agg(g::text) FROM generate_series(1, 500) g;
-INSERT INTO kinds (name, b) SELECT 'explicit', bloom_agg(g, 2048, 5, 42) FROM generate_series(1, 500) g;
-INSERT INTO kinds (name, b) SELECT 'ngram', bloom_ngram_agg('line ' || g::text, 3) FROM generate_series(1, 500) g;
-INSERT INTO kinds (name, b) SELECT 'token', bloom_token_agg('word' || g::text || ' x') FROM generate_series(1, 500) g;
-INSERT INTO kinds (name, b) SELECT 'enum', bloom_agg(m) FROM unnest(enum_range(NULL::mood)) m WHERE m <> 'sad';
-INSERT INTO kinds (name, b) SELECT 'domain', bloom_agg(g::posint) FROM generate_series(1, 500) g;
-INSERT INTO kinds (name, c) SELECT 'counting', counting_bloom_agg(g, 1000, 0.01) FROM generate_series(1, 500) g;
-INSERT INTO kinds (name, s) SELECT 'scalable', scalable_bloom_agg(g, 100, 0.01) FROM generate_series(1, 5000) g;
-INSERT INTO kinds (name, s) SELECT 'scalable-empty', scalable_bloom_empty(100, 0.01, 2);
 SQL
+# store_kinds RELEASE: filters of every kind, written by the installed binary
+store_kinds() {
+	sed "s/@R@/$1/g" <<'SQL' | psql_q >> "$WORK/create.log" 2>&1
+INSERT INTO kinds (release, name, b) SELECT '@R@', 'blocked', bloom_agg(g, 1000, 0.01) FROM generate_series(1, 500) g;
+INSERT INTO kinds (release, name, b) SELECT '@R@', 'classic', bloom_agg(g, 1000, 0.0001) FROM generate_series(1, 500) g;
+INSERT INTO kinds (release, name, b) SELECT '@R@', 'auto', bloom_agg(g::text) FROM generate_series(1, 500) g;
+INSERT INTO kinds (release, name, b) SELECT '@R@', 'explicit', bloom_agg(g, 2048, 5, 42) FROM generate_series(1, 500) g;
+INSERT INTO kinds (release, name, b) SELECT '@R@', 'ngram', bloom_ngram_agg('line ' || g::text, 3) FROM generate_series(1, 500) g;
+INSERT INTO kinds (release, name, b) SELECT '@R@', 'token', bloom_token_agg('word' || g::text || ' x') FROM generate_series(1, 500) g;
+INSERT INTO kinds (release, name, b) SELECT '@R@', 'enum', bloom_agg(m) FROM unnest(enum_range(NULL::mood)) m WHERE m <> 'sad';
+INSERT INTO kinds (release, name, b) SELECT '@R@', 'domain', bloom_agg(g::posint) FROM generate_series(1, 500) g;
+INSERT INTO kinds (release, name, b) SELECT '@R@', 'int8-shard', bloom_agg((1::int8 << 32) + g, 1000, 0.01) FROM generate_series(1, 500) g;
+INSERT INTO kinds (release, name, b) SELECT '@R@', 'numeric', bloom_agg(g::numeric / 10, 1000, 0.01) FROM generate_series(1, 500) g;
+INSERT INTO kinds (release, name, c) SELECT '@R@', 'counting', counting_bloom_agg(g, 1000, 0.01) FROM generate_series(1, 500) g;
+INSERT INTO kinds (release, name, s) SELECT '@R@', 'scalable', scalable_bloom_agg(g, 100, 0.01) FROM generate_series(1, 5000) g;
+INSERT INTO kinds (release, name, s) SELECT '@R@', 'scalable-empty', scalable_bloom_empty(100, 0.01, 2);
+SQL
+}
+store_kinds 1.0
 check "1.0 stores filters of every kind" bash -c "! grep -q ERROR '$WORK/create.log'" || { cat "$WORK/create.log"; finish; }
 
 # what the stored values look like and answer, as a query run before and after
 cat > "$WORK/observe.sql" <<'SQL'
-SELECT name, md5(coalesce(b::text, c::text, s::text)) AS text_form,
+SELECT release, name, md5(coalesce(b::text, c::text, s::text)) AS text_form,
        md5(coalesce(bloom_to_bytea(b), bloom_send(b), scalable_bloom_send(s), textsend(c::text))) AS wire_form
-  FROM kinds ORDER BY name;
-SELECT name,
+  FROM kinds ORDER BY release, name;
+SELECT release, name,
        count(*) FILTER (WHERE CASE name
            WHEN 'auto' THEN b @> g::text
            WHEN 'ngram' THEN bloom_ngram_may_contain(b, 'line ' || g::text)
@@ -92,37 +111,68 @@ SELECT name,
            WHEN 'counting' THEN c @> g
            WHEN 'scalable' THEN s @> g
            WHEN 'scalable-empty' THEN s @> g
+           WHEN 'int8-shard' THEN b @> (2::int8 << 32) + g OR b @> (1::int8 << 32) + g
+           WHEN 'numeric' THEN b @> -g::numeric / 10 OR b @> g::numeric / 10
            ELSE b @> g END) AS maybe
-  FROM kinds, generate_series(1, 10000) g GROUP BY name ORDER BY name;
+  FROM kinds, generate_series(1, 10000) g GROUP BY release, name ORDER BY release, name;
 SQL
-psql_q -At -f "$WORK/observe.sql" > "$WORK/before.txt" 2>&1
-grep -q '^scalable|' "$WORK/before.txt" || { echo "FAIL  observe under 1.0"; cat "$WORK/before.txt"; fail=$((fail + 1)); finish; }
+psql_q -At -f "$WORK/observe.sql" > "$WORK/before-1.0.txt" 2>&1
+grep -q '^1.0|scalable|' "$WORK/before-1.0.txt" || { echo "FAIL  observe under 1.0"; cat "$WORK/before-1.0.txt"; fail=$((fail + 1)); finish; }
 
-# stop (keeping the data), install this build over 1.0, start again
+# stop (keeping the data), install 1.1 over 1.0, update, store the same
+# filters with 1.1
 as_pg $PG_BIN/pg_ctl -D "$PGTMP/data" -m fast -w stop >/dev/null
-check "this build installs over 1.0" install_tree "$WORK/new" || finish
+check "1.1 release builds and installs over 1.0" install_tree "$WORK/v11" || finish
+as_pg $PG_BIN/pg_ctl -D "$PGTMP/data" -l "$PGTMP/server.log" -w start >/dev/null
+psql_q -c "ALTER EXTENSION bloomset UPDATE TO '1.1'" >/dev/null 2>&1
+psql_q -At -f "$WORK/observe.sql" > "$WORK/after-1.1.txt" 2>&1
+check "1.0 values read by 1.1: same forms and answers" diff -u "$WORK/before-1.0.txt" "$WORK/after-1.1.txt"
+store_kinds 1.1
+check "1.1 stores filters of every kind" bash -c "! grep -q ERROR '$WORK/create.log'" || { cat "$WORK/create.log"; finish; }
+psql_q -At -f "$WORK/observe.sql" > "$WORK/before.txt" 2>&1
+grep -q '^1.1|scalable|' "$WORK/before.txt" || { echo "FAIL  observe under 1.1"; cat "$WORK/before.txt"; fail=$((fail + 1)); finish; }
+
+# stop (keeping the data), install this build over 1.1, start again
+as_pg $PG_BIN/pg_ctl -D "$PGTMP/data" -m fast -w stop >/dev/null
+check "this build installs over 1.1" install_tree "$WORK/new" || finish
 as_pg $PG_BIN/pg_ctl -D "$PGTMP/data" -l "$PGTMP/server.log" -w start >/dev/null
 
-# the new library reads what 1.0 stored, before and after the SQL update
+# the new library reads what 1.0 and 1.1 stored, before and after the SQL update
 psql_q -At -f "$WORK/observe.sql" > "$WORK/after-library.txt" 2>&1
-check "1.0 values read by the new library: same forms and answers" \
+check "1.0 and 1.1 values read by the new library: same forms and answers ($(wc -l < "$WORK/before.txt") lines)" \
 	diff -u "$WORK/before.txt" "$WORK/after-library.txt"
+default=$(psql_q -Atc "SELECT default_version FROM pg_available_extensions WHERE name = 'bloomset'")
 psql_q -c "ALTER EXTENSION bloomset UPDATE" >/dev/null 2>&1
-check "ALTER EXTENSION bloomset UPDATE reaches 1.1" \
-	test "$(psql_q -Atc "SELECT extversion FROM pg_extension WHERE extname = 'bloomset'")" = 1.1
+check "ALTER EXTENSION bloomset UPDATE reaches $default" \
+	test "$(psql_q -Atc "SELECT extversion FROM pg_extension WHERE extname = 'bloomset'")" = "$default"
 psql_q -At -f "$WORK/observe.sql" > "$WORK/after-update.txt" 2>&1
 check "after the update: same forms and answers" \
 	diff -u "$WORK/before.txt" "$WORK/after-update.txt"
+# hashing scheme 1 is kept by every stored value, and by adding to one
+check "every stored 1.0 and 1.1 value reports hashing scheme 1" \
+	test "$(psql_q -Atc "SELECT count(*) FILTER (WHERE coalesce(bloom_scheme(b), counting_bloom_scheme(c), scalable_bloom_scheme(s)) = 1) || '/' || count(*) FROM kinds")" = 26/26
+check "adding to a stored 1.1 filter hashes with scheme 1 (old members and the new one found)" \
+	test "$(psql_q -Atc "SELECT bloom_scheme(b || 777777) || count(*) FILTER (WHERE NOT (b || 777777) @> g)::text || bool_and((b || 777777) @> 777777)::text FROM kinds, generate_series(1, 500) g WHERE release = '1.1' AND name = 'blocked' GROUP BY b")" = 10true
+refuses_schemes() {	# refuses_schemes SQL: the statement fails naming the schemes
+	local out
+	out=$(psql_q -v VERBOSITY=verbose -Atc "$1" 2>&1)
+	grep -q '22023.*incompatible' <<< "$out" && grep -q 'different hashing schemes (1 and 2)' <<< "$out"
+}
+check "a stored 1.1 filter and a new scheme-2 filter refuse to combine (22023)" \
+	refuses_schemes "SELECT b | bloom_agg(g, 1000, 0.01) FROM kinds, generate_series(1, 10) g WHERE release = '1.1' AND name = 'blocked' GROUP BY b"
+check "a stored 1.1 filter unions with one built with bloom_with_scheme(..., 1) and finds both sets" \
+	test "$(psql_q -Atc "SELECT count(*) FROM kinds, (SELECT bloom_add_all(bloom_with_scheme(bloom_empty(1000, 0.01), 1), array_agg(g)) AS n FROM generate_series(501, 900) g) x, generate_series(1, 900) g WHERE release = '1.1' AND name = 'blocked' AND NOT (b | n) @> g")" = 0
+
 # the stored 1.0 scalable values are still format 1 on disk (nothing
 # rewrote them); rewriting one stores format 2, 8 bytes shorter
-old_size=$(psql_q -Atc "SELECT pg_column_size(s) FROM kinds WHERE name = 'scalable-empty'")
-psql_q -c "UPDATE kinds SET s = scalable_bloom_add(s, NULL::int) WHERE name = 'scalable-empty'" >/dev/null
-new_size=$(psql_q -Atc "SELECT pg_column_size(s) FROM kinds WHERE name = 'scalable-empty'")
+old_size=$(psql_q -Atc "SELECT pg_column_size(s) FROM kinds WHERE release = '1.0' AND name = 'scalable-empty'")
+psql_q -c "UPDATE kinds SET s = scalable_bloom_add(s, NULL::int) WHERE release = '1.0' AND name = 'scalable-empty'" >/dev/null
+new_size=$(psql_q -Atc "SELECT pg_column_size(s) FROM kinds WHERE release = '1.0' AND name = 'scalable-empty'")
 check "a 1.0 scalable value rewritten is stored in format 2 ($old_size -> $new_size bytes)" \
 	test "$((old_size - new_size))" = 8
 # growing a 1.0 scalable filter: members old and new all present
 psql_q -c "UPDATE kinds SET s = scalable_bloom_add(scalable_bloom_add(s, 100001), 100002) WHERE name LIKE 'scalable%'" >/dev/null 2>&1
-check "adding to a 1.0 scalable filter keeps every member" \
+check "adding to a 1.0 or 1.1 scalable filter keeps every member" \
 	test "$(psql_q -Atc "SELECT count(*) FROM kinds, generate_series(1, 5000) g WHERE name = 'scalable' AND NOT s @> g")$(psql_q -Atc "SELECT bool_and(s @> 100001 AND s @> 100002) FROM kinds WHERE name LIKE 'scalable%'")" = 0t
 check "the server log has no crash" \
 	bash -c "! grep -qE 'terminated by signal|PANIC' '$PGTMP/server.log'"

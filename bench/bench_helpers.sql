@@ -33,7 +33,8 @@ CREATE TABLE bench_r (			-- one row per timed execution
 	rep		int,				-- 0: the warm-up, under EXPLAIN ANALYZE
 	ms		float8,
 	launched int,				-- parallel workers launched
-	plan	text				-- node types, see bench_plan() (rep 0 only)
+	plan	text,				-- node types, see bench_plan() (rep 0 only)
+	buffers bigint				-- shared buffers hit + read (rep 0 only)
 );
 
 CREATE TABLE bench_info (k text PRIMARY KEY, v text);
@@ -59,7 +60,7 @@ $$;
 -- plan and workers (ms is then EXPLAIN's execution time, for reference).
 CREATE FUNCTION bench_ms(q text, f bloom, workers int, explain bool DEFAULT false,
 						 guc text DEFAULT NULL,
-						 OUT ms float8, OUT launched int, OUT plan text)
+						 OUT ms float8, OUT launched int, OUT plan text, OUT buffers bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
 	j	json;
@@ -74,9 +75,11 @@ BEGIN
 		PERFORM set_config(gname, split_part(guc, '=', 2), true);
 	END IF;
 	IF explain THEN
-		EXECUTE 'EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON, COSTS OFF, FORMAT JSON) ' || q
+		EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, SUMMARY ON, COSTS OFF, FORMAT JSON) ' || q
 			INTO j USING f;
 		ms := (j->0->>'Execution Time')::float8;
+		buffers := (j->0->'Plan'->>'Shared Hit Blocks')::bigint
+			+ (j->0->'Plan'->>'Shared Read Blocks')::bigint;
 		launched := bench_launched(j->0->'Plan');
 		plan := bench_plan(j->0->'Plan');
 	ELSE
@@ -125,7 +128,7 @@ BEGIN
 		FOR q IN SELECT * FROM bench_q WHERE grp = g ORDER BY ord LOOP
 			fv := CASE WHEN q.fname IS NULL THEN NULL ELSE bench_filter(q.fname) END;
 			SELECT * INTO res FROM bench_ms(q.query, fv, q.workers, r = 0, q.guc);
-			INSERT INTO bench_r VALUES (g, q.label, r, res.ms, res.launched, res.plan);
+			INSERT INTO bench_r VALUES (g, q.label, r, res.ms, res.launched, res.plan, res.buffers);
 			RAISE NOTICE '% %/% %: % ms', g, r, reps, left(q.label, 60), round(res.ms::numeric, 1);
 		END LOOP;
 	END LOOP;
@@ -141,5 +144,20 @@ CREATE VIEW bench_med AS
 		   count(*) FILTER (WHERE rep > 0) AS n,
 		   max(ms) FILTER (WHERE rep = 0) AS explain_ms,
 		   max(launched) FILTER (WHERE rep = 0) AS launched,
-		   max(plan) FILTER (WHERE rep = 0) AS plan
+		   max(plan) FILTER (WHERE rep = 0) AS plan,
+		   max(buffers) FILTER (WHERE rep = 0) AS buffers
 	  FROM bench_r GROUP BY grp, label;
+
+-- bench/run.sh's write cases: empty table tab, then copy the filters of
+-- src into it (each value read from src and stored as tab's column says);
+-- the rows written.  TRUNCATE: every round writes into an empty table.
+CREATE FUNCTION bench_write(tab regclass, src regclass) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+	n bigint;
+BEGIN
+	EXECUTE format('TRUNCATE %s', tab);
+	EXECUTE format('INSERT INTO %s SELECT * FROM %s', tab, src);
+	GET DIAGNOSTICS n = ROW_COUNT;
+	RETURN n;
+END $$;

@@ -19,8 +19,9 @@
 #              names the configuration and its settings),
 #              BENCH_GROUPS (space-separated case groups to run, default all:
 #              agg-text agg-int agg-auto probe etl parallel multi (timed as
-#              two groups, multi and multi13) union beyond
-#              space;
+#              two groups, multi and multi13) lookup (point lookups over
+#              100 and 1,000 stored filters and writes by storage, timed as
+#              lookup100, lookup1k and lookwrite) union beyond space;
 #              for quick experiments, the committed report runs them all).
 # Progress goes to stderr; the report to stdout and the file.
 set -euo pipefail
@@ -214,6 +215,113 @@ bench_run multi13
 echo "DROP TABLE chunk_filter, chunk_filter13, keys, keys200, incoming;" | sql
 fi
 
+if want lookup; then
+say "building the lookup cases: 100 and 1,000 stored filters of 1,000,000 keys, their bytes as bytea, a BRIN bloom index over the same keys"
+sql <<'EOF'
+-- point lookups over stored filters (the skip index: one filter per chunk):
+-- filters of 1,000,000 keys at 1 % (1.3 MB), stored with the type's
+-- default storage (external since 1.2); lk1000 holds lk100's filters ten
+-- times over (the cost of a lookup does not depend on which keys they hold)
+CREATE TABLE lk100 (chunk int, f bloom);
+INSERT INTO lk100
+	SELECT c, (SELECT bloom_agg(c::bigint * 1000000 + g, 1000000, 0.01) FROM generate_series(1, 1000000) AS g)
+	  FROM generate_series(0, 99) AS c;
+CREATE TABLE lk1000 (chunk int, f bloom);
+INSERT INTO lk1000 SELECT r * 100 + chunk, f FROM lk100, generate_series(0, 9) AS r;
+-- the slice floor: the same bytes as bytea, STORAGE external, read with
+-- two substring slices per value (a header, one 32-byte block)
+CREATE TABLE lk100b (chunk int, b bytea);
+ALTER TABLE lk100b ALTER b SET STORAGE EXTERNAL;
+INSERT INTO lk100b SELECT chunk, bloom_to_bytea(f) FROM lk100;
+CREATE TABLE lk1000b (chunk int, b bytea);
+ALTER TABLE lk1000b ALTER b SET STORAGE EXTERNAL;
+INSERT INTO lk1000b SELECT chunk, bloom_to_bytea(f) FROM lk1000;
+-- PostgreSQL's own skip index over the same keys in one table: BRIN bloom
+CREATE TABLE lkbrin (chunk int, k bigint);
+INSERT INTO lkbrin SELECT c, c::bigint * 1000000 + g FROM generate_series(0, 99) AS c, generate_series(1, 1000000) AS g;
+CREATE INDEX lkbrin_k ON lkbrin USING brin (k int8_bloom_ops);
+-- writes: 20 sparse filters (100,000 keys each, sized for the union of 20
+-- chunks: 2,000,000 keys) and 20 full ones (1,000,000 keys), copied from
+-- tables where they are stored uncompressed into tables with the type's
+-- default storage, STORAGE extended (pglz: 1.1's default) and STORAGE
+-- external
+CREATE TABLE lw_src_sparse (chunk int, f bloom);
+ALTER TABLE lw_src_sparse ALTER f SET STORAGE EXTERNAL;
+INSERT INTO lw_src_sparse SELECT c, bloom_agg(c::bigint * 1000000 + g, 2000000, 0.01)
+  FROM generate_series(0, 19) AS c, generate_series(1, 100000) AS g GROUP BY c;
+CREATE TABLE lw_src_full (chunk int, f bloom);
+ALTER TABLE lw_src_full ALTER f SET STORAGE EXTERNAL;
+INSERT INTO lw_src_full SELECT chunk, f FROM lk100 WHERE chunk < 20;
+CREATE TABLE lw_sparse_default (chunk int, f bloom);
+CREATE TABLE lw_sparse_extended (chunk int, f bloom);
+ALTER TABLE lw_sparse_extended ALTER f SET STORAGE EXTENDED, ALTER f SET COMPRESSION pglz;
+CREATE TABLE lw_sparse_external (chunk int, f bloom);
+ALTER TABLE lw_sparse_external ALTER f SET STORAGE EXTERNAL;
+CREATE TABLE lw_full_default (LIKE lw_sparse_default INCLUDING STORAGE);
+CREATE TABLE lw_full_extended (LIKE lw_sparse_extended INCLUDING STORAGE INCLUDING COMPRESSION);
+CREATE TABLE lw_full_external (LIKE lw_sparse_external INCLUDING STORAGE);
+VACUUM ANALYZE lk100;
+VACUUM ANALYZE lk1000;
+VACUUM ANALYZE lk100b;
+VACUUM ANALYZE lk1000b;
+VACUUM ANALYZE lkbrin;
+INSERT INTO bench_info
+SELECT 'lookup_sizes', format('lk100: 100 filters of %s B stored as %s B (storage %s, toast %s); lk1000: 1,000 (toast %s); lkbrin: %s rows, BRIN bloom index %s',
+	(SELECT max((bloom_info(f)).bytes) FROM lk100), (SELECT max(pg_column_size(f)) FROM lk100),
+	(SELECT attstorage FROM pg_attribute WHERE attrelid = 'lk100'::regclass AND attname = 'f'),
+	pg_size_pretty(pg_relation_size((SELECT reltoastrelid FROM pg_class WHERE relname = 'lk100'))),
+	pg_size_pretty(pg_relation_size((SELECT reltoastrelid FROM pg_class WHERE relname = 'lk1000'))),
+	(SELECT count(*) FROM lkbrin), pg_size_pretty(pg_relation_size('lkbrin_k')));
+INSERT INTO bench_info
+SELECT 'lookup_matches', format('@> 42000042: %s of 100, %s of 1,000; = ANY (3 keys): %s of 100; BRIN k = 42000042: %s rows',
+	(SELECT count(*) FROM lk100 WHERE f @> 42000042), (SELECT count(*) FROM lk1000 WHERE f @> 42000042),
+	(SELECT count(*) FROM lk100 WHERE f @> ANY (ARRAY[42000042, 17000017, 63000063])),
+	(SELECT count(*) FROM lkbrin WHERE k = 42000042));
+INSERT INTO bench_q (grp, ord, label, query, workers, fname, guc) VALUES
+ ('lookup100', 1, 'SELECT count(*) FROM lk100 WHERE f @> 42000042', NULL, 0, NULL, NULL),
+ ('lookup100', 2, 'SELECT count(*) FROM lk100 WHERE bloom_contains(f, 17000017::bigint)', NULL, 0, NULL, NULL),
+ ('lookup100', 3, 'SELECT count(*) FROM lk100 WHERE f @> ANY (ARRAY[42000042, 17000017, 63000063])', NULL, 0, NULL, NULL),
+ ('lookup100', 4, 'SELECT count(*) FROM lk100 WHERE bloom_contains(f, ''63000063'')', NULL, 0, NULL, NULL),
+ ('lookup100', 5, 'SELECT count(*) FROM lk100b WHERE length(substring(b FROM 1 FOR 68)) + get_byte(substring(b FROM 650001 FOR 32), 1) < 0 /* slice floor */', NULL, 0, NULL, NULL),
+ ('lookup100', 6, 'SELECT count(*) FROM lk100 WHERE f @> 42000042 /* bloomset.sliced_reads = off (1.1) */', 'SELECT count(*) FROM lk100 WHERE f @> 42000042', 0, NULL, 'bloomset.sliced_reads=off'),
+ ('lookup100', 7, 'SELECT count(*) FROM lkbrin WHERE k = 42000042 /* BRIN int8_bloom_ops */', NULL, 0, NULL, NULL),
+ ('lookup1k', 1, 'SELECT count(*) FROM lk1000 WHERE f @> 42000042', NULL, 0, NULL, NULL),
+ ('lookup1k', 2, 'SELECT count(*) FROM lk1000 WHERE bloom_contains(f, 17000017::bigint)', NULL, 0, NULL, NULL),
+ ('lookup1k', 3, 'SELECT count(*) FROM lk1000 WHERE f @> ANY (ARRAY[42000042, 17000017, 63000063])', NULL, 0, NULL, NULL),
+ ('lookup1k', 4, 'SELECT count(*) FROM lk1000 WHERE bloom_contains(f, ''63000063'')', NULL, 0, NULL, NULL),
+ ('lookup1k', 5, 'SELECT count(*) FROM lk1000b WHERE length(substring(b FROM 1 FOR 68)) + get_byte(substring(b FROM 650001 FOR 32), 1) < 0 /* slice floor */', NULL, 0, NULL, NULL),
+ ('lookup1k', 6, 'SELECT count(*) FROM lk1000 WHERE f @> 42000042 /* bloomset.sliced_reads = off (1.1) */', 'SELECT count(*) FROM lk1000 WHERE f @> 42000042', 0, NULL, 'bloomset.sliced_reads=off'),
+ ('lookwrite', 1, 'SELECT bench_write(''lw_sparse_default'', ''lw_src_sparse'') /* 20 sparse, default storage */', NULL, 0, NULL, NULL),
+ ('lookwrite', 2, 'SELECT bench_write(''lw_sparse_external'', ''lw_src_sparse'') /* 20 sparse, STORAGE external */', NULL, 0, NULL, NULL),
+ ('lookwrite', 3, 'SELECT bench_write(''lw_sparse_extended'', ''lw_src_sparse'') /* 20 sparse, STORAGE extended, pglz (1.1) */', NULL, 0, NULL, NULL),
+ ('lookwrite', 4, 'SELECT bench_write(''lw_full_default'', ''lw_src_full'') /* 20 full, default storage */', NULL, 0, NULL, NULL),
+ ('lookwrite', 5, 'SELECT bench_write(''lw_full_external'', ''lw_src_full'') /* 20 full, STORAGE external */', NULL, 0, NULL, NULL),
+ ('lookwrite', 6, 'SELECT bench_write(''lw_full_extended'', ''lw_src_full'') /* 20 full, STORAGE extended, pglz (1.1) */', NULL, 0, NULL, NULL);
+UPDATE bench_q SET query = label WHERE query IS NULL;
+CREATE TEMP VIEW lk_floor AS SELECT * FROM (VALUES
+ ('lookup100', 'SELECT count(*) FROM lk100b WHERE length(substring(b FROM 1 FOR 68)) + get_byte(substring(b FROM 650001 FOR 32), 1) < 0 /* slice floor */', 'filters 100'),
+ ('lookup1k', 'SELECT count(*) FROM lk1000b WHERE length(substring(b FROM 1 FOR 68)) + get_byte(substring(b FROM 650001 FOR 32), 1) < 0 /* slice floor */', 'filters 1000')) AS v(grp, label, note);
+-- every lookup against its group's slice floor
+INSERT INTO bench_rows (name, grp, label, bgrp, blabel, note, txt)
+SELECT CASE q.grp WHEN 'lookup100' THEN 'lookup, 100 filters' ELSE 'lookup, 1,000 filters' END,
+	   q.grp, q.label, fl.grp, fl.label, fl.note,
+	   CASE WHEN q.label LIKE '%BRIN%' THEN 'the same 100,000,000 keys in one table, BRIN int8_bloom_ops (its defaults): buffers per 1,000,000 keys' END
+  FROM bench_q q JOIN lk_floor fl USING (grp)
+ WHERE q.label <> fl.label ORDER BY q.grp DESC, q.ord;
+INSERT INTO bench_rows (name, grp, label, bgrp, blabel, note, txt) VALUES
+ ('write 20 sparse filters (2.5 MB)', 'lookwrite', 'SELECT bench_write(''lw_sparse_default'', ''lw_src_sparse'') /* 20 sparse, default storage */', 'lookwrite', 'SELECT bench_write(''lw_sparse_external'', ''lw_src_sparse'') /* 20 sparse, STORAGE external */', NULL, 'default storage vs STORAGE external'),
+ ('write 20 sparse filters (2.5 MB)', 'lookwrite', 'SELECT bench_write(''lw_sparse_extended'', ''lw_src_sparse'') /* 20 sparse, STORAGE extended, pglz (1.1) */', 'lookwrite', 'SELECT bench_write(''lw_sparse_external'', ''lw_src_sparse'') /* 20 sparse, STORAGE external */', NULL, '1.1''s default storage (extended, pglz) vs STORAGE external'),
+ ('write 20 full filters (1.3 MB)', 'lookwrite', 'SELECT bench_write(''lw_full_default'', ''lw_src_full'') /* 20 full, default storage */', 'lookwrite', 'SELECT bench_write(''lw_full_external'', ''lw_src_full'') /* 20 full, STORAGE external */', NULL, 'default storage vs STORAGE external'),
+ ('write 20 full filters (1.3 MB)', 'lookwrite', 'SELECT bench_write(''lw_full_extended'', ''lw_src_full'') /* 20 full, STORAGE extended, pglz (1.1) */', 'lookwrite', 'SELECT bench_write(''lw_full_external'', ''lw_src_full'') /* 20 full, STORAGE external */', NULL, '1.1''s default storage (extended, pglz) vs STORAGE external');
+EOF
+# three interleaving groups, each alone: the 1,000 filters' TOAST (1.3 GB)
+# is larger than the default shared_buffers
+run_group lookup100
+bench_run lookup1k
+bench_run lookwrite
+echo "DROP TABLE lk100, lk1000, lk100b, lk1000b, lkbrin, lw_src_sparse, lw_src_full, lw_sparse_default, lw_sparse_extended, lw_sparse_external, lw_full_default, lw_full_extended, lw_full_external;" | sql
+fi
+
 if want union; then
 say "building 2 x 1000 filters of 1 MiB"
 sql <<'EOF'
@@ -222,8 +330,10 @@ ALTER TABLE ufilters ALTER COLUMN f SET STORAGE EXTERNAL;
 INSERT INTO ufilters
 	SELECT i, bloom_add(bloom_add(bloom_add(bloom_empty(1048576, 7, 0), i), i + 1000), i + 2000)
 	  FROM generate_series(1, 1000) AS i;
--- the same filters with the type's default storage (extended): pglz
-CREATE TABLE ufilters_z AS SELECT * FROM ufilters;
+-- the same filters compressed (STORAGE extended, 1.1's default): pglz
+CREATE TABLE ufilters_z (i int, f bloom);
+ALTER TABLE ufilters_z ALTER COLUMN f SET STORAGE EXTENDED;
+INSERT INTO ufilters_z SELECT * FROM ufilters;
 VACUUM ANALYZE ufilters;
 VACUUM ANALYZE ufilters_z;
 SELECT pg_prewarm('ufilters') + pg_prewarm(reltoastrelid) AS b FROM pg_class WHERE relname = 'ufilters' \gset
@@ -297,6 +407,11 @@ SELECT format('| %s | `%s` | %s | `%s` | %s | %s | %s |',
 			 WHEN 'gbps' THEN to_char((SELECT v::numeric FROM bench_info WHERE k = 'union_bytes') / (m.med / 1000) / 1e9, 'FM990.00') || ' GB/s of bits (floor ' ||
 				to_char((SELECT v::numeric FROM bench_info WHERE k = 'union_bytes') / (b.med / 1000) / 1e9, 'FM990.00') || ' GB/s)'
 			 WHEN 'etl' THEN 'new keys: bloom ' || (SELECT v FROM bench_info WHERE k = 'etl_bloom') || ', exact ' || (SELECT v FROM bench_info WHERE k = 'etl_exact')
+		   END,
+		   CASE WHEN r.note LIKE 'filters %' THEN
+			   'shared buffers per filter ' || to_char(m.buffers::numeric / split_part(r.note, ' ', 2)::numeric, 'FM999990.0')
+			   || ' vs ' || to_char(b.buffers::numeric / split_part(r.note, ' ', 2)::numeric, 'FM999990.0')
+			   || ' (per lookup ' || m.buffers || ' vs ' || b.buffers || ')'
 		   END,
 		   CASE WHEN r.note LIKE 'probes %' THEN
 			   to_char(m.med * 1000 / split_part(r.note, ' ', 2)::numeric, 'FM999990.000') || ' vs '

@@ -19,7 +19,7 @@ sql() {
 #  - runs that copy's server, so every backend loads this very build.
 # Sets BENCH_ROOT, PG_BIN (the private copy) and BUILD_REV.
 bench_build() {
-	local root=$BENCH_DIR/.. snap sys_bin=$PG_BIN
+	local root=$BENCH_DIR/.. snap sys_bin=$PG_BIN src_root
 	BENCH_ROOT=$(mktemp -d /tmp/bloomset-bench.XXXXXX)
 	chmod 755 "$BENCH_ROOT"
 	snap=$BENCH_ROOT/src
@@ -31,12 +31,27 @@ bench_build() {
 		BUILD_REV="$BUILD_REV + uncommitted changes"
 	fi
 	BUILD_REV="$BUILD_REV (source snapshot hash $(cd "$snap" && cat Makefile ./*.sql src/*.[ch] | sha1sum | cut -c1-10))"
-	cp -a "/usr/lib/postgresql/$PG_MAJOR" "$BENCH_ROOT/pg/usr/lib/postgresql/"
-	cp -a "/usr/share/postgresql/$PG_MAJOR" "$BENCH_ROOT/pg/usr/share/postgresql/"
+	# the PostgreSQL that PG_BIN belongs to (Debian's, or a private copy:
+	# BLOOMSET_PG15_ROOT), copied
+	src_root=$(cd "$sys_bin/../../../.." && pwd)
+	cp -a "$src_root/lib/postgresql/$PG_MAJOR" "$BENCH_ROOT/pg/usr/lib/postgresql/"
+	cp -a "$src_root/share/postgresql/$PG_MAJOR" "$BENCH_ROOT/pg/usr/share/postgresql/"
 	say "building bloomset $BUILD_REV into $BENCH_ROOT"
 	make -C "$snap" -s -j2 PG_CONFIG="$sys_bin/pg_config" >/dev/null
-	make -C "$snap" -s PG_CONFIG="$sys_bin/pg_config" DESTDIR="$BENCH_ROOT/pg" install >/dev/null
+	# staged, then copied into the copy's lib and extension directories
+	# (DESTDIR prefixes the installing PostgreSQL's own paths, which differ
+	# from the copy's)
+	make -C "$snap" -s PG_CONFIG="$sys_bin/pg_config" DESTDIR="$BENCH_ROOT/stage" install >/dev/null
 	PG_BIN=$BENCH_ROOT/pg/usr/lib/postgresql/$PG_MAJOR/bin
+	cp "$BENCH_ROOT/stage$("$sys_bin/pg_config" --pkglibdir)/bloomset.so" "$("$PG_BIN/pg_config" --pkglibdir)/"
+	cp "$BENCH_ROOT/stage$("$sys_bin/pg_config" --sharedir)"/extension/bloomset* "$("$PG_BIN/pg_config" --sharedir)/extension/"
+	# the JIT's bitcode of this build, not the copied one
+	if [ -d "$BENCH_ROOT/stage$("$sys_bin/pg_config" --pkglibdir)/bitcode" ]; then
+		rm -rf "$("$PG_BIN/pg_config" --pkglibdir)/bitcode/bloomset" "$("$PG_BIN/pg_config" --pkglibdir)/bitcode/bloomset.index.bc"
+		cp -r "$BENCH_ROOT/stage$("$sys_bin/pg_config" --pkglibdir)/bitcode/." "$("$PG_BIN/pg_config" --pkglibdir)/bitcode/"
+	fi
+	cmp -s "$snap/bloomset.so" "$("$PG_BIN/pg_config" --pkglibdir)/bloomset.so" ||
+		{ echo "the benchmark's copy of PostgreSQL does not have this build of bloomset" >&2; exit 1; }
 }
 
 # Huge pages for the server's shared memory, for the tuned configuration only

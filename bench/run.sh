@@ -316,7 +316,7 @@ INSERT INTO bench_rows (name, grp, label, bgrp, blabel, note, txt) VALUES
 EOF
 # three interleaving groups, each alone: the 1,000 filters' TOAST (1.3 GB)
 # is larger than the default shared_buffers
-run_group lookup100
+bench_run lookup100
 bench_run lookup1k
 bench_run lookwrite
 echo "DROP TABLE lk100, lk1000, lk100b, lk1000b, lkbrin, lw_src_sparse, lw_src_full, lw_sparse_default, lw_sparse_extended, lw_sparse_external, lw_full_default, lw_full_extended, lw_full_external;" | sql

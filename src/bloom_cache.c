@@ -50,6 +50,7 @@
 #include "access/heaptoast.h"
 #include "common/hashfn.h"
 #include "lib/ilist.h"
+#include "miscadmin.h"
 #include "nodes/primnodes.h"
 #include "utils/memutils.h"
 
@@ -695,6 +696,7 @@ bloom_read_parts(BloomCallCache *cache, struct varlena *attr, BloomSliceMemo *m,
 		Size		end = Min((Size) (r[i].last + 1) * TOAST_MAX_CHUNK_SIZE, datasize);
 
 		bloom_read_slice(attr, off, end - off, (char *) f + VARHDRSZ + off);
+		CHECK_FOR_INTERRUPTS();	/* a batch may read many slices */
 	}
 	m->chunks = (uint32) Min((uint64) m->chunks + chunks, (uint64) PG_UINT32_MAX / BLOOM_SLICE_CACHE_SHARE);
 	pfree(r);

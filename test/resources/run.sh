@@ -274,6 +274,36 @@ SQL
 	cancel_op "counting_bloom_to_bloom" "count(counting_bloom_to_bloom($C1) IS NOT NULL)" "$C1"
 	cancel_op "counting_bloom_union" "count(counting_bloom_union($C1, $C2) IS NOT NULL)" "$C1" "$C2"
 	psql_q -c "DROP TABLE c256_bytea, c256_text, c256_cnt" >/dev/null 2>&1
+	cancel_lookup_check
+}
+
+# A lookup over many large stored filters (40 of 8 MiB, stored out of line
+# uncompressed, the types' default): the keys of a generate_series probed
+# against each, read in slices and then kept (bloomset.sliced_reads = on),
+# or read whole on every probe past the cache's budget (off, 1.1): the
+# statement must stop with 57014 within the limit of a 1 s timeout (its
+# longest stretch without an interrupt check is reading one filter).
+cancel_lookup_check() {
+	local mode lat
+	psql_q <<'SQL' || { fail "5 setup of the lookup table"; return; }
+SET statement_timeout = 0;
+DROP TABLE IF EXISTS clk;
+CREATE UNLOGGED TABLE clk (n int, f bloom);
+INSERT INTO clk SELECT i, bloom_empty(8388608, 7, 0) || i FROM generate_series(1, 40) i;
+VACUUM ANALYZE clk;
+SQL
+	for mode in on off; do
+		timed clk "SET statement_timeout = 1000; SET bloomset.sliced_reads = $mode; SET bloomset.probe_cache_size = '64MB';" \
+			"SELECT count(*) FROM generate_series(1, 2000000) g, clk WHERE clk.f @> g;"
+		lat=$(calc "$T_MS - 1000" 0)
+		CANCEL_ROWS+=("| lookup over 40 stored 8 MiB filters, bloomset.sliced_reads = $mode | $(calc "$lat / 1000" 2) | 0 | $T_STATE |")
+		if [ "$T_STATE" = 57014 ] && awk "BEGIN { exit !($lat <= $CANCEL_LIMIT_MS) }" </dev/null; then
+			pass "5 cancel: lookup over 40 stored 8 MiB filters (sliced_reads = $mode): 57014 $(calc "$lat / 1000" 2) s after the timeout"
+		else
+			fail "5 cancel: lookup over 40 stored 8 MiB filters (sliced_reads = $mode): $T_STATE $(calc "$lat / 1000" 2) s after the timeout (want 57014 within $(calc "$CANCEL_LIMIT_MS / 1000" 0) s) $T_ERR"
+		fi
+	done
+	psql_q -c "DROP TABLE clk" >/dev/null 2>&1
 }
 
 # the cancel-latency table for the README

@@ -1270,6 +1270,32 @@ class Fuzzer:
         if res[0] is not None and res[1] is not None:
             self.check('fast_hash_on_equals_off', res[0] == res[1], 'fast_hash on %s / off %s' % tuple(res), sql)
 
+    def oracle_sliced(self):
+        """Sliced answer = whole answer: a filter stored with a random storage (out of line uncompressed,
+        compressed, in line), probed with bloomset.sliced_reads on and off."""
+        rng = self.rng
+        fam = self.fam()
+        kind, b = self.build(fam, 'src')
+        if ' FROM (' in b:
+            return
+        storage = rng.choice(['EXTERNAL', 'EXTERNAL', 'EXTENDED', 'MAIN'])
+        self.run('DROP TABLE IF EXISTS fz_sliced', bloom=False)
+        self.run('CREATE TABLE fz_sliced (f %s)' % kind, bloom=False)
+        self.run('ALTER TABLE fz_sliced ALTER f SET STORAGE %s' % storage, bloom=False)
+        rows, code = self.run('INSERT INTO fz_sliced WITH src AS (SELECT id, x FROM v_%s WHERE %s) SELECT %s FROM src'
+                              % (fam, self.subset(), b), oracle='sliced')
+        if code:
+            return
+        sql = ("SELECT md5(string_agg(coalesce((%s)::text, 'null'), ',' ORDER BY id)), count(*) FROM v_%s, fz_sliced"
+               % (self.probe(kind, fam), fam))
+        res = []
+        for v in ('on', 'off'):
+            self.set('bloomset.sliced_reads', v)
+            res.append(self.run(sql, oracle='sliced'))
+        self.run('RESET bloomset.sliced_reads', bloom=False)
+        self.check('sliced_equals_whole', res[0] == res[1],
+                   'storage %s: sliced %s / whole %s' % (storage, res[0], res[1]), sql)
+
     def oracle_prepared(self):
         rng = self.rng
         fam = self.fam(exclude=('ci',))
@@ -1356,7 +1382,8 @@ class Fuzzer:
                  (self.oracle_window, 1.5), (self.oracle_roundtrip, 2), (self.oracle_parallel, 1.2),
                  (self.oracle_fast_hash, 1), (self.oracle_prepared, 1.2), (self.oracle_null_sizing, 0.4),
                  (self.oracle_scan, 1), (self.st_copy_mutated, 2), (self.oracle_cancel, self.args.cancel_weight),
-                 (self.oracle_parallel_members, 0.25), (self.oracle_add_probe, 1), (self.oracle_ordering, 0.5)]
+                 (self.oracle_parallel_members, 0.25), (self.oracle_add_probe, 1), (self.oracle_ordering, 0.5),
+                 (self.oracle_sliced, 1)]
         fns = [k for k, w in kinds]
         weights = [w for k, w in kinds]
         t0 = time.time()

@@ -12,6 +12,16 @@ REGRESS = type_io add_contains probe_scan probe_cache sliced_reads equality plan
 	agg_rates verbs rate_check
 REGRESS_OPTS = --load-extension=bloomset
 
+# Concurrency (pg_isolation_regress) and multi-cluster (TAP, with
+# PostgreSQL::Test::Cluster) tests, run by PGXS's `make installcheck` as
+# pgvector does: PostgreSQL's harness picks ports and starts and stops the
+# clusters.  test/t/007 and 008 need two PostgreSQL versions at once and are
+# run by scripts/test.sh (cross_suite) instead.
+ISOLATION = concurrent_add
+ISOLATION_OPTS = --inputdir=test/isolation --load-extension=bloomset
+TAP_TESTS = 1
+PROVE_TESTS = $(filter-out test/t/007_% test/t/008_%,$(wildcard test/t/0*.pl))
+
 # -O3 for the hot loops; the CPU-specific kernels are chosen at run time,
 # so no -march flag is needed (or wanted: the library must run anywhere).
 PG_CFLAGS += -O3

@@ -9,7 +9,7 @@
 # touched.  The upstream tarball of the package (*.orig.tar.*) is built with
 # ICU and TAP tests, no readline/docs/llvm, and installed with pg_regress, the
 # isolation tester and the TAP perl modules so that PGXS, installcheck and
-# test/run_tap_isolation.sh work against it.
+# the TAP and isolation tests (make installcheck) work against it.
 #
 # Layout: $BLOOMSET_PG_CACHE/<major>-<version>/ holds the install and a stamp
 # file (.bloomset-build) recording the exact Debian source version and the

@@ -98,6 +98,44 @@ regress_suite() {
 	return $rc
 }
 
+# pgxs_suite: the isolation and TAP tests through PGXS (`make installcheck`
+# with REGRESS emptied: ISOLATION and TAP_TESTS of the Makefile), as the
+# postgres OS user in a scratch copy of the Makefile and test/ (the harness
+# writes tmp_check/ and output_iso/ beside the Makefile).  The isolation
+# specs run against a throwaway cluster; every TAP test starts its own.
+# Counts TAP test cases (TODO tests for known bugs count as neither) and
+# isolation tests.
+pgxs_suite() {
+	local work rc pass fail todo
+	work=$(mktemp -d /tmp/bloomset-pgxs.XXXXXX)
+	cp -R Makefile bloomset.control test "$work/"
+	chmod 755 "$work"; chown -R postgres: "$work"
+	pg_start
+	as_pg env -C "$work" PATH="$PG_BIN:$PATH" PGHOST="$PGHOST" PGPORT="$PGPORT" \
+		PGISOLATIONTIMEOUT=60 make PG_CONFIG="$PG_BIN/pg_config" installcheck REGRESS= \
+		PROVE_FLAGS=--verbose </dev/null > "$work/out" 2>&1
+	rc=$?
+	pg_stop
+	grep -E '^(ok|not ok) [0-9]+|^test .* \.\.\. |^t/|^Result|^\+\+\+' "$work/out"
+	pass=$(grep -E '^ok [0-9]+|^test .* \.\.\. ok' "$work/out" | grep -vcE '# (TODO|skip)')
+	fail=$(grep -E '^not ok [0-9]+|^test .* \.\.\. FAILED' "$work/out" | grep -vc '# TODO')
+	todo=$(grep -cE '^(not )?ok [0-9]+.*# TODO' "$work/out")
+	echo "todo (known bugs, expected to fail): $todo"
+	if [ $rc -ne 0 ]; then
+		[ "$fail" = 0 ] && fail=1
+		tail -n 60 "$work/out"
+		head -n 100 "$work/output_iso/regression.diffs" 2>/dev/null
+		for log in "$work"/tmp_check/log/regress_log_*; do
+			[ -e "$log" ] && { echo "---- tail of $log"; tail -n 25 "$log"; }
+		done
+		echo "kept for inspection: $work"
+	else
+		rm -rf "$work"
+	fi
+	echo "SUITE tap-isolation-$PG_MAJOR: $pass passed, $fail failed"
+	[ $rc -eq 0 ]
+}
+
 # build_suite: build and install the extension for PG_MAJOR
 build_suite() {
 	build_install && echo "SUITE build-$PG_MAJOR: 1 passed, 0 failed"
@@ -143,7 +181,7 @@ cross_suite() {
 }
 
 ensure_base_packages
-ensure_packages libipc-run-perl clang libclang-rt-14-dev python3 binutils
+ensure_packages perl libipc-run-perl clang libclang-rt-14-dev python3 binutils
 
 # the other servers build while the 15 suites run (-j2 by default; niced so
 # that the timing checks of the 15 suites keep their CPU)
@@ -164,7 +202,7 @@ run_suite readme-sql python3 scripts/check_readme_sql.py
 run_suite import-graph python3 scripts/import_graph.py
 run_suite regress-15 regress_suite regress-15 ""
 run_suite regress-portable-15 regress_suite regress-portable-15 BLOOMSET_PORTABLE=1
-[ -f test/run_tap_isolation.sh ] && run_suite tap-isolation-15 bash test/run_tap_isolation.sh
+run_suite tap-isolation-15 pgxs_suite
 run_suite upgrade-15 env SKIP_BUILD=1 bash test/upgrade/run.sh
 # values stored by the released 1.0 binary read by this build
 [ -f test/format_compat/run.sh ] && run_suite format-compat bash test/format_compat/run.sh
@@ -195,7 +233,7 @@ version_stage() {
 	grep -q "^build-$v .* 0 failed" "$SUMMARY" || return
 	run_suite "regress-$v" regress_suite "regress-$v" ""
 	run_suite "regress-portable-$v" regress_suite "regress-portable-$v" BLOOMSET_PORTABLE=1
-	[ -f test/run_tap_isolation.sh ] && run_suite "tap-isolation-$v" bash test/run_tap_isolation.sh
+	run_suite "tap-isolation-$v" pgxs_suite
 	run_suite "upgrade-$v" env SKIP_BUILD=1 bash test/upgrade/run.sh
 	run_suite "cross-15-$v" cross_suite "$v"
 }

@@ -8,7 +8,7 @@
 # cache and archives dirs under $BLOOMSET_PG_CACHE/apt).  /etc/apt is never
 # touched.  The upstream tarball of the package (*.orig.tar.*) is built with
 # ICU and TAP tests, no readline/docs/llvm, and installed with pg_regress, the
-# isolation tester and the TAP perl modules so that PGXS, installcheck and
+# isolation tester, the TAP perl modules and postgres_fdw so that PGXS, installcheck and
 # the TAP and isolation tests (make installcheck) work against it.
 #
 # Layout: $BLOOMSET_PG_CACHE/<major>-<version>/ holds the install and a stamp
@@ -26,7 +26,7 @@ CACHE=${BLOOMSET_PG_CACHE:-/var/cache/bloomset-pg}
 JOBS=${PGBUILD_JOBS:-2}
 APTDIR=$CACHE/apt
 # bumped when the configure flags or the installed parts change
-BUILD_FLAGS="--with-icu --enable-tap-tests --without-readline --without-llvm +isolation +perl r1"
+BUILD_FLAGS="--with-icu --enable-tap-tests --without-readline --without-llvm +isolation +perl +postgres_fdw r2"
 
 [ $# -gt 0 ] || { echo "usage: $0 MAJOR..." >&2; exit 2; }
 
@@ -183,6 +183,8 @@ build_one() {
 		# not part of the top-level install: isolation tester + TAP modules
 		make -s -j"$JOBS" -C src/test/isolation install >> "$src/make.log" 2>&1
 		make -s -C src/test/perl install >> "$src/make.log" 2>&1
+		# the shard test (test/t/009) ships aggregates through postgres_fdw
+		make -s -j"$JOBS" -C contrib/postgres_fdw install >> "$src/make.log" 2>&1
 	) || { echo "pgbuild: build of $pkg failed; tail of logs in $src:" >&2
 		tail -n 30 "$src/configure.log" "$src/make.log" >&2 2>/dev/null; return 1; }
 	echo "$stamp" > "$prefix/.bloomset-build"

@@ -45,32 +45,60 @@ if ($available ne '1')
 	exit;
 }
 
-my $setup = "CREATE EXTENSION bloomset; CREATE EXTENSION postgres_fdw;\n";
-$setup .= q{
-CREATE TABLE events (k bigint NOT NULL, chunk integer NOT NULL) PARTITION BY HASH (k);
-CREATE TABLE events_local (k bigint NOT NULL, chunk integer NOT NULL);
-};
-for my $i (0 .. 2)
+# The coordinator reaches the shards through libpq services (the README's
+# recipe names services, not hosts): a service file in the coordinator
+# server's environment.
+my $services = PostgreSQL::Test::Utils::tempdir . '/pg_service.conf';
+open my $fh, '>', $services or die "$services: $!";
+printf $fh "[shard%d]\nhost=%s\nport=%d\ndbname=postgres\n\n", $_, $shards[$_]->host,
+  $shards[$_]->port
+  for 0 .. 2;
+close $fh;
+$coord->stop;
 {
-	my $port = $shards[$i]->port;
-	my $host = $shards[$i]->host;
-	$setup .= qq{
-CREATE SERVER shard$i FOREIGN DATA WRAPPER postgres_fdw
-  OPTIONS (host '$host', port '$port', dbname 'postgres', extensions 'bloomset');
-CREATE USER MAPPING FOR CURRENT_USER SERVER shard$i;
-CREATE FOREIGN TABLE events_p$i PARTITION OF events
-  FOR VALUES WITH (MODULUS 3, REMAINDER $i) SERVER shard$i OPTIONS (table_name 'events');
-CREATE FOREIGN TABLE chunk_filter_p$i (chunk integer, f bloom)
-  SERVER shard$i OPTIONS (table_name 'chunk_filter');
-};
+	local $ENV{PGSERVICEFILE} = $services;
+	$coord->start;
 }
-$setup .= q{
+
+# The README's recipe, verbatim (scripts/check_readme_sql.py finds these
+# blocks here).
+my $readme_setup = q{-- on the coordinator; bloomset is installed here and on every shard, and
+-- extensions 'bloomset' lets postgres_fdw ship bloomset's functions and
+-- operators to the shards
+CREATE EXTENSION postgres_fdw;
+CREATE SERVER shard0 FOREIGN DATA WRAPPER postgres_fdw OPTIONS (service 'shard0', extensions 'bloomset');
+CREATE SERVER shard1 FOREIGN DATA WRAPPER postgres_fdw OPTIONS (service 'shard1', extensions 'bloomset');
+CREATE SERVER shard2 FOREIGN DATA WRAPPER postgres_fdw OPTIONS (service 'shard2', extensions 'bloomset');
+CREATE USER MAPPING FOR CURRENT_USER SERVER shard0;
+CREATE USER MAPPING FOR CURRENT_USER SERVER shard1;
+CREATE USER MAPPING FOR CURRENT_USER SERVER shard2;
+CREATE TABLE events (k bigint NOT NULL, chunk integer NOT NULL) PARTITION BY HASH (k);
+CREATE FOREIGN TABLE events_p0 PARTITION OF events FOR VALUES WITH (MODULUS 3, REMAINDER 0)
+  SERVER shard0 OPTIONS (table_name 'events');
+CREATE FOREIGN TABLE events_p1 PARTITION OF events FOR VALUES WITH (MODULUS 3, REMAINDER 1)
+  SERVER shard1 OPTIONS (table_name 'events');
+CREATE FOREIGN TABLE events_p2 PARTITION OF events FOR VALUES WITH (MODULUS 3, REMAINDER 2)
+  SERVER shard2 OPTIONS (table_name 'events');
+};
+my $readme_union = q{-- one filter of every key: each shard aggregates its rows (the aggregate is
+-- shipped whole), the coordinator ORs the three filters of equal size
+SELECT bloom_union_agg(f) AS f FROM (
+  SELECT bloom_agg(k, 200000, 0.01) AS f FROM events_p0
+  UNION ALL SELECT bloom_agg(k, 200000, 0.01) FROM events_p1
+  UNION ALL SELECT bloom_agg(k, 200000, 0.01) FROM events_p2) per_shard;
+};
+my $readme_lookup = q{-- per-chunk filters kept on each shard; the probe runs on the shards
+CREATE FOREIGN TABLE chunk_filter_p0 (chunk integer, f bloom) SERVER shard0 OPTIONS (table_name 'chunk_filter');
+CREATE FOREIGN TABLE chunk_filter_p1 (chunk integer, f bloom) SERVER shard1 OPTIONS (table_name 'chunk_filter');
+CREATE FOREIGN TABLE chunk_filter_p2 (chunk integer, f bloom) SERVER shard2 OPTIONS (table_name 'chunk_filter');
 CREATE VIEW chunk_filter_all AS
   SELECT 0 AS shard, chunk, f FROM chunk_filter_p0
   UNION ALL SELECT 1, chunk, f FROM chunk_filter_p1
   UNION ALL SELECT 2, chunk, f FROM chunk_filter_p2;
+SELECT shard, chunk FROM chunk_filter_all WHERE f @> 42::bigint;
 };
-$coord->safe_psql('postgres', $setup);
+$coord->safe_psql('postgres', 'CREATE EXTENSION bloomset;' . $readme_setup
+	  . 'CREATE TABLE events_local (k bigint NOT NULL, chunk integer NOT NULL);');
 
 # 150,000 rows routed to the shards through the partitioned table, and the
 # same rows in one local table; keys with a shard number in the high half
@@ -83,9 +111,7 @@ is( $coord->safe_psql('postgres',
 	'the rows are spread over the three shards');
 
 # ---- aggregation across shards
-my $per_shard = join(' UNION ALL ',
-	map { "SELECT bloom_agg(k, 200000, 0.01) AS f FROM events_p$_" } 0 .. 2);
-my $cross = "SELECT bloom_union_agg(f) FROM ($per_shard) s";
+(my $cross = $readme_union) =~ s/;\s*$//;
 
 my $plan = $coord->safe_psql('postgres', "EXPLAIN (VERBOSE, COSTS OFF) $cross");
 my @remote = ($plan =~ /Remote SQL: SELECT public\.bloom_agg\(k, /g);
@@ -108,10 +134,10 @@ is( $coord->safe_psql('postgres',
 $_->safe_psql('postgres',
 	'INSERT INTO chunk_filter SELECT chunk, bloom_agg(k, 5000, 0.01) FROM events GROUP BY chunk')
   for @shards;
+$coord->safe_psql('postgres', $readme_lookup);
 $coord->safe_psql('postgres',
 	'CREATE TABLE chunk_filter_copy AS SELECT * FROM chunk_filter_all');
 
-my $lookup = 'SELECT shard, chunk FROM chunk_filter_all WHERE f @> $1::bigint';
 $plan = $coord->safe_psql('postgres',
 	'EXPLAIN (VERBOSE, COSTS OFF) SELECT shard, chunk FROM chunk_filter_all WHERE f @> 42::bigint');
 my @pushed = ($plan =~ /Remote SQL: SELECT chunk FROM public\.chunk_filter WHERE \(\(f OPERATOR\(public\.\@>\)/g);

@@ -183,6 +183,44 @@ SELECT what, probe FROM e_on ORDER BY what;
 SELECT count(*) AS same_error_each_path FROM e_on WHERE probe = batch AND probe = ngram;
 SELECT count(*) AS differ_from_whole FROM (SELECT * FROM e_on EXCEPT SELECT * FROM e_off) d;
 
+-- corrupt scalable values: a sub-filter header (the first, the second:
+-- found by walking), the value cut short
+CREATE FUNCTION pg_temp.raw_scalable(scalable_bloom, bytea) RETURNS bytea
+	LANGUAGE internal IMMUTABLE STRICT AS 'byteacat';
+CREATE FUNCTION pg_temp.unchecked_scalable(bytea, bytea) RETURNS scalable_bloom
+	LANGUAGE internal IMMUTABLE STRICT AS 'byteacat';
+CREATE TABLE sr_bad_s (what text, s scalable_bloom);
+ALTER TABLE sr_bad_s ALTER s SET STORAGE EXTERNAL;
+-- sub-filter i's header starts at 88 + the images before it (72 bytes and
+-- the bits each); its seed 8 bytes in; bytea offsets are 4 less
+CREATE TEMP TABLE sr_raw_s AS
+SELECT pg_temp.raw_scalable(s, ''::bytea) AS r,
+	   (SELECT (72 + bits / 8)::int FROM scalable_bloom_info(s) WHERE sub = 1) AS first_size
+  FROM sr_filter WHERE id = 1;
+INSERT INTO sr_bad_s SELECT 'first sub-filter seed',
+	pg_temp.unchecked_scalable(set_byte(r, 88 + 8 - 4, (get_byte(r, 88 + 8 - 4) + 1) % 256), '') FROM sr_raw_s;
+INSERT INTO sr_bad_s SELECT 'second sub-filter seed',
+	pg_temp.unchecked_scalable(set_byte(r, 88 + first_size + 8 - 4, (get_byte(r, 88 + first_size + 8 - 4) + 1) % 256), '')
+  FROM sr_raw_s;
+INSERT INTO sr_bad_s SELECT 'second sub-filter bits',
+	pg_temp.unchecked_scalable(set_byte(r, 88 + first_size + 16 - 4 + 1, (get_byte(r, 88 + first_size + 16 - 4 + 1) + 1) % 256), '')
+  FROM sr_raw_s;
+INSERT INTO sr_bad_s SELECT 'truncated', pg_temp.unchecked_scalable(substring(r FROM 1 FOR length(r) - 4000), '') FROM sr_raw_s;
+SELECT what, pg_column_size(s) > 2000 AS out_of_line FROM sr_bad_s ORDER BY what;
+CREATE TEMP TABLE es_on AS
+SELECT what, sr_error(format('SELECT s @> 42 FROM sr_bad_s WHERE what = %L', what)) AS probe,
+	   sr_error(format('SELECT scalable_bloom_contains_any(s, ARRAY[1, 2]) FROM sr_bad_s WHERE what = %L', what)) AS batch
+  FROM sr_bad_s;
+SET bloomset.sliced_reads = off;
+CREATE TEMP TABLE es_off AS
+SELECT what, sr_error(format('SELECT s @> 42 FROM sr_bad_s WHERE what = %L', what)) AS probe,
+	   sr_error(format('SELECT scalable_bloom_contains_any(s, ARRAY[1, 2]) FROM sr_bad_s WHERE what = %L', what)) AS batch
+  FROM sr_bad_s;
+RESET bloomset.sliced_reads;
+SELECT what, probe FROM es_on ORDER BY what;
+SELECT count(*) AS same_error_each_path FROM es_on WHERE probe = batch;
+SELECT count(*) AS differ_from_whole FROM (SELECT * FROM es_on EXCEPT SELECT * FROM es_off) d;
+
 -- a filter of another element type among stored ones: checked per filter
 INSERT INTO sr_filter (id, blocked) SELECT 99, bloom_agg('x' || g, 100000, 0.01) FROM generate_series(1, 10) g;
 SELECT sr_error('SELECT count(*) FROM sr_filter WHERE blocked @> 42');
@@ -190,4 +228,4 @@ SELECT count(*) FROM (SELECT blocked FROM sr_filter WHERE id = 99 OFFSET 0) f WH
 
 SHOW bloomset.sliced_reads;
 DROP FUNCTION sr_answers(regclass), sr_buffers(text), sr_error(text);
-DROP TABLE sr_filter, sr_z, sr_small, sr_keys, sr_bad;
+DROP TABLE sr_filter, sr_z, sr_small, sr_keys, sr_bad, sr_bad_s;

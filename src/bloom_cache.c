@@ -30,9 +30,13 @@
  *	  whole into the LRU cache, so joins and batches with many keys per
  *	  filter keep cache speed while a point lookup reads a few chunks per
  *	  filter and copies nothing whole.
- *  - Out of line compressed, or scalable (its sub-filters' offsets are
- *	  known only by walking them): read whole; the first probe at a call
- *	  site reads it without keeping it, the second enters the LRU cache.
+ *  - Scalable filters stored so are read the same way: the outer header
+ *	  and the sub-filters' headers (walked in slices to the end of each TOAST
+ *	  chunk, so the small first sub-filters share reads), then per key each
+ *	  sub-filter's part.
+ *  - Out of line compressed (or a scalable value of 1.0's format, or one
+ *	  nothing was added to): read whole; the first probe at a call site reads
+ *	  it without keeping it, the second enters the LRU cache.
  *
  * bloomset.sliced_reads = off restores 1.1's behaviour (every stored value
  * read whole and kept from its first probe), for comparison.
@@ -126,8 +130,21 @@ typedef struct BloomSliceMemo
 	uint32		chunks;			/* TOAST chunks read from it here so far */
 	bool		sliceable;		/* header read and valid, layout sliced */
 	uint8		path;			/* BLOOM_PATH_*: how values reach it */
-	uint64		hdr[BLOOM_HEADER_SIZE / sizeof(uint64)];	/* when sliceable */
+	/* when sliceable: the header (bloom's or, scalable, the outer one) */
+	uint64		hdr[SCALABLE_HEADER_SIZE / sizeof(uint64)];
+	/* scalable: its sub-filters' headers, at their offsets (fn_mcxt) */
+	struct BloomSubHeader *subs;
 } BloomSliceMemo;
+
+/* A sub-filter's header and where it is in a scalable filter's image. */
+typedef struct BloomSubHeader
+{
+	Size		off;
+	uint64		hdr[BLOOM_HEADER_SIZE / sizeof(uint64)];
+} BloomSubHeader;
+
+StaticAssertDecl(SCALABLE_HEADER_SIZE >= BLOOM_HEADER_SIZE,
+				 "the memo's header holds either kind's");
 
 /*
  * What a call site keeps between rows (fn_extra, in fn_mcxt).  Written only
@@ -479,38 +496,7 @@ static inline bool
 bloom_layout_sliced(int layout)
 {
 	return layout == BLOOM_LAYOUT_BLOCKED || layout == BLOOM_LAYOUT_CLASSIC ||
-		layout == BLOOM_LAYOUT_COUNTING;
-}
-
-/*
- * Fill memo slot m for the value (ptr, stored bytes with the length word)
- * attr of kind: its header read in one slice and validated when the kind
- * and layout are read in slices, else only counted as read.  Keys last.
- */
-static void
-bloom_memo_fill(BloomSliceMemo *m, struct varlena *attr,
-				const struct varatt_external *ptr, Size stored, BloomKind kind)
-{
-	BloomFilter *hdr = (BloomFilter *) m->hdr;
-
-	m->valueid = InvalidOid;
-	m->sliceable = false;
-	m->path = BLOOM_PATH_UNCHECKED;
-	m->chunks = 0;
-	if (kind != BLOOM_KIND_SCALABLE && !VARATT_EXTERNAL_IS_COMPRESSED(*ptr))
-	{
-		Size		hlen = Min(stored, (Size) BLOOM_HEADER_SIZE) - VARHDRSZ;
-
-		memset(hdr, 0, BLOOM_HEADER_SIZE);
-		bloom_read_slice(attr, 0, hlen, (char *) hdr + VARHDRSZ);
-		SET_VARSIZE(hdr, stored);
-		/* raises for a corrupt value, as a whole read would */
-		bloom_check_stored_size(hdr, stored, kind);
-		m->sliceable = bloom_layout_sliced(hdr->layout);
-		m->chunks = 1;
-	}
-	m->toastrelid = ptr->va_toastrelid;
-	m->valueid = ptr->va_valueid;	/* last */
+		layout == BLOOM_LAYOUT_COUNTING || layout == BLOOM_LAYOUT_SCALABLE;
 }
 
 /* The call site's image buffer, at least size bytes (contents undefined). */
@@ -529,6 +515,108 @@ bloom_image(FunctionCallInfo fcinfo, BloomCallCache *cache, Size size)
 		cache->image_size = size;
 	}
 	return cache->image;
+}
+
+/*
+ * Read the headers of the sub-filters of the scalable value attr (stored
+ * bytes with the length word) whose outer header is in img, into img at
+ * their offsets and into m->subs: one slice to the end of the TOAST chunk
+ * holding each header, so the small first sub-filters share reads.  The
+ * walk follows the sizes the headers give and stops where they leave the
+ * value; what it read is what scalable_check reads.  The chunks read.
+ */
+static uint32
+bloom_read_sub_headers(BloomSliceMemo *m, struct varlena *attr, char *img,
+					   Size stored, MemoryContext mcxt)
+{
+	const ScalableFilter *sf = (const ScalableFilter *) img;
+	Size		off = SCALABLE_HEADER_SIZE;
+	Size		have = 0;		/* img holds data bytes [.., have) read */
+	uint32		chunks = 0;
+
+	m->subs = MemoryContextAllocZero(mcxt, sizeof(BloomSubHeader) * SCALABLE_MAX_SUB);
+	for (int i = 0; i < sf->nsub && i < SCALABLE_MAX_SUB; i++)
+	{
+		const BloomFilter *sub = (const BloomFilter *) (img + off);
+
+		if (stored - off < BLOOM_HEADER_SIZE)
+			break;
+		if (off + BLOOM_HEADER_SIZE - VARHDRSZ > have)
+		{
+			Size		from = off - VARHDRSZ;
+			Size		to = Min(((from + BLOOM_HEADER_SIZE - 1) / TOAST_MAX_CHUNK_SIZE + 1) * TOAST_MAX_CHUNK_SIZE,
+								 stored - VARHDRSZ);
+
+			bloom_read_slice(attr, from, to - from, img + off);
+			have = to;
+			chunks++;
+		}
+		m->subs[i].off = off;
+		memcpy(m->subs[i].hdr, sub, BLOOM_HEADER_SIZE);
+		if (sub->nbits > BLOOM_MAX_BITS || BLOOM_TOTAL_SIZE(sub->nbits) > stored - off)
+			break;
+		off += BLOOM_TOTAL_SIZE(sub->nbits);
+	}
+	return chunks;
+}
+
+/*
+ * The header (and, scalable, the sub-filter headers) of the value attr of
+ * kind, read in slices into img (size stored) and validated exactly as a
+ * whole read validates the value (raises for a corrupt one); into m.
+ * False, having read nothing more, for a value read whole: compressed, a
+ * layout not sliced, a scalable value in 1.0's format or with nothing
+ * added (its bits are checked too).
+ */
+static bool
+bloom_memo_read(BloomSliceMemo *m, struct varlena *attr, char *img,
+				Size stored, BloomKind kind, MemoryContext mcxt)
+{
+	Size		hsize = kind == BLOOM_KIND_SCALABLE ? SCALABLE_HEADER_SIZE : BLOOM_HEADER_SIZE;
+	const BloomFilter *hdr = (const BloomFilter *) img;
+
+	memset(img, 0, hsize);
+	bloom_read_slice(attr, 0, Min(stored, hsize) - VARHDRSZ, img + VARHDRSZ);
+	SET_VARSIZE(img, stored);
+	m->chunks = 1;
+	if (kind == BLOOM_KIND_SCALABLE)
+	{
+		const ScalableFilter *sf = (const ScalableFilter *) img;
+
+		if (stored < hsize || sf->version != SCALABLE_FORMAT_VERSION ||
+			sf->family[0] == '\0')
+			return false;
+		m->chunks += bloom_read_sub_headers(m, attr, img, stored, mcxt);
+	}
+	/* raises for a corrupt value, as a whole read would */
+	bloom_check_stored_size(hdr, stored, kind);
+	memcpy(m->hdr, img, hsize);
+	return bloom_layout_sliced(hdr->layout);
+}
+
+/*
+ * Fill memo slot m for the value (ptr, stored bytes with the length word)
+ * attr of kind: its headers read in slices (into the call site's image)
+ * and validated when it can be read in slices, else only counted as read.
+ * Keys last.
+ */
+static void
+bloom_memo_fill(FunctionCallInfo fcinfo, BloomCallCache *cache, BloomSliceMemo *m,
+				struct varlena *attr, const struct varatt_external *ptr, Size stored,
+				BloomKind kind)
+{
+	m->valueid = InvalidOid;
+	m->sliceable = false;
+	m->path = BLOOM_PATH_UNCHECKED;
+	m->chunks = 0;
+	if (m->subs != NULL)
+		pfree(m->subs);
+	m->subs = NULL;
+	if (!VARATT_EXTERNAL_IS_COMPRESSED(*ptr))
+		m->sliceable = bloom_memo_read(m, attr, bloom_image(fcinfo, cache, Max(stored, SCALABLE_HEADER_SIZE)),
+									   stored, kind, fcinfo->flinfo->fn_mcxt);
+	m->toastrelid = ptr->va_toastrelid;
+	m->valueid = ptr->va_valueid;	/* last */
 }
 
 /*
@@ -559,7 +647,7 @@ bloom_read_ondisk(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
 			return f;
 	}
 	else
-		bloom_memo_fill(m, attr, &ptr, stored, kind);
+		bloom_memo_fill(fcinfo, cache, m, attr, &ptr, stored, kind);
 	*path = &m->path;
 	if (!sliced || !m->sliceable)
 	{
@@ -568,7 +656,10 @@ bloom_read_ondisk(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
 		return bloom_from_datum_kind(d, kind);
 	}
 	image = bloom_image(fcinfo, cache, stored);
-	memcpy(image, m->hdr, BLOOM_HEADER_SIZE);
+	memcpy(image, m->hdr, kind == BLOOM_KIND_SCALABLE ? SCALABLE_HEADER_SIZE : BLOOM_HEADER_SIZE);
+	if (m->subs != NULL)
+		for (int i = 0; i < ((ScalableFilter *) image)->nsub; i++)
+			memcpy(image + m->subs[i].off, m->subs[i].hdr, BLOOM_HEADER_SIZE);
 	cache->sliced_attr = attr;
 	cache->sliced_memo = m;
 	return image;
@@ -591,23 +682,31 @@ bloom_range_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/* Positions per hash a probe of the filter whose header is hdr touches. */
-static inline int
-bloom_positions_per_hash(const BloomFilter *hdr)
+/* Positions a probe of one hash touches in the filter image f. */
+static int
+bloom_positions_per_hash(const BloomFilter *f)
 {
-	return hdr->layout == BLOOM_LAYOUT_BLOCKED ? 1 : hdr->nhashes;
+	const ScalableFilter *sf = (const ScalableFilter *) f;
+	const BloomFilter *sub;
+	int			k = 0;
+
+	if (f->layout != BLOOM_LAYOUT_SCALABLE)
+		return f->layout == BLOOM_LAYOUT_BLOCKED ? 1 : f->nhashes;
+	sub = scalable_first(sf);
+	for (int i = 0; i < sf->nsub; i++, sub = scalable_next(sub))
+		k += bloom_positions_per_hash(sub);
+	return k;
 }
 
 /*
  * The chunk ranges of the data bytes the hashes h[0 .. n) probe in the
- * filter whose header is hdr, into r (room for n times
- * bloom_positions_per_hash); their number.  A position's bytes: its block
- * (blocked), or the 64-bit word holding its bit or counter (the word the
- * test may load).
+ * (non-scalable) filter whose header is hdr, at byte base of the image,
+ * into r; their number.  A position's bytes: its block (blocked), or the
+ * 64-bit word holding its bit or counter (the word the test may load).
  */
 static int
-bloom_parts_ranges(const BloomFilter *hdr, const uint64 *h, int n,
-				   BloomChunkRange *r)
+bloom_filter_ranges(const BloomFilter *hdr, Size base, const uint64 *h, int n,
+					BloomChunkRange *r)
 {
 	uint64		pos[BLOOM_MAX_POSITIONS];
 	int			nr = 0;
@@ -627,12 +726,32 @@ bloom_parts_ranges(const BloomFilter *hdr, const uint64 *h, int n,
 				off = (Size) (pos[j] / 16) * 8, len = 8;	/* 16 counters a word */
 			else
 				off = (Size) (pos[j] / 64) * 8, len = 8;
-			off += BLOOM_HEADER_SIZE - VARHDRSZ;
+			off += base + BLOOM_HEADER_SIZE - VARHDRSZ;
 			r[nr].first = (uint32) (off / TOAST_MAX_CHUNK_SIZE);
 			r[nr].last = (uint32) ((off + len - 1) / TOAST_MAX_CHUNK_SIZE);
 			nr++;
 		}
 	}
+	return nr;
+}
+
+/*
+ * The chunk ranges of the data bytes the hashes h[0 .. n) probe in the
+ * filter image f (room for n times bloom_positions_per_hash): its own, or
+ * a scalable filter's sub-filters' (their headers are in the image).
+ */
+static int
+bloom_parts_ranges(const BloomFilter *f, const uint64 *h, int n, BloomChunkRange *r)
+{
+	const ScalableFilter *sf = (const ScalableFilter *) f;
+	const BloomFilter *sub;
+	int			nr = 0;
+
+	if (f->layout != BLOOM_LAYOUT_SCALABLE)
+		return bloom_filter_ranges(f, 0, h, n, r);
+	sub = scalable_first(sf);
+	for (int i = 0; i < sf->nsub; i++, sub = scalable_next(sub))
+		nr += bloom_filter_ranges(sub, (const char *) sub - (const char *) f, h, n, r + nr);
 	return nr;
 }
 
@@ -754,7 +873,12 @@ bloom_call_filter_path(FunctionCallInfo fcinfo, int argno, BloomKind kind,
 		cache->const_filter = NULL;
 		cache->const_owned = false;
 		if (cache->memo != NULL)
+		{
+			for (int i = 0; i < BLOOM_MEMO_SLOTS; i++)
+				if (cache->memo[i].subs != NULL)
+					pfree(cache->memo[i].subs);
 			memset(cache->memo, 0, sizeof(BloomSliceMemo) * BLOOM_MEMO_SLOTS);
+		}
 		cache->kind = kind;
 	}
 	if ((f = bloom_cache_lookup(cache, d, kind, path)) != NULL)

@@ -101,3 +101,17 @@ CREATE FUNCTION ff_full(n int) RETURNS bloom LANGUAGE plpgsql AS
 $$ BEGIN RETURN (SELECT bloom_agg(g, 10, 0.01) FROM generate_series(1, n) g); END $$;
 SELECT count(ff_full(1000 + k)) AS nested_calls FROM generate_series(1, 5) k;
 DROP FUNCTION ff_full(int);
+-- folding keeps the target and raises the rate: bloom_fold says so
+-- (found by the SQL fuzzer's rate oracle); bloom_shrink folds only as far
+-- as the rate it is given and records it as the new target
+SELECT bloom_fold(bloom_agg(g, 20000, 0.001), 8) IS NOT NULL AS folded_full FROM generate_series(1, 10000) g;
+SELECT bloom_fold(bloom_agg(g, 20000, 0.001), 2) IS NOT NULL AS folded_within FROM generate_series(1, 2000) g;
+SELECT (bloom_info(s)).target_fpr AS shrunk_target, (bloom_info(s)).estimated_fpr <= 0.05 AS within,
+       (bloom_info(s)).bits < 20000 * 16 AS smaller
+  FROM (SELECT bloom_shrink(bloom_agg(g, 20000, 0.001), 0.05) AS s FROM generate_series(1, 1000) g) x;
+-- a batch add over capacity says so for counting filters too (found by the
+-- rate oracle: the batch path ran the bloom check on counters)
+SELECT counting_bloom_add_all(counting_bloom_empty(100, 0.01), ARRAY(SELECT generate_series(1, 5000))) IS NOT NULL
+       AS counting_batch_full;
+SELECT scalable_bloom_add_all(scalable_bloom_empty(100, 0.01), ARRAY(SELECT generate_series(1, 5000))) IS NOT NULL
+       AS scalable_batch_grows;

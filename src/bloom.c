@@ -418,7 +418,10 @@ PG_FUNCTION_INFO_V1(bloom_intersect);
 Datum
 bloom_intersect(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BLOOM_P(bloom_combine(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1), false));
+	BloomFilter *r = bloom_combine(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1), false);
+
+	bloom_check_full(r, fcinfo);
+	PG_RETURN_BLOOM_P(r);
 }
 
 /*
@@ -781,7 +784,9 @@ bloom_fold(PG_FUNCTION_ARGS)
 						   unit == 64 ? "64-bit words" : "256-bit blocks",
 						   BLOOM_MIN_BITS),
 				 errhint("Powers of two divide filters built by bloom_agg(x).")));
-	PG_RETURN_BLOOM_P(bloom_folded(f, (uint64) factor));
+	f = bloom_folded(f, (uint64) factor);
+	bloom_check_full(f, fcinfo);	/* folding raises the rate; the target stays */
+	PG_RETURN_BLOOM_P(f);
 }
 
 /*

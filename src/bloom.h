@@ -336,7 +336,8 @@ extern void bloom_full_report(FunctionCallInfo fcinfo, const char *what_kind,
 							  double rate, double target, const char *detail);
 extern void bloom_check_full(const BloomFilter *f, FunctionCallInfo fcinfo);
 
-/* scalable_bloom.c */
+/* counting_bloom.c, scalable_bloom.c: the full-filter checks of their kinds */
+extern void counting_check_full(const BloomFilter *c, FunctionCallInfo fcinfo);
 struct ScalableFilter;
 extern void scalable_check_full(const struct ScalableFilter *f,
 								FunctionCallInfo fcinfo);

@@ -147,7 +147,10 @@ bloom_batch_add(FunctionCallInfo fcinfo, BloomKind kind)
 			bloom_counting_add((BloomFilter *) f, h[i]);
 	}
 	bloom_add_items((BloomFilter *) f, nh);
-	bloom_check_full((BloomFilter *) f, fcinfo);
+	if (kind == BLOOM_KIND_PLAIN)
+		bloom_check_full((BloomFilter *) f, fcinfo);
+	else
+		counting_check_full((BloomFilter *) f, fcinfo);
 	PG_RETURN_POINTER(f);
 }
 
@@ -478,5 +481,9 @@ bloom_shrink(PG_FUNCTION_ARGS)
 		else
 			hi = mid - 1;
 	}
+	/* the rate asked for is the folded filter's promise from now on */
+	if (best != f)
+		bloom_set_target_fpr(best, target);
+	bloom_check_full(best, fcinfo);
 	PG_RETURN_BLOOM_P(best);
 }

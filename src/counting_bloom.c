@@ -90,7 +90,7 @@ counting_nonzero(const BloomFilter *c, uint64 *saturated)
  * the non-zero counters, (nonzero / counters)^k, as counting_bloom_info
  * reports it.  The target is the rate the filter was created for.
  */
-static void
+void
 counting_check_full(const BloomFilter *c, FunctionCallInfo fcinfo)
 {
 	double		m = (double) (c->nbits / 4);

@@ -115,3 +115,13 @@ SELECT counting_bloom_add_all(counting_bloom_empty(100, 0.01), ARRAY(SELECT gene
        AS counting_batch_full;
 SELECT scalable_bloom_add_all(scalable_bloom_empty(100, 0.01), ARRAY(SELECT generate_series(1, 5000))) IS NOT NULL
        AS scalable_batch_grows;
+-- removals that leave a counting filter over capacity, and the intersection
+-- aggregate of over-full filters, say so too (every function or aggregate
+-- that returns a filter is checked)
+SET bloomset.full_filter = off;
+CREATE TEMP TABLE ff_c AS SELECT counting_bloom_agg(i, 100, 0.01) AS cf, bloom_agg(i, 100, 0.01) AS f
+  FROM generate_series(1, 5000) i;
+RESET bloomset.full_filter;
+SELECT counting_bloom_remove(cf, 1) IS NOT NULL AS removed_still_full FROM ff_c;
+SELECT bloom_intersect_agg(f) IS NOT NULL AS intersection_of_full FROM ff_c, generate_series(1, 2);
+DROP TABLE ff_c;

@@ -857,7 +857,7 @@ static const BloomSetopAgg bloom_union_agg_kind = {
 
 /* intersection over no rows is NULL (the intersection of nothing cannot be represented) */
 static const BloomSetopAgg bloom_intersect_agg_kind = {
-	BLOOM_KIND_PLAIN, BLOOM_STATE_MSG, bloom_intersect_step, NULL, NULL, NULL, NULL
+	BLOOM_KIND_PLAIN, BLOOM_STATE_MSG, bloom_intersect_step, NULL, bloom_check_full_any, NULL, NULL
 };
 
 /*

@@ -209,6 +209,7 @@ counting_bloom_remove_all(PG_FUNCTION_ARGS)
 			counting_not_present_error();
 		counting_drop_item(f);
 	}
+	counting_check_full(f, fcinfo);	/* still over capacity after removals? */
 	PG_RETURN_BLOOM_P(f);
 }
 
@@ -223,6 +224,7 @@ counting_bloom_remove(PG_FUNCTION_ARGS)
 		!bloom_counting_remove(f, counting_hash_arg(fcinfo, f)))
 		counting_not_present_error();
 	counting_drop_item(f);
+	counting_check_full(f, fcinfo);
 	PG_RETURN_BLOOM_P(f);
 }
 

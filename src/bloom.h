@@ -5,12 +5,14 @@
  *	  value-to-hash layer, the datum layer (bloom_datum.c) and the shared
  *	  aggregate machinery.  The stored format is in bloom_format.h.
  *
- * Who calls whom (no cycles): bloom_batch.c and bloom_text.c call bloom.c
- * (the bloom type: I/O, functions, aggregates); bloom.c, counting_bloom.c
- * and scalable_bloom.c call bloom_datum.c and, to read the filters they
- * probe, bloom_cache.c (the per-call-site cache and sliced reads), which
- * calls bloom_datum.c and bloom_hash.c; bloom.c reads bloomset.c's
- * statement id; every file may call the PostgreSQL-free core
+ * Who calls whom (no cycles): bloom_batch.c calls bloom.c (the bloom
+ * type), counting_bloom.c and scalable_bloom.c (the batch calls of every
+ * kind); bloom_text.c, counting_bloom.c and scalable_bloom.c call
+ * bloom_agg.c (the aggregate machinery), which calls bloom.c; bloom.c,
+ * counting_bloom.c and scalable_bloom.c call bloom_datum.c and, to read
+ * the filters they probe, bloom_cache.c (the per-call-site cache and sliced
+ * reads), which calls bloom_datum.c and bloom_hash.c; bloom.c reads
+ * bloomset.c's statement id; every file may call the PostgreSQL-free core
  * (bloom_format.h, scalable_format.h).
  *
  *-------------------------------------------------------------------------

@@ -16,14 +16,18 @@ the standard library and python3-xxhash (Debian) are needed.
 Command line (used by the tests): parquet_probe.py FILTER_FILE TYPE
 reads one value per line on stdin and prints "t" (may be present) or "f"
 (certainly absent) per line.  TYPE is the Parquet physical type of the
-column: INT32, INT64, FLOAT, DOUBLE, BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY.
+column: INT32, INT64, FLOAT, DOUBLE, BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY, or
+DATE (INT32 days) or TIMESTAMP_MICROS (INT64) for dates and timestamps
+written as text (2024-05-01, 2024-05-01 12:30:00.25).
 """
+import datetime
 import struct
 import sys
 import uuid as uuidlib
 
 import xxhash
 
+EPOCH = datetime.datetime(1970, 1, 1)
 SALT = (0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d,
         0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31)
 
@@ -105,6 +109,17 @@ def plain(value, ptype):
         return struct.pack('<i', int(value))
     if ptype == 'INT64':
         return struct.pack('<q', int(value))
+    if ptype == 'DATE':                 # INT32: days since 1970-01-01
+        if not isinstance(value, datetime.date):
+            value = datetime.date.fromisoformat(str(value))
+        return struct.pack('<i', (value - EPOCH.date()).days)
+    if ptype == 'TIMESTAMP_MICROS':     # INT64: microseconds since 1970-01-01
+        if not isinstance(value, datetime.datetime):
+            value = datetime.datetime.fromisoformat(str(value))
+        if value.tzinfo is not None:
+            value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+        d = value - EPOCH
+        return struct.pack('<q', (d.days * 86400 + d.seconds) * 1000000 + d.microseconds)
     if ptype == 'FLOAT':
         return struct.pack('<f', float(value))
     if ptype == 'DOUBLE':

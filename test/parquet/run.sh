@@ -105,12 +105,13 @@ for spec in $TYPES; do
 	check "$name: examples/parquet_probe.py agrees with bloom_contains on all 20,000 values (disagreements: $pdiff)" \
 		test "$pdiff" = 0
 
-	# the other way: bloomset's filter in DuckDB's file
+	# the other way: bloomset's filter in DuckDB's file, of DuckDB's size
+	nb=$(q -c "SELECT (bloom_info(f0)).bits / 8 FROM f_$name")
 	q > "$WORK/$name.same" <<-EOF
-	SELECT bloom_to_parquet(bloom_add_all(bloom_parquet_empty($len0 - 17), array_agg(v::$pgtype))) = raw0
+	SELECT bloom_to_parquet(bloom_add_all(bloom_parquet_empty($nb), array_agg(v::$pgtype))) = raw0
 	  FROM (SELECT v FROM v_$name WHERE k <= 5000) s, f_$name GROUP BY raw0;
 	EOF
-	q -c "COPY (SELECT encode(bloom_to_parquet(bloom_add_all(bloom_parquet_empty($len0 - 17), array_agg(v::$pgtype))), 'hex')
+	q -c "COPY (SELECT encode(bloom_to_parquet(bloom_add_all(bloom_parquet_empty($nb), array_agg(v::$pgtype))), 'hex')
 	        FROM v_$name WHERE k <= 5000 OR k > 19000) TO STDOUT" | xxd -r -p > "$WORK/$name.ours.bin"
 	check "$name: bloom_to_parquet writes a filter of DuckDB's length ($len0 bytes)" \
 		test "$(stat -c %s "$WORK/$name.ours.bin")" = "$len0"
@@ -120,7 +121,7 @@ for spec in $TYPES; do
 	node "$HERE/duckdb_check.mjs" probe "$WORK" "$name" "$WORK/$name.spliced.parquet" > "$WORK/$name.spliced"
 	q > "$WORK/$name.ours" <<-EOF
 	SELECT CASE WHEN g @> v::$pgtype THEN 't' ELSE 'f' END
-	  FROM v_$name, (SELECT bloom_add_all(bloom_parquet_empty($len0 - 17), array_agg(v::$pgtype)) g
+	  FROM v_$name, (SELECT bloom_add_all(bloom_parquet_empty($nb), array_agg(v::$pgtype)) g
 	                   FROM v_$name WHERE k <= 5000 OR k > 19000) o ORDER BY k;
 	EOF
 	if [ "$name" = uuid ]; then

@@ -26,12 +26,17 @@
  *	 bytea                      BYTE_ARRAY: the bytes, no length prefix
  *	 uuid                       FIXED_LEN_BYTE_ARRAY(16) (UUID)
  *
- * Equality decides the hard cases: float 0.0 = -0.0 in SQL, but their PLAIN
- * bytes differ, so both encodings are added and either answers a probe
- * (another writer may have stored either); every NaN is equal in SQL and is
- * hashed as the canonical quiet NaN.  Infinite dates and timestamps have no
- * Parquet encoding: adding one is an error, probing one answers false (no
- * Parquet file holds it).  Text under a nondeterministic collation is
+ * Equality decides the hard cases.  Float 0.0 = -0.0 in SQL, but their
+ * PLAIN bytes differ; every NaN is equal in SQL, whatever its payload.
+ * bloomset hashes one canonical encoding per class (+0.0, the quiet NaN),
+ * and keeps the filters it exchanges supersets of every encoding a Parquet
+ * reader or writer may use: bloom_from_parquet adds +0.0 when the imported
+ * filter may hold -0.0, and the canonical NaN always (another writer's NaN
+ * payload cannot be probed for, so a NaN probe answers "maybe");
+ * bloom_to_parquet adds -0.0 to the bytes when the filter holds +0.0, for
+ * readers that probe -0.0 as it is (DuckDB 1.5.6 does).  Infinite dates and
+ * timestamps have no Parquet encoding: adding one is an error, and a probe
+ * answers false (no Parquet file holds one).  Text under a nondeterministic collation is
  * refused (equal strings would have different bytes).  Other types are an
  * error that lists these.
  *
@@ -159,33 +164,60 @@ bloom_parquet_hash_le(uint64 v, int width)
 	return parquet_hash(buf, width);
 }
 
+/* XXH64 of a float's PLAIN bytes: the canonical encoding of its class */
+static uint64
+bloom_parquet_hash_float4(float4 f)
+{
+	uint32		bits;
+
+	if (isnan(f))
+		f = get_float4_nan();
+	else if (f == 0.0f)
+		f = 0.0f;				/* -0.0 = 0.0 */
+	memcpy(&bits, &f, sizeof(bits));
+	return bloom_parquet_hash_le(bits, 4);
+}
+
+static uint64
+bloom_parquet_hash_float8(float8 f)
+{
+	uint64		bits;
+
+	if (isnan(f))
+		f = get_float8_nan();
+	else if (f == 0.0)
+		f = 0.0;
+	memcpy(&bits, &f, sizeof(bits));
+	return bloom_parquet_hash_le(bits, 8);
+}
+
 /*
- * The Parquet hashes of a non-null value of base type typid: 0, 1 or 2 of
- * them into h.  0: the value has no Parquet encoding (an infinite date or
- * timestamp); 2: float zeros, whose two encodings are equal in SQL.
+ * The Parquet element hash of a non-null value of base type typid into *h;
+ * false if the value has no Parquet encoding (an infinite date or
+ * timestamp), so no Parquet filter can hold it.
  */
-int
-bloom_parquet_hashes(Oid typid, Datum value, uint64 *h)
+bool
+bloom_parquet_hash_datum(Oid typid, Datum value, uint64 *h)
 {
 	switch (typid)
 	{
 		case INT2OID:
-			h[0] = bloom_parquet_hash_le((uint32) (int32) DatumGetInt16(value), 4);
-			return 1;
+			*h = bloom_parquet_hash_le((uint32) (int32) DatumGetInt16(value), 4);
+			return true;
 		case INT4OID:
-			h[0] = bloom_parquet_hash_le((uint32) DatumGetInt32(value), 4);
-			return 1;
+			*h = bloom_parquet_hash_le((uint32) DatumGetInt32(value), 4);
+			return true;
 		case INT8OID:
-			h[0] = bloom_parquet_hash_le((uint64) DatumGetInt64(value), 8);
-			return 1;
+			*h = bloom_parquet_hash_le((uint64) DatumGetInt64(value), 8);
+			return true;
 		case DATEOID:
 			{
 				DateADT		d = DatumGetDateADT(value);
 
 				if (DATE_NOT_FINITE(d))
-					return 0;
-				h[0] = bloom_parquet_hash_le((uint32) (int32) (d + PARQUET_DATE_SHIFT), 4);
-				return 1;
+					return false;
+				*h = bloom_parquet_hash_le((uint32) (int32) (d + PARQUET_DATE_SHIFT), 4);
+				return true;
 			}
 		case TIMESTAMPOID:
 		case TIMESTAMPTZOID:
@@ -193,57 +225,71 @@ bloom_parquet_hashes(Oid typid, Datum value, uint64 *h)
 				Timestamp	t = DatumGetTimestamp(value);
 
 				if (TIMESTAMP_NOT_FINITE(t))
-					return 0;
+					return false;
 				/* PostgreSQL's range ends far below int64's: no overflow */
-				h[0] = bloom_parquet_hash_le((uint64) (t + PARQUET_USEC_SHIFT), 8);
-				return 1;
+				*h = bloom_parquet_hash_le((uint64) (t + PARQUET_USEC_SHIFT), 8);
+				return true;
 			}
 		case FLOAT4OID:
-			{
-				float4		f = DatumGetFloat4(value);
-				uint32		bits;
-
-				if (isnan(f))
-					f = get_float4_nan();
-				memcpy(&bits, &f, sizeof(bits));
-				h[0] = bloom_parquet_hash_le(bits, 4);
-				if (f != 0.0f)
-					return 1;
-				h[1] = bloom_parquet_hash_le(bits ^ UINT32_C(0x80000000), 4);
-				return 2;
-			}
+			*h = bloom_parquet_hash_float4(DatumGetFloat4(value));
+			return true;
 		case FLOAT8OID:
-			{
-				float8		f = DatumGetFloat8(value);
-				uint64		bits;
-
-				if (isnan(f))
-					f = get_float8_nan();
-				memcpy(&bits, &f, sizeof(bits));
-				h[0] = bloom_parquet_hash_le(bits, 8);
-				if (f != 0.0)
-					return 1;
-				h[1] = bloom_parquet_hash_le(bits ^ UINT64_C(0x8000000000000000), 8);
-				return 2;
-			}
+			*h = bloom_parquet_hash_float8(DatumGetFloat8(value));
+			return true;
 		case UUIDOID:
-			h[0] = parquet_hash(DatumGetUUIDP(value)->data, UUID_LEN);
-			return 1;
+			*h = parquet_hash(DatumGetUUIDP(value)->data, UUID_LEN);
+			return true;
 		case TEXTOID:
 		case VARCHAROID:
 		case BYTEAOID:
 			{
 				struct varlena *t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value));
 
-				h[0] = parquet_hash(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+				*h = parquet_hash(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
 				if ((Pointer) t != DatumGetPointer(value))
 					pfree(t);
-				return 1;
+				return true;
 			}
 		default:
 			bloom_parquet_type_error(typid);
-			return 0;			/* not reached */
+			return false;		/* not reached */
 	}
+}
+
+/*
+ * The hashes of the non-canonical float encodings a filter exchanged with
+ * Parquet readers and writers must stand for: -0.0 (raw) and its class's
+ * canonical +0.0; the canonical NaN.  Zero for other element types.
+ */
+static int
+bloom_parquet_float_classes(const BloomFilter *f, uint64 *neg_zero,
+							uint64 *pos_zero, uint64 *nan)
+{
+	Oid			typid = bloom_parquet_family_type(f->family);
+	uint32		b4;
+	uint64		b8;
+
+	if (typid == FLOAT4OID)
+	{
+		float4		z = -0.0f;
+
+		memcpy(&b4, &z, sizeof(b4));
+		*neg_zero = bloom_parquet_hash_le(b4, 4);
+		*pos_zero = bloom_parquet_hash_float4(0.0f);
+		*nan = bloom_parquet_hash_float4(get_float4_nan());
+		return 4;
+	}
+	if (typid == FLOAT8OID)
+	{
+		float8		z = -0.0;
+
+		memcpy(&b8, &z, sizeof(b8));
+		*neg_zero = bloom_parquet_hash_le(b8, 8);
+		*pos_zero = bloom_parquet_hash_float8(0.0);
+		*nan = bloom_parquet_hash_float8(get_float8_nan());
+		return 8;
+	}
+	return 0;
 }
 
 /* ---- SQL: import, export, empty filters --------------------------------- */
@@ -321,6 +367,19 @@ bloom_from_parquet(PG_FUNCTION_ARGS)
 	f = bloom_parquet_alloc(nbytes);
 	bloom_parquet_family(typid, InvalidOid, f->family);
 	memcpy(f->words, (const uint8 *) VARDATA_ANY(b) + off, nbytes);
+	{
+		uint64		neg_zero,
+					pos_zero,
+					nan;
+
+		/* a float filter stands for every encoding of a class: see above */
+		if (bloom_parquet_float_classes(f, &neg_zero, &pos_zero, &nan))
+		{
+			if (bloom_test_hash(f, neg_zero))
+				bloom_insert_hash(f, pos_zero);
+			bloom_insert_hash(f, nan);
+		}
+	}
 	/* the number of values is not in the bytes: estimate it from the fill */
 	f->nitems = (uint64) bloom_estimate_items(f, bloom_popcount(f));
 	PG_RETURN_BLOOM_P(f);
@@ -351,6 +410,17 @@ bloom_to_parquet(PG_FUNCTION_ARGS)
 	out = (bytea *) palloc(VARHDRSZ + hlen + nbytes);
 	SET_VARSIZE(out, VARHDRSZ + hlen + nbytes);
 	memcpy(VARDATA(out), hdr, hlen);
-	memcpy(VARDATA(out) + hlen, f->words, nbytes);
+	{
+		/* the bitset, with -0.0 wherever +0.0 may be (for readers) */
+		BloomFilter *g = bloom_copy(f);
+		uint64		neg_zero,
+					pos_zero,
+					nan;
+
+		if (bloom_parquet_float_classes(g, &neg_zero, &pos_zero, &nan) &&
+			bloom_test_hash(g, pos_zero))
+			bloom_insert_hash(g, neg_zero);
+		memcpy(VARDATA(out) + hlen, g->words, nbytes);
+	}
 	PG_RETURN_BYTEA_P(out);
 }

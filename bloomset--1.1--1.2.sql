@@ -186,3 +186,43 @@ COMMENT ON AGGREGATE @extschema@.scalable_bloom_union_agg(@extschema@.scalable_b
 'union (sub-filter-wise OR) of the non-null scalable filters (an empty filter over no rows; warns when over capacity)';
 
 -- 1.2: Parquet filters
+
+CREATE FUNCTION @extschema@.bloom_parquet_empty(size_bytes integer, element_type regtype)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_parquet_empty' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_parquet_empty(integer, regtype) IS
+'empty filter of the Parquet scheme (XXH64 of the PLAIN encoding) with a bitset of size_bytes (a multiple of 32), for values of element_type';
+
+CREATE FUNCTION @extschema@.bloom_parquet_empty(capacity bigint, fpr float8, element_type regtype)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_parquet_empty_sized' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_parquet_empty(bigint, float8, regtype) IS
+'empty filter of the Parquet scheme sized as Parquet writers size theirs (a power of two of bytes) for capacity values of element_type at rate fpr';
+
+CREATE FUNCTION @extschema@.bloom_from_parquet(filter bytea, element_type regtype)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_from_parquet' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_from_parquet(bytea, regtype) IS
+'a Parquet split-block filter (the bytes at a column chunk''s bloom_filter_offset, or the bitset alone) as a filter for values of element_type';
+
+CREATE FUNCTION @extschema@.bloom_to_parquet(@extschema@.bloom)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'bloom_to_parquet' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_to_parquet(@extschema@.bloom) IS
+'the bytes a Parquet writer puts in a file for a filter of the Parquet scheme: the Thrift BloomFilterHeader, then the bitset';
+
+CREATE FUNCTION @extschema@.bloom_parquet_agg_trans(internal, anyelement, bigint, float8)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_parquet_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.bloom_parquet_agg(anyelement, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_parquet_agg_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.bloom_agg_final,
+	COMBINEFUNC = @extschema@.bloom_agg_combine,
+	SERIALFUNC = @extschema@.bloom_agg_serial,
+	DESERIALFUNC = @extschema@.bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_parquet_agg(anyelement, bigint, float8) IS
+'filter of the Parquet scheme of the non-null values, sized as Parquet writers size theirs for capacity values at rate fpr (bloom_to_parquet writes it out)';

@@ -76,6 +76,9 @@ typedef struct BloomTypeInfo
 	BloomHash2Kind kind2;		/* scheme 2 */
 	uint32		collfp;			/* nondeterministic collation fingerprint */
 	char		family[BLOOM_FAMILY_LEN];
+	/* the Parquet scheme: the base type and its "parquet:" family, if any */
+	Oid			pq_type;
+	char		pq_family[BLOOM_FAMILY_LEN];
 	FmgrInfo	hashfn;			/* extended hash (GENERIC kind) */
 	/* scheme 2 containers (in the call site's memory context) */
 	struct BloomTypeInfo *sub;	/* array element, range subtype, columns */
@@ -102,6 +105,30 @@ bloom_bytes_hash(const char *p, size_t len, uint64 seed)
 /* bloom_hash.c: values to element hashes */
 extern void bloom_typeinfo_init(BloomTypeInfo *ti, Oid typid, Oid collation,
 								MemoryContext mcxt);
+
+/*
+ * The family values described by ti have in a filter whose element family
+ * is family: a Parquet filter's element family names the concrete type
+ * ("parquet:int8"), every other one the hash operator family.
+ */
+static inline const char *
+bloom_ti_family(const BloomTypeInfo *ti, const char *family)
+{
+	return strncmp(family, BLOOM_FAMILY_PARQUET, sizeof(BLOOM_FAMILY_PARQUET) - 1) == 0 ?
+		ti->pq_family : ti->family;
+}
+
+/* bloom_hash.c: the Parquet scheme's value-to-hash part */
+extern bool bloom_parquet_family_of(Oid base, char *family);
+extern Oid	bloom_parquet_family_type(const char *family);
+extern void bloom_parquet_type_error(Oid typid) pg_attribute_noreturn();
+extern uint64 bloom_parquet_hash_datum(Oid typid, Datum value);
+extern uint64 bloom_parquet_hash_float4(float4 f);
+extern uint64 bloom_parquet_hash_float8(float8 f);
+
+/* bloom_parquet.c: Parquet filters in and out */
+extern void bloom_parquet_sized_header(BloomFilter *hdr, int64 capacity,
+									   double fpr, Oid typid, Oid collation);
 extern uint64 bloom_hash_datum(const BloomTypeInfo *ti, Datum value,
 							   uint64 seed, int scheme);
 extern uint64 bloom_hash_bytes(const char *p, size_t len, uint64 seed);

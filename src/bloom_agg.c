@@ -485,6 +485,34 @@ bloom_make_explicit(FunctionCallInfo fcinfo, BloomFilter *hdr)
 						  PG_GETARG_INT64(4));
 }
 
+/*
+ * The filter of bloom_parquet_agg(x, capacity, fpr): Parquet's scheme and
+ * power-of-two sizing, for the argument's type (bloom_parquet.c).
+ */
+static void
+bloom_make_parquet(FunctionCallInfo fcinfo, BloomFilter *hdr)
+{
+	if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("bloom_parquet_agg capacity and false-positive rate must not be NULL")));
+	bloom_parquet_sized_header(hdr, PG_GETARG_INT64(2), PG_GETARG_FLOAT8(3),
+							   get_fn_expr_argtype(fcinfo->flinfo, 1), PG_GET_COLLATION());
+}
+
+/* bloom_parquet_agg(anyelement, capacity bigint, fpr float8) */
+PG_FUNCTION_INFO_V1(bloom_parquet_agg_trans);
+Datum
+bloom_parquet_agg_trans(PG_FUNCTION_ARGS)
+{
+	BloomAggState *st = PG_ARGISNULL(0) ? bloom_state_for(fcinfo, bloom_make_parquet)
+		: (BloomAggState *) PG_GETARG_POINTER(0);
+
+	bloom_agg_same_args(&st->args, fcinfo, 2, "bloom_parquet_agg");
+	bloom_state_add_arg(fcinfo, st);
+	PG_RETURN_POINTER(st);
+}
+
 /* bloom_agg(anyelement, capacity bigint, fpr float8) */
 PG_FUNCTION_INFO_V1(bloom_agg_trans_sized);
 Datum

@@ -951,21 +951,21 @@ bloom_value_path(FunctionCallInfo fcinfo, char *family, uint32 *collfp,
 	BloomConversion cv;
 	Oid			target;
 
-	if (family[0] == '\0' || memcmp(family, ti->family, BLOOM_FAMILY_LEN) == 0)
+	if (family[0] == '\0' || memcmp(family, bloom_ti_family(ti, family), BLOOM_FAMILY_LEN) == 0)
 	{
 		bloom_check_element_fields(family, collfp, ti, adopt);
 		return BLOOM_PATH_DIRECT;
 	}
 	if (cache->conv_valid && cache->conv.from == ti->typid &&
 		cache->conv.ti.collation == ti->collation &&
-		memcmp(cache->conv.ti.family, family, BLOOM_FAMILY_LEN) == 0 &&
+		memcmp(bloom_ti_family(&cache->conv.ti, family), family, BLOOM_FAMILY_LEN) == 0 &&
 		cache->conv.ti.collfp == *collfp)
 		return BLOOM_PATH_CONVERT;
 	target = bloom_family_type(family);
 	if (!OidIsValid(target) ||
 		!bloom_conversion_init(&cv, ti->typid, target, ti->collation,
 							   fcinfo->flinfo->fn_mcxt) ||
-		memcmp(cv.ti.family, family, BLOOM_FAMILY_LEN) != 0)
+		memcmp(bloom_ti_family(&cv.ti, family), family, BLOOM_FAMILY_LEN) != 0)
 	{
 		bloom_check_element_fields(family, collfp, ti, false);	/* raises */
 		elog(ERROR, "element family check passed after a mismatch");

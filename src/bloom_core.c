@@ -447,8 +447,11 @@ bloom_check_shape(const BloomFilter *f)
 		return "unsupported format version";
 	if (f->layout > BLOOM_LAYOUT_SCALABLE)
 		return "unsupported layout";
-	if (!bloom_scheme_known(f->scheme))
+	if (!bloom_scheme_known(f->scheme) && f->scheme != BLOOM_SCHEME_PARQUET)
 		return "unsupported hashing scheme";
+	if (f->scheme == BLOOM_SCHEME_PARQUET &&
+		(f->layout != BLOOM_LAYOUT_BLOCKED || f->seed != 0))
+		return "a filter of the Parquet scheme must be blocked, with seed 0";
 	if (f->flags & ~BLOOM_FLAGS_KNOWN)
 		return "unknown flags are set";
 	if ((f->flags & BLOOM_FLAG_TARGET_MASK) != 0 &&
@@ -482,7 +485,13 @@ const char *
 bloom_check_header(const BloomFilter *f)
 {
 	const char *why = bloom_check_shape(f);
+	bool		pq_family = strncmp(f->family, BLOOM_FAMILY_PARQUET,
+									strlen(BLOOM_FAMILY_PARQUET)) == 0;
 
+	if (why == NULL && (f->scheme == BLOOM_SCHEME_PARQUET) != pq_family)
+		why = f->scheme == BLOOM_SCHEME_PARQUET ?
+			"a filter of the Parquet scheme must have a \"parquet:\" element family" :
+			"a \"parquet:\" element family needs the Parquet scheme";
 	return why ? why : bloom_check_family(f->family);
 }
 

@@ -63,14 +63,25 @@
  *	   full 64 (interval: 128) bits, numerics with their sign, jsonb by its
  *	   structure (bloom_hash.c); classic positions remixed per probe, so
  *	   they behave as independent (bloom_core.c).
- *	 3 reserved for Parquet (XXH64 of the PLAIN encoding); never written.
+ *	 3 (parquet, since 1.2): XXH64, seed 0, of the value's Parquet PLAIN
+ *	   encoding, no further mixing (bloom_parquet.c); blocked layout and
+ *	   seed 0 only, element family "parquet:<type>" (one concrete type: the
+ *	   encoding depends on it).  The bit array is then exactly the bitset of
+ *	   a Parquet split-block filter (parquet_format.h).
  */
 #define BLOOM_SCHEME_PGEXT		1
 #define BLOOM_SCHEME_FULL64		2
-#define BLOOM_SCHEME_PARQUET	3	/* reserved: not accepted by any reader */
+#define BLOOM_SCHEME_PARQUET	3	/* bloom type, blocked layout only */
 #define BLOOM_SCHEME_DEFAULT	BLOOM_SCHEME_FULL64 /* what new filters get */
 
-/* Is scheme one this build reads and writes? */
+/* the element family prefix of Parquet filters, and only theirs */
+#define BLOOM_FAMILY_PARQUET	"parquet:"
+
+/*
+ * Is scheme one this build reads and writes for every layout?  (The
+ * Parquet scheme is known too, for blocked bloom filters only: see
+ * bloom_check_shape.)
+ */
 static inline bool
 bloom_scheme_known(int scheme)
 {

@@ -52,6 +52,7 @@
  *-------------------------------------------------------------------------
  */
 #include "bloom.h"
+#include "parquet_format.h"
 
 #include "access/htup_details.h"
 #include "access/genam.h"
@@ -70,6 +71,9 @@
 #include "utils/array.h"
 #include "utils/arrayaccess.h"
 #include "utils/builtins.h"
+#include "datatype/timestamp.h"
+#include "utils/float.h"
+#include "utils/uuid.h"
 #include "utils/rangetypes.h"
 #include "utils/jsonb.h"
 #include "utils/timestamp.h"
@@ -425,6 +429,8 @@ bloom_typeinfo_init(BloomTypeInfo *ti, Oid typid, Oid collation,
 	bloom_set_family(ti->family, desc.data);
 	pfree(desc.data);
 	ti->collfp = bloom_collation_fp(base, collation);
+	if (bloom_parquet_family_of(base, ti->pq_family))
+		ti->pq_type = base;
 	bloom_hash_init(ti, typid, collation, mcxt);
 }
 
@@ -445,6 +451,207 @@ bloom_hash_enum(Datum value, uint64 seed)
 	h = bloom_bytes_hash(label, strlen(label), seed);
 	ReleaseSysCache(tup);
 	return h;
+}
+
+/* ---- the Parquet scheme: XXH64 of the PLAIN encoding --------------------
+ *
+ * The encodings by PostgreSQL type, and the treatment of the cases where
+ * SQL equality and Parquet's bytes part ways (float zeros and NaNs,
+ * infinite dates), are described in bloom_parquet.c, which imports and
+ * exports these filters; the value-to-hash part lives here with the other
+ * schemes.
+ */
+
+/* days and microseconds from 1970-01-01 (Parquet) to 2000-01-01 (PostgreSQL) */
+#define PARQUET_DATE_SHIFT		((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE))
+#define PARQUET_USEC_SHIFT		(PARQUET_DATE_SHIFT * USECS_PER_DAY)
+
+/* The Parquet encodings, by the PostgreSQL type they come from. */
+typedef struct BloomParquetType
+{
+	Oid			typid;
+	const char *name;			/* in the family: "parquet:" name */
+	const char *parquet;		/* physical type, for messages and README */
+} BloomParquetType;
+
+static const BloomParquetType bloom_parquet_types[] = {
+	{INT2OID, "int2", "INT32"},
+	{INT4OID, "int4", "INT32"},
+	{INT8OID, "int8", "INT64"},
+	{DATEOID, "date", "INT32 (DATE)"},
+	{TIMESTAMPOID, "timestamp", "INT64 (TIMESTAMP(MICROS))"},
+	{TIMESTAMPTZOID, "timestamptz", "INT64 (TIMESTAMP(MICROS), UTC)"},
+	{FLOAT4OID, "float4", "FLOAT"},
+	{FLOAT8OID, "float8", "DOUBLE"},
+	{TEXTOID, "text", "BYTE_ARRAY"},
+	{VARCHAROID, "varchar", "BYTE_ARRAY"},
+	{BYTEAOID, "bytea", "BYTE_ARRAY"},
+	{UUIDOID, "uuid", "FIXED_LEN_BYTE_ARRAY(16)"},
+};
+
+#define BLOOM_PARQUET_NTYPES lengthof(bloom_parquet_types)
+
+/* The entry of a (base) type, or NULL. */
+static const BloomParquetType *
+bloom_parquet_type(Oid typid)
+{
+	for (int i = 0; i < (int) BLOOM_PARQUET_NTYPES; i++)
+		if (bloom_parquet_types[i].typid == typid)
+			return &bloom_parquet_types[i];
+	return NULL;
+}
+
+/* Error for a type without a Parquet encoding, listing those there are. */
+void
+bloom_parquet_type_error(Oid typid)
+{
+	StringInfoData list;
+
+	initStringInfo(&list);
+	for (int i = 0; i < (int) BLOOM_PARQUET_NTYPES; i++)
+		appendStringInfo(&list, "%s%s", i ? ", " : "", bloom_parquet_types[i].name);
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("type %s has no Parquet encoding for a Bloom filter",
+					format_type_be(typid)),
+			 errdetail("Parquet filters hash the PLAIN encoding of these types: %s.",
+					   list.data),
+			 errhint("Cast the values to one of them, or use a filter of bloomset's own scheme.")));
+}
+
+/*
+ * The "parquet:" element family of values of base type base into family
+ * (BLOOM_FAMILY_LEN bytes, NUL padded); false, and family all zero, when
+ * the type has no Parquet encoding.
+ */
+bool
+bloom_parquet_family_of(Oid base, char *family)
+{
+	const BloomParquetType *t = bloom_parquet_type(base);
+
+	memset(family, 0, BLOOM_FAMILY_LEN);
+	if (t == NULL)
+		return false;
+	snprintf(family, BLOOM_FAMILY_LEN, "%s%s", BLOOM_FAMILY_PARQUET, t->name);
+	return true;
+}
+
+/* The element type of a Parquet family, or InvalidOid for another family. */
+Oid
+bloom_parquet_family_type(const char *family)
+{
+	size_t		plen = strlen(BLOOM_FAMILY_PARQUET);
+
+	if (strncmp(family, BLOOM_FAMILY_PARQUET, plen) != 0)
+		return InvalidOid;
+	for (int i = 0; i < (int) BLOOM_PARQUET_NTYPES; i++)
+		if (strcmp(family + plen, bloom_parquet_types[i].name) == 0)
+			return bloom_parquet_types[i].typid;
+	return InvalidOid;
+}
+
+/* XXH64 of a float's PLAIN bytes: the canonical encoding of its class */
+uint64
+bloom_parquet_hash_float4(float4 f)
+{
+	uint32		bits;
+
+	if (isnan(f))
+		f = get_float4_nan();
+	else if (f == 0.0f)
+		f = 0.0f;				/* -0.0 = 0.0 */
+	memcpy(&bits, &f, sizeof(bits));
+	return parquet_hash_fixed(bits, 4);
+}
+
+uint64
+bloom_parquet_hash_float8(float8 f)
+{
+	uint64		bits;
+
+	if (isnan(f))
+		f = get_float8_nan();
+	else if (f == 0.0)
+		f = 0.0;
+	memcpy(&bits, &f, sizeof(bits));
+	return parquet_hash_fixed(bits, 8);
+}
+
+/* Error for an infinite date or timestamp: Parquet has no encoding for it. */
+static void
+bloom_parquet_infinite_error(Oid typid)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 errmsg("an infinite %s has no Parquet encoding", format_type_be(typid)),
+			 errdetail("Parquet stores dates and timestamps as days and microseconds since 1970; no Parquet file holds infinity."),
+			 errhint("Leave infinite values out of Parquet filters and their probes (WHERE isfinite(...)).")));
+}
+
+/*
+ * The Parquet element hash (XXH64 of the PLAIN encoding) of a non-null
+ * value of base type typid, one of bloom_parquet_types.
+ */
+uint64
+bloom_parquet_hash_datum(Oid typid, Datum value)
+{
+	uint64		h[1];
+
+	switch (typid)
+	{
+		case INT2OID:
+			h[0] = parquet_hash_fixed((uint32) (int32) DatumGetInt16(value), 4);
+			return h[0];
+		case INT4OID:
+			h[0] = parquet_hash_fixed((uint32) DatumGetInt32(value), 4);
+			return h[0];
+		case INT8OID:
+			h[0] = parquet_hash_fixed((uint64) DatumGetInt64(value), 8);
+			return h[0];
+		case DATEOID:
+			{
+				DateADT		d = DatumGetDateADT(value);
+
+				if (DATE_NOT_FINITE(d))
+					bloom_parquet_infinite_error(typid);
+				h[0] = parquet_hash_fixed((uint32) (int32) (d + PARQUET_DATE_SHIFT), 4);
+				return h[0];
+			}
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			{
+				Timestamp	t = DatumGetTimestamp(value);
+
+				if (TIMESTAMP_NOT_FINITE(t))
+					bloom_parquet_infinite_error(typid);
+				/* PostgreSQL's range ends far below int64's: no overflow */
+				h[0] = parquet_hash_fixed((uint64) (t + PARQUET_USEC_SHIFT), 8);
+				return h[0];
+			}
+		case FLOAT4OID:
+			h[0] = bloom_parquet_hash_float4(DatumGetFloat4(value));
+			return h[0];
+		case FLOAT8OID:
+			h[0] = bloom_parquet_hash_float8(DatumGetFloat8(value));
+			return h[0];
+		case UUIDOID:
+			h[0] = parquet_hash(DatumGetUUIDP(value)->data, UUID_LEN);
+			return h[0];
+		case TEXTOID:
+		case VARCHAROID:
+		case BYTEAOID:
+			{
+				struct varlena *t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value));
+
+				h[0] = parquet_hash(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+				if ((Pointer) t != DatumGetPointer(value))
+					pfree(t);
+				return h[0];
+			}
+		default:
+			bloom_parquet_type_error(typid);
+			return 0;			/* not reached */
+	}
 }
 
 /* The element hash of a non-null value under hashing scheme 1. */
@@ -779,6 +986,8 @@ bloom_hash_datum(const BloomTypeInfo *ti, Datum value, uint64 seed, int scheme)
 {
 	if (scheme == BLOOM_SCHEME_PGEXT)
 		return bloom_hash_datum_pgext(ti, value, seed);
+	if (scheme == BLOOM_SCHEME_PARQUET)
+		return bloom_parquet_hash_datum(ti->pq_type, value);
 	Assert(scheme == BLOOM_SCHEME_FULL64);
 	return bloom_hash_datum_full64(ti, value, seed);
 }
@@ -797,8 +1006,10 @@ bloom_check_scheme_change(int from, int to, const char *family, uint64 nitems,
 	if (!bloom_scheme_known(to))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("hashing scheme %d is not supported", to),
-				 errdetail("Scheme 1 is the hashing of bloomset 1.0 and 1.1, scheme 2 that of new filters since 1.2.")));
+				 errmsg("hashing scheme %d is not supported here", to),
+				 errdetail("Scheme 1 is the hashing of bloomset 1.0 and 1.1, scheme 2 that of new filters since 1.2; scheme 3 (Parquet) needs the blocked layout and one element type."),
+				 to == BLOOM_SCHEME_PARQUET ?
+				 errhint("Use bloom_parquet_empty(capacity, fpr, element_type) or bloom_parquet_agg(x, capacity, fpr).") : 0));
 	if (from != to && (family[0] != '\0' || nitems != 0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -826,7 +1037,7 @@ bloom_check_element_fields(char *family, uint32 *collfp, const BloomTypeInfo *ti
 		}
 		return;
 	}
-	if (memcmp(family, ti->family, BLOOM_FAMILY_LEN) != 0)
+	if (memcmp(family, bloom_ti_family(ti, family), BLOOM_FAMILY_LEN) != 0)
 	{
 		Oid			own = bloom_family_type(family);
 
@@ -836,9 +1047,9 @@ bloom_check_element_fields(char *family, uint32 *collfp, const BloomTypeInfo *ti
 						format_type_be(ti->typid), family),
 				 OidIsValid(own) ?
 				 errdetail("The filter holds values of type %s (family \"%s\"); the value is of type %s (family \"%s\").",
-						   format_type_be(own), family, format_type_be(ti->typid), ti->family) :
+						   format_type_be(own), family, format_type_be(ti->typid), bloom_ti_family(ti, family)[0] ? bloom_ti_family(ti, family) : "none") :
 				 errdetail("Values of type %s belong to family \"%s\"; only types of the same hash operator family hash compatibly.",
-						   format_type_be(ti->typid), ti->family),
+						   format_type_be(ti->typid), bloom_ti_family(ti, family)[0] ? bloom_ti_family(ti, family) : "none"),
 				 bloom_family_ngram_n(family) > 0 ?
 				 errhint("This is an n-gram filter: probe it with bloom_ngram_may_contain() or bloom_may_like().") :
 				 bloom_family_is_token(family) ?
@@ -964,6 +1175,8 @@ bloom_family_type(const char *family)
 {
 	size_t		len = strlen(family);
 
+	if (strncmp(family, BLOOM_FAMILY_PARQUET, strlen(BLOOM_FAMILY_PARQUET)) == 0)
+		return bloom_parquet_family_type(family);
 	if (strncmp(family, "enum:", 5) == 0)
 	{
 		Oid			t = TypenameGetTypid(family + 5);

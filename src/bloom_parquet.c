@@ -51,81 +51,23 @@
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/lsyscache.h"
+#include "utils/float.h"
 #include "utils/pg_locale.h"
 #include "utils/uuid.h"
 
 #include "parquet_format.h"
 
-#define BLOOM_PARQUET_FAMILY	"parquet:"
-
-/* days and microseconds from 1970-01-01 (Parquet) to 2000-01-01 (PostgreSQL) */
-#define PARQUET_DATE_SHIFT		((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE))
-#define PARQUET_USEC_SHIFT		(PARQUET_DATE_SHIFT * USECS_PER_DAY)
-
-/* The Parquet encodings, by the PostgreSQL type they come from. */
-typedef struct BloomParquetType
-{
-	Oid			typid;
-	const char *name;			/* in the family: "parquet:" name */
-	const char *parquet;		/* physical type, for messages and README */
-} BloomParquetType;
-
-static const BloomParquetType bloom_parquet_types[] = {
-	{INT2OID, "int2", "INT32"},
-	{INT4OID, "int4", "INT32"},
-	{INT8OID, "int8", "INT64"},
-	{DATEOID, "date", "INT32 (DATE)"},
-	{TIMESTAMPOID, "timestamp", "INT64 (TIMESTAMP(MICROS))"},
-	{TIMESTAMPTZOID, "timestamptz", "INT64 (TIMESTAMP(MICROS), UTC)"},
-	{FLOAT4OID, "float4", "FLOAT"},
-	{FLOAT8OID, "float8", "DOUBLE"},
-	{TEXTOID, "text", "BYTE_ARRAY"},
-	{VARCHAROID, "varchar", "BYTE_ARRAY"},
-	{BYTEAOID, "bytea", "BYTE_ARRAY"},
-	{UUIDOID, "uuid", "FIXED_LEN_BYTE_ARRAY(16)"},
-};
-
-#define BLOOM_PARQUET_NTYPES lengthof(bloom_parquet_types)
-
-/* The entry of a (base) type, or NULL. */
-static const BloomParquetType *
-bloom_parquet_type(Oid typid)
-{
-	for (int i = 0; i < (int) BLOOM_PARQUET_NTYPES; i++)
-		if (bloom_parquet_types[i].typid == typid)
-			return &bloom_parquet_types[i];
-	return NULL;
-}
-
-/* Error for a type without a Parquet encoding, listing those there are. */
-static void
-bloom_parquet_type_error(Oid typid)
-{
-	StringInfoData list;
-
-	initStringInfo(&list);
-	for (int i = 0; i < (int) BLOOM_PARQUET_NTYPES; i++)
-		appendStringInfo(&list, "%s%s", i ? ", " : "", bloom_parquet_types[i].name);
-	ereport(ERROR,
-			(errcode(ERRCODE_DATATYPE_MISMATCH),
-			 errmsg("type %s has no Parquet encoding for a Bloom filter",
-					format_type_be(typid)),
-			 errdetail("Parquet filters hash the PLAIN encoding of these types: %s.",
-					   list.data),
-			 errhint("Cast the values to one of them, or use a filter of bloomset's own scheme.")));
-}
-
 /*
- * The element family of a Parquet filter of values of typid (domains by
- * their base type), into family (BLOOM_FAMILY_LEN bytes, NUL padded).
+ * The family of a Parquet filter for values of typid (domains by their
+ * base type) under collation; an error for types without a Parquet
+ * encoding and for text under a nondeterministic collation.
  */
-void
+static void
 bloom_parquet_family(Oid typid, Oid collation, char *family)
 {
 	Oid			base = getBaseType(typid);
-	const BloomParquetType *t = bloom_parquet_type(base);
 
-	if (t == NULL)
+	if (!bloom_parquet_family_of(base, family))
 		bloom_parquet_type_error(typid);
 	if ((base == TEXTOID || base == VARCHAROID) && OidIsValid(collation) &&
 		!get_collation_isdeterministic(collation))
@@ -135,125 +77,6 @@ bloom_parquet_family(Oid typid, Oid collation, char *family)
 				 errdetail("Strings equal under collation \"%s\" have different bytes, and Parquet filters hash the bytes.",
 						   get_collation_name(collation)),
 				 errhint("Use a deterministic collation (COLLATE \"C\"), or a filter of bloomset's own scheme.")));
-	memset(family, 0, BLOOM_FAMILY_LEN);
-	snprintf(family, BLOOM_FAMILY_LEN, "%s%s", BLOOM_PARQUET_FAMILY, t->name);
-}
-
-/* The element type of a Parquet family, or InvalidOid for another family. */
-Oid
-bloom_parquet_family_type(const char *family)
-{
-	size_t		plen = strlen(BLOOM_PARQUET_FAMILY);
-
-	if (strncmp(family, BLOOM_PARQUET_FAMILY, plen) != 0)
-		return InvalidOid;
-	for (int i = 0; i < (int) BLOOM_PARQUET_NTYPES; i++)
-		if (strcmp(family + plen, bloom_parquet_types[i].name) == 0)
-			return bloom_parquet_types[i].typid;
-	return InvalidOid;
-}
-
-/* XXH64 of a little-endian fixed-width value. */
-static uint64
-bloom_parquet_hash_le(uint64 v, int width)
-{
-	uint8		buf[8];
-
-	for (int i = 0; i < width; i++)
-		buf[i] = (uint8) (v >> (8 * i));
-	return parquet_hash(buf, width);
-}
-
-/* XXH64 of a float's PLAIN bytes: the canonical encoding of its class */
-static uint64
-bloom_parquet_hash_float4(float4 f)
-{
-	uint32		bits;
-
-	if (isnan(f))
-		f = get_float4_nan();
-	else if (f == 0.0f)
-		f = 0.0f;				/* -0.0 = 0.0 */
-	memcpy(&bits, &f, sizeof(bits));
-	return bloom_parquet_hash_le(bits, 4);
-}
-
-static uint64
-bloom_parquet_hash_float8(float8 f)
-{
-	uint64		bits;
-
-	if (isnan(f))
-		f = get_float8_nan();
-	else if (f == 0.0)
-		f = 0.0;
-	memcpy(&bits, &f, sizeof(bits));
-	return bloom_parquet_hash_le(bits, 8);
-}
-
-/*
- * The Parquet element hash of a non-null value of base type typid into *h;
- * false if the value has no Parquet encoding (an infinite date or
- * timestamp), so no Parquet filter can hold it.
- */
-bool
-bloom_parquet_hash_datum(Oid typid, Datum value, uint64 *h)
-{
-	switch (typid)
-	{
-		case INT2OID:
-			*h = bloom_parquet_hash_le((uint32) (int32) DatumGetInt16(value), 4);
-			return true;
-		case INT4OID:
-			*h = bloom_parquet_hash_le((uint32) DatumGetInt32(value), 4);
-			return true;
-		case INT8OID:
-			*h = bloom_parquet_hash_le((uint64) DatumGetInt64(value), 8);
-			return true;
-		case DATEOID:
-			{
-				DateADT		d = DatumGetDateADT(value);
-
-				if (DATE_NOT_FINITE(d))
-					return false;
-				*h = bloom_parquet_hash_le((uint32) (int32) (d + PARQUET_DATE_SHIFT), 4);
-				return true;
-			}
-		case TIMESTAMPOID:
-		case TIMESTAMPTZOID:
-			{
-				Timestamp	t = DatumGetTimestamp(value);
-
-				if (TIMESTAMP_NOT_FINITE(t))
-					return false;
-				/* PostgreSQL's range ends far below int64's: no overflow */
-				*h = bloom_parquet_hash_le((uint64) (t + PARQUET_USEC_SHIFT), 8);
-				return true;
-			}
-		case FLOAT4OID:
-			*h = bloom_parquet_hash_float4(DatumGetFloat4(value));
-			return true;
-		case FLOAT8OID:
-			*h = bloom_parquet_hash_float8(DatumGetFloat8(value));
-			return true;
-		case UUIDOID:
-			*h = parquet_hash(DatumGetUUIDP(value)->data, UUID_LEN);
-			return true;
-		case TEXTOID:
-		case VARCHAROID:
-		case BYTEAOID:
-			{
-				struct varlena *t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value));
-
-				*h = parquet_hash(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
-				if ((Pointer) t != DatumGetPointer(value))
-					pfree(t);
-				return true;
-			}
-		default:
-			bloom_parquet_type_error(typid);
-			return false;		/* not reached */
-	}
 }
 
 /*
@@ -274,7 +97,7 @@ bloom_parquet_float_classes(const BloomFilter *f, uint64 *neg_zero,
 		float4		z = -0.0f;
 
 		memcpy(&b4, &z, sizeof(b4));
-		*neg_zero = bloom_parquet_hash_le(b4, 4);
+		*neg_zero = parquet_hash_fixed(b4, 4);
 		*pos_zero = bloom_parquet_hash_float4(0.0f);
 		*nan = bloom_parquet_hash_float4(get_float4_nan());
 		return 4;
@@ -284,7 +107,7 @@ bloom_parquet_float_classes(const BloomFilter *f, uint64 *neg_zero,
 		float8		z = -0.0;
 
 		memcpy(&b8, &z, sizeof(b8));
-		*neg_zero = bloom_parquet_hash_le(b8, 8);
+		*neg_zero = parquet_hash_fixed(b8, 8);
 		*pos_zero = bloom_parquet_hash_float8(0.0);
 		*nan = bloom_parquet_hash_float8(get_float8_nan());
 		return 8;
@@ -294,51 +117,64 @@ bloom_parquet_float_classes(const BloomFilter *f, uint64 *neg_zero,
 
 /* ---- SQL: import, export, empty filters --------------------------------- */
 
-/* An empty Parquet-scheme filter of nbytes bytes (a multiple of 32). */
-static BloomFilter *
-bloom_parquet_alloc(size_t nbytes)
+/*
+ * The header of an empty Parquet filter of nbits bits for values of typid
+ * (under collation).
+ */
+static void
+bloom_parquet_init(BloomFilter *hdr, uint64 nbits, Oid typid, Oid collation)
 {
-	BloomFilter *f = bloom_alloc(BLOOM_LAYOUT_BLOCKED, BLOOM_BLOCKED_HASHES,
-								 (uint64) nbytes * 8, 0);
-
-	f->scheme = BLOOM_SCHEME_PARQUET;
-	return f;
+	bloom_init_header(hdr, BLOOM_LAYOUT_BLOCKED, BLOOM_BLOCKED_HASHES, nbits, 0);
+	hdr->scheme = BLOOM_SCHEME_PARQUET;
+	bloom_parquet_family(typid, collation, hdr->family);
 }
 
-/* bloom_parquet_empty(size_bytes integer): an empty filter of that bitset size */
+/*
+ * The header of an empty Parquet filter sized as Parquet writers size
+ * theirs -- a power of two of bytes -- for capacity distinct values of
+ * typid at the rate fpr, by the exact blocked model (Arrow's formula
+ * undersizes: see README); fpr is recorded as its target.
+ */
+void
+bloom_parquet_sized_header(BloomFilter *hdr, int64 capacity, double fpr,
+						   Oid typid, Oid collation)
+{
+	BloomSizing sz = bloom_sizing_checked(capacity, fpr, BLOOM_LAYOUT_BLOCKED, true);
+
+	bloom_parquet_init(hdr, sz.nbits, typid, collation);
+	bloom_set_target_fpr(hdr, fpr);
+}
+
+/* bloom_parquet_empty(size_bytes integer, element_type regtype) */
 PG_FUNCTION_INFO_V1(bloom_parquet_empty);
 Datum
 bloom_parquet_empty(PG_FUNCTION_ARGS)
 {
 	int32		size = PG_GETARG_INT32(0);
+	BloomFilter hdr;
 
 	if (size < PARQUET_BLOCK_BYTES || size % PARQUET_BLOCK_BYTES != 0 ||
-		(size_t) size > BLOOM_MAX_BITS / 8)
+		(uint64) size > BLOOM_MAX_BITS / 8)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("size_bytes must be a multiple of 32 from 32 to 268435456, not %d", size),
+				 errmsg("size_bytes must be a multiple of 32 from 32 to %llu, not %d",
+						(unsigned long long) (BLOOM_MAX_BITS / 8), size),
 				 errdetail("A Parquet split-block filter is made of 32-byte blocks."),
-				 errhint("Parquet writers use a power of two; bloom_parquet_empty(capacity, fpr) sizes one for you.")));
-	PG_RETURN_BLOOM_P(bloom_parquet_alloc((size_t) size));
+				 errhint("Parquet writers use a power of two; bloom_parquet_empty(capacity, fpr, element_type) sizes one for you.")));
+	bloom_parquet_init(&hdr, (uint64) size * 8, PG_GETARG_OID(1), InvalidOid);
+	PG_RETURN_BLOOM_P(bloom_alloc_like(CurrentMemoryContext, &hdr, hdr.nbits));
 }
 
-/*
- * bloom_parquet_empty(capacity bigint, fpr float8): an empty filter sized as
- * Parquet writers size theirs -- a power of two of bytes -- for capacity
- * distinct values at the rate fpr (the exact blocked model, not Arrow's
- * formula, which undersizes; see README).
- */
+/* bloom_parquet_empty(capacity bigint, fpr float8, element_type regtype) */
 PG_FUNCTION_INFO_V1(bloom_parquet_empty_sized);
 Datum
 bloom_parquet_empty_sized(PG_FUNCTION_ARGS)
 {
-	int64		capacity = PG_GETARG_INT64(0);
-	double		fpr = PG_GETARG_FLOAT8(1);
-	BloomSizing sz = bloom_sizing_checked(capacity, fpr, BLOOM_LAYOUT_BLOCKED, true);
-	BloomFilter *f = bloom_parquet_alloc((size_t) (sz.nbits / 8));
+	BloomFilter hdr;
 
-	bloom_set_target_fpr(f, fpr);
-	PG_RETURN_BLOOM_P(f);
+	bloom_parquet_sized_header(&hdr, PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1),
+							   PG_GETARG_OID(2), InvalidOid);
+	PG_RETURN_BLOOM_P(bloom_alloc_like(CurrentMemoryContext, &hdr, hdr.nbits));
 }
 
 /*
@@ -364,8 +200,12 @@ bloom_from_parquet(PG_FUNCTION_ARGS)
 				 errmsg("invalid Parquet Bloom filter"),
 				 errdetail("%c%s.", pg_toupper((unsigned char) why[0]), why + 1),
 				 errhint("Pass the bytes at the column chunk's bloom_filter_offset (bloom_filter_length of them), or the bitset alone.")));
-	f = bloom_parquet_alloc(nbytes);
-	bloom_parquet_family(typid, InvalidOid, f->family);
+	{
+		BloomFilter hdr;
+
+		bloom_parquet_init(&hdr, (uint64) nbytes * 8, typid, InvalidOid);
+		f = bloom_alloc_like(CurrentMemoryContext, &hdr, hdr.nbits);
+	}
 	memcpy(f->words, (const uint8 *) VARDATA_ANY(b) + off, nbytes);
 	{
 		uint64		neg_zero,
@@ -405,7 +245,7 @@ bloom_to_parquet(PG_FUNCTION_ARGS)
 				 errmsg("only a filter of the Parquet hashing scheme can be written as a Parquet filter"),
 				 errdetail("This filter hashes values with bloomset's scheme %d; Parquet readers hash the PLAIN encoding with XXH64.",
 						   f->scheme),
-				 errhint("Build it with bloom_parquet_agg(x, capacity, fpr), or add the values to bloom_parquet_empty(...).")));
+				 errhint("Build it with bloom_parquet_agg(x, capacity, fpr), or add the values to bloom_parquet_empty(capacity, fpr, element_type).")));
 	hlen = parquet_encode_header(nbytes, hdr);
 	out = (bytea *) palloc(VARHDRSZ + hlen + nbytes);
 	SET_VARSIZE(out, VARHDRSZ + hlen + nbytes);

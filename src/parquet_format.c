@@ -348,3 +348,13 @@ parquet_hash(const void *plain, size_t len)
 {
 	return XXH64(plain, len, 0);
 }
+
+uint64_t
+parquet_hash_fixed(uint64_t v, int width)
+{
+	uint8_t		buf[8];
+
+	for (int i = 0; i < width; i++)
+		buf[i] = (uint8_t) (v >> (8 * i));
+	return XXH64(buf, (size_t) width, 0);
+}

@@ -59,4 +59,7 @@ extern size_t parquet_encode_header(size_t nbytes, uint8_t *out);
 /* XXH64, seed 0, of a PLAIN-encoded value: Parquet's Bloom filter hash. */
 extern uint64_t parquet_hash(const void *plain, size_t len);
 
+/* parquet_hash of the width-byte (4 or 8) little-endian encoding of v */
+extern uint64_t parquet_hash_fixed(uint64_t v, int width);
+
 #endif							/* PARQUET_FORMAT_H */

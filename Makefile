@@ -8,7 +8,7 @@ OBJS = src/bloomset.o src/bloom_core.o src/bloom_codec.o src/bloom_hash.o src/bl
 DATA = bloomset--1.0.sql bloomset--1.1.sql bloomset--1.0--1.1.sql bloomset--1.2.sql bloomset--1.1--1.2.sql
 
 REGRESS = type_io add_contains probe_scan probe_cache sliced_reads equality planner typed_keys readme_examples hashing aggregates union estimates errors \
-	full_filters parallel copy_binary batch_estimates text_filters counting scalable mutation security \
+	parquet full_filters parallel copy_binary batch_estimates text_filters counting scalable mutation security \
 	agg_rates verbs rate_check
 REGRESS_OPTS = --load-extension=bloomset
 

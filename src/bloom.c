@@ -364,6 +364,8 @@ bloom_combine(const BloomFilter *a, const BloomFilter *b, bool is_union)
 				 errmsg("cannot %s bloom filters with incompatible parameters",
 						is_union ? "union" : "intersect"),
 				 errdetail("%s", detail),
+				 (a->scheme == BLOOM_SCHEME_PARQUET) != (b->scheme == BLOOM_SCHEME_PARQUET) ?
+				 errhint("A Parquet filter combines only with Parquet filters of the same element type: build the other with bloom_parquet_agg or bloom_parquet_empty.") :
 				 a->scheme != b->scheme ?
 				 errhint("Rebuild the older filter from its values (bloom_agg builds with scheme %d), or build the new one with the old scheme: bloom_with_scheme(bloom_empty(...), %d) and bloom_add_all; bloom_scheme() shows a filter's scheme.",
 						 BLOOM_SCHEME_DEFAULT, Min(a->scheme, b->scheme)) :

@@ -189,19 +189,19 @@ COMMENT ON AGGREGATE @extschema@.scalable_bloom_union_agg(@extschema@.scalable_b
 
 CREATE FUNCTION @extschema@.bloom_parquet_empty(size_bytes integer, element_type regtype)
 RETURNS @extschema@.bloom
-AS 'MODULE_PATHNAME', 'bloom_parquet_empty' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+AS 'MODULE_PATHNAME', 'bloom_parquet_empty' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloom_parquet_empty(integer, regtype) IS
 'empty filter of the Parquet scheme (XXH64 of the PLAIN encoding) with a bitset of size_bytes (a multiple of 32), for values of element_type';
 
 CREATE FUNCTION @extschema@.bloom_parquet_empty(capacity bigint, fpr float8, element_type regtype)
 RETURNS @extschema@.bloom
-AS 'MODULE_PATHNAME', 'bloom_parquet_empty_sized' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+AS 'MODULE_PATHNAME', 'bloom_parquet_empty_sized' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloom_parquet_empty(bigint, float8, regtype) IS
 'empty filter of the Parquet scheme sized as Parquet writers size theirs (a power of two of bytes) for capacity values of element_type at rate fpr';
 
 CREATE FUNCTION @extschema@.bloom_from_parquet(filter bytea, element_type regtype)
 RETURNS @extschema@.bloom
-AS 'MODULE_PATHNAME', 'bloom_from_parquet' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+AS 'MODULE_PATHNAME', 'bloom_from_parquet' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloom_from_parquet(bytea, regtype) IS
 'a Parquet split-block filter (the bytes at a column chunk''s bloom_filter_offset, or the bitset alone) as a filter for values of element_type';
 

@@ -17,14 +17,16 @@
  *
  * Classic layout: k positions g_0 .. g_{k-1} from the hash, each reduced to
  * [0, m) by multiply-shift (the high 64 bits of g * m).  Scheme 1 (1.0,
- * 1.1): enhanced double hashing, a += b, b += i, from a = h and a b made
- * from h.  With the reduction by multiply-shift the step i * b only moves
- * high bits, so for small m the k positions of a key often coincide
- * (capacity 10 at 1e-5: 18 probes on <= 5 distinct bits for 0.45 % of the
- * keys, 93x the promised rate).  Scheme 2: g_i = fmix64(a + i * b) with a =
- * h and b = mix64b(h) | 1 -- double hashing on two 64-bit hashes, remixed
- * per probe, so the positions behave as independent (checked by the rate
- * check down to 1e-8).  Either way g_i does not depend on m, which is what
+ * 1.1): double hashing, a += b, b += i, from a = h and a b made from h; the
+ * b += i tweak changes only low bits, which the reduction drops, so the
+ * positions are an arithmetic progression modulo m, and in a small filter
+ * a progression often repeats itself (capacity 10 at 1e-5: 18 probes on
+ * <= 5 distinct bits for 0.45 % of the keys, 93x the promised rate).
+ * Scheme 2: g_i = remix(a + i * b), a = h, b = mix64b(h) | 1, remix one
+ * xorshift and multiply (bloom_probe_remix) -- double hashing on two 64-bit
+ * hashes, made non-linear per probe, so the positions behave as
+ * independent (unit test: the rate oracle down to 1e-8 and the distinct
+ * positions per key).  Either way g_i does not depend on m, which is what
  * folding needs (below).  The counting layout uses the same positions over
  * its counters.
  *
@@ -542,8 +544,25 @@ typedef struct BloomProbeSeq
 	uint64_t	b;
 	uint64_t	i;
 	uint64_t	n;
-	bool		remix;			/* scheme 2: g = fmix64(a), b constant */
+	bool		remix;			/* scheme 2: g = remix(a), b constant */
 } BloomProbeSeq;
+
+/*
+ * Scheme 2's per-probe remix of g_i = a + i b: one xorshift and one
+ * multiply.  The reduction keeps the high bits of the product, which
+ * depend on every bit of g (the xorshift brings the high half down first),
+ * so the non-linear step breaks the arithmetic progression that makes
+ * plain double hashing collapse in small filters.  Measured against k
+ * truly independent positions (k = 17 in 320 bits, 2 million keys): the
+ * same distribution of distinct positions per key (12 or fewer: 25 vs 31;
+ * scheme 1: 2,123 per 200,000; "enhanced" double hashing with a third
+ * hash for the cubic term: 361), at a third of fmix64's instructions.
+ */
+static inline uint64_t
+bloom_probe_remix(uint64_t g)
+{
+	return (g ^ (g >> 32)) * UINT64_C(0xd6e8feb86659fd93);
+}
 
 /* Start the probe sequence of h over n slots. */
 static inline void
@@ -567,7 +586,7 @@ bloom_seq_next(BloomProbeSeq *s)
 
 	if (s->remix)
 	{
-		pos = bloom_mulhi64(bloom_mix64(s->a), s->n);
+		pos = bloom_mulhi64(bloom_probe_remix(s->a), s->n);
 		s->a += s->b;
 		return pos;
 	}

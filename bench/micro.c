@@ -186,6 +186,9 @@ filter_new(BloomSizing s, const Variant *v, void **raw)
 		f = (BloomFilter *) (base + ((v->array_offset + 64 - BLOOM_HEADER_SIZE % 64) % 64));
 	memset(f, 0, total);
 	bloom_init_header(f, s.layout, s.nhashes, s.nbits, 0);
+	/* MICRO_SCHEME=1: the positions of 1.0/1.1 filters (default: new filters') */
+	if (getenv("MICRO_SCHEME"))
+		f->scheme = (uint8_t) atoi(getenv("MICRO_SCHEME"));
 	return f;
 }
 

@@ -207,6 +207,22 @@ SELECT bloom_scheme(f1) AS f1_scheme, bloom_scheme(f1 || 5000::int8) AS after_ad
        f1::text LIKE 'bloom:v1 layout=blocked k=8 %' AS scheme1_text_as_in_1_1,
        f2::text LIKE 'bloom:v1 layout=blocked scheme=2 k=8 %' AS scheme2_text
   FROM s1;
+-- stored scheme-1 filters (read in slices: out of line, uncompressed)
+-- answer as their in-memory copies, classic and counting alike
+CREATE TEMP TABLE s1_stored (b bloom, c counting_bloom);
+ALTER TABLE s1_stored ALTER COLUMN b SET STORAGE EXTERNAL, ALTER COLUMN c SET STORAGE EXTERNAL;
+INSERT INTO s1_stored
+SELECT bloom_add_all(bloom_with_scheme(bloom_empty(5000, 1e-5), 1), array_agg(x)),
+       counting_bloom_add_all(counting_bloom_with_scheme(counting_bloom_empty(5000, 1e-5), 1), array_agg(x))
+  FROM generate_series(1, 5000) x;
+CREATE TEMP TABLE s1_copies AS SELECT b::text::bloom AS b2, c::text::counting_bloom AS c2 FROM s1_stored;
+SELECT bloom_scheme(b) AS stored_scheme, (bloom_info(b)).layout,
+       count(*) FILTER (WHERE x <= 5000 AND NOT (b @> x AND c @> x)) AS stored_misses,
+       count(*) FILTER (WHERE b @> x) = count(*) FILTER (WHERE b2 @> x) AS bloom_same_answers,
+       count(*) FILTER (WHERE c @> x) = count(*) FILTER (WHERE c2 @> x) AS counting_same_answers
+  FROM s1_stored, s1_copies, generate_series(1, 55000) x
+ GROUP BY b;
+
 -- scheme 1 and 2 filters of the same values do not combine
 SELECT f1 | f2 FROM s1;
 SELECT f1 & f2 FROM s1;

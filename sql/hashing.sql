@@ -251,4 +251,8 @@ END $$;
 SELECT counting_bloom_scheme(c) AS counting_scheme, bloom_scheme(counting_bloom_to_bloom(c)) AS converted_scheme,
        (SELECT count(*) FROM generate_series(1, 100) x WHERE NOT counting_bloom_to_bloom(c) @> x) AS converted_misses
   FROM (SELECT cb_scheme1(100) c) s;
+-- counting filters of different schemes do not combine either; an empty
+-- one combines with any
+SELECT counting_bloom_union(cb_scheme1(10), counting_bloom_add(counting_bloom_empty(100, 1e-6), 1));
+SELECT counting_bloom_scheme(counting_bloom_union(counting_bloom_empty(100, 1e-6), cb_scheme1(10))) AS empty_union_scheme;
 DROP FUNCTION cb_scheme1(int);

@@ -253,6 +253,8 @@ counting_merge_checked(BloomFilter *dst, const BloomFilter *src)
 
 	if (src->family[0] == '\0')
 		return;					/* nothing was ever added to src */
+	if (dst->family[0] == '\0')
+		dst->scheme = src->scheme;	/* nothing was hashed into dst either */
 	if (!bloom_check_compatible(dst, src, detail, sizeof(detail)) ||
 		dst->nbits != src->nbits)
 	{
@@ -262,7 +264,10 @@ counting_merge_checked(BloomFilter *dst, const BloomFilter *src)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot union counting bloom filters with incompatible parameters"),
-				 errdetail("%s", detail)));
+				 errdetail("%s", detail),
+				 dst->scheme != src->scheme ?
+				 errhint("Rebuild the older filter from its values (new filters use scheme %d), or build the new one with counting_bloom_with_scheme(counting_bloom_empty(...), %d); counting_bloom_scheme() shows a filter's scheme.",
+						 BLOOM_SCHEME_DEFAULT, Min(dst->scheme, src->scheme)) : 0));
 	}
 	if (dst->family[0] == '\0')
 	{

@@ -173,7 +173,9 @@ SELECT count(*) AS pairs, count(*) FILTER (WHERE a IS DISTINCT FROM b) AS differ
   (bloom_hash(int4range(1, 5), 0, 2), bloom_hash(int4range(1, 4, '[]'), 0, 2)),
   (bloom_hash('empty'::int8range, 0, 2), bloom_hash(int8range(5, 5), 0, 2)),
   (bloom_hash(ROW(1.0, 'a')::pair2, 0, 2), bloom_hash(ROW(1.00, 'a')::pair2, 0, 2)),
-  (bloom_hash(ROW(NULL, 'a')::pair2, 0, 2), bloom_hash(ROW(NULL, 'a')::pair2, 0, 2))
+  (bloom_hash(ROW(NULL, 'a')::pair2, 0, 2), bloom_hash(ROW(NULL, 'a')::pair2, 0, 2)),
+  (bloom_hash('{[5,7), [1,3)}'::int8multirange, 0, 2), bloom_hash('{[1,2], [2,3), [5,6]}'::int8multirange, 0, 2)),
+  (bloom_hash('{[1.0,2)}'::nummultirange, 0, 2), bloom_hash('{[1.00,2.0)}'::nummultirange, 0, 2))
 ) v(a, b);
 -- and values that differ under = hash apart where scheme 1 lost the difference
 SELECT bloom_hash(1.5, 0, 1) = bloom_hash(-1.5, 0, 1) AS scheme1_numeric_sign_lost,
@@ -191,7 +193,9 @@ SELECT bloom_hash(1.5, 0, 1) = bloom_hash(-1.5, 0, 1) AS scheme1_numeric_sign_lo
        bloom_hash(ARRAY[(1::int8 << 32) + 5], 0, 2) <> bloom_hash(ARRAY[(2::int8 << 32) + 6], 0, 2) AS array_full,
        bloom_hash(ARRAY[1, 2], 0, 2) <> bloom_hash(ARRAY[ARRAY[1, 2]], 0, 2) AS array_dims,
        bloom_hash(ROW(-1.5, 'a')::pair2, 0, 2) <> bloom_hash(ROW(1.5, 'a')::pair2, 0, 2) AS record_signed,
-       bloom_hash(numrange(-2, -1), 0, 2) <> bloom_hash(numrange(1, 2), 0, 2) AS range_signed;
+       bloom_hash(numrange(-2, -1), 0, 2) <> bloom_hash(numrange(1, 2), 0, 2) AS range_signed,
+       bloom_hash(int8multirange(int8range((1::int8 << 32) + 5, (1::int8 << 32) + 9)), 0, 2) <>
+         bloom_hash(int8multirange(int8range((2::int8 << 32) + 6, (2::int8 << 32) + 10)), 0, 2) AS multirange_full;
 
 -- a filter keeps its scheme: values added to a scheme-1 filter are hashed
 -- with scheme 1, and it answers like a 1.1 filter

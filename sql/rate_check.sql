@@ -127,5 +127,6 @@ SELECT keyset, probes, false_negatives, keeps_promise FROM (
   ('text[], dense', 'SELECT ARRAY[''a'' || i, ''b''] AS k FROM generate_series(1, 100000) i', 'SELECT ARRAY[''b'', ''a'' || i] AS k FROM generate_series(1, 200000) i'),
   ('composite (int8, text), dense', 'SELECT ROW(i, ''x'')::rc_pair AS k FROM generate_series(1, 100000) i', 'SELECT ROW(i, ''y'')::rc_pair AS k FROM generate_series(1, 200000) i'),
   ('composite (int8, text), shard in the high half', 'SELECT ROW((1::int8 << 32) + i, ''x'')::rc_pair AS k FROM generate_series(1, 100000) i', 'SELECT ROW((2::int8 << 32) + i, ''x'')::rc_pair AS k FROM generate_series(1, 200000) i'),
+  ('int8multirange, shard in the high half', 'SELECT int8multirange(int8range((1::int8 << 32) + i, (1::int8 << 32) + i + 1)) AS k FROM generate_series(1, 100000) i', 'SELECT int8multirange(int8range((2::int8 << 32) + (i # 3), (2::int8 << 32) + (i # 3) + 1)) AS k FROM generate_series(1, 200000) i'),
   ('int8range, shard in the high half', 'SELECT int8range((1::int8 << 32) + i, (1::int8 << 32) + i + 1) AS k FROM generate_series(1, 100000) i', 'SELECT int8range((2::int8 << 32) + i, (2::int8 << 32) + i + 1) AS k FROM generate_series(1, 200000) i')
   ) v(keyset, members, probes)) r;

@@ -65,7 +65,8 @@ typedef enum BloomHash2Kind
 	BLOOM_HASH2_ACLITEM,		/* the three fields, not their sum */
 	BLOOM_HASH2_ARRAY,			/* dimensions and elements' scheme-2 hashes */
 	BLOOM_HASH2_RANGE,			/* flags and bounds' scheme-2 hashes */
-	BLOOM_HASH2_RECORD			/* columns' scheme-2 hashes */
+	BLOOM_HASH2_RECORD,			/* columns' scheme-2 hashes */
+	BLOOM_HASH2_MULTIRANGE		/* its ranges' scheme-2 hashes */
 } BloomHash2Kind;
 
 typedef struct BloomTypeInfo
@@ -81,7 +82,8 @@ typedef struct BloomTypeInfo
 	char		pq_family[BLOOM_FAMILY_LEN];
 	FmgrInfo	hashfn;			/* extended hash (GENERIC kind) */
 	/* scheme 2 containers (in the call site's memory context) */
-	struct BloomTypeInfo *sub;	/* array element, range subtype, columns */
+	struct BloomTypeInfo *sub;	/* array element, range subtype, columns,
+								 * a multirange's range type */
 	int			nsub;			/* columns of a composite (incl. dropped) */
 	int16		elmlen;			/* array elements */
 	bool		elmbyval;

@@ -36,7 +36,7 @@
  *  - arrays, ranges and composites: PostgreSQL combines their parts' hashes
  *	  (31 h + e), so an int8[] or a (bigint, text) row folds as its parts
  *	  do.  Scheme 2 chains the parts' scheme-2 hashes (array dimensions,
- *	  range flags included).  Multiranges keep PostgreSQL's function.
+ *	  range flags included); multiranges likewise, range by range.
  *  Everything else hashes as in scheme 1 (its extended hashes of bytes,
  *  floats, uuids, ... are sound 64-bit hashes).
  *
@@ -74,6 +74,7 @@
 #include "datatype/timestamp.h"
 #include "utils/float.h"
 #include "utils/uuid.h"
+#include "utils/multirangetypes.h"
 #include "utils/rangetypes.h"
 #include "utils/jsonb.h"
 #include "utils/timestamp.h"
@@ -348,7 +349,7 @@ static void bloom_hash_init(BloomTypeInfo *ti, Oid typid, Oid collation,
  * Scheme 2's information for the parts of a container type base: the
  * element type of an array, the subtype of a range (under the range's
  * collation, which its equality uses), each column of a composite (under
- * the column's collation).  Multiranges keep PostgreSQL's function.
+ * the column's collation), the range type of a multirange.
  */
 static void
 bloom_hash_init_container(BloomTypeInfo *ti, Oid base, Oid collation,
@@ -370,6 +371,13 @@ bloom_hash_init_container(BloomTypeInfo *ti, Oid base, Oid collation,
 		ti->kind2 = BLOOM_HASH2_RANGE;
 		ti->sub = MemoryContextAllocZero(mcxt, sizeof(BloomTypeInfo));
 		bloom_hash_init(ti->sub, tc->rngelemtype->type_id, tc->rng_collation, mcxt);
+	}
+	else if (get_typtype(base) == TYPTYPE_MULTIRANGE &&
+			 ti->hashfn.fn_oid == F_HASH_MULTIRANGE_EXTENDED)
+	{
+		ti->kind2 = BLOOM_HASH2_MULTIRANGE;
+		ti->sub = MemoryContextAllocZero(mcxt, sizeof(BloomTypeInfo));
+		bloom_hash_init(ti->sub, get_multirange_range(base), collation, mcxt);
 	}
 	else if (get_typtype(base) == TYPTYPE_COMPOSITE && ti->hashfn.fn_oid == F_HASH_RECORD_EXTENDED)
 	{
@@ -850,6 +858,7 @@ bloom_hash_jsonb2(Datum value, uint64 seed)
 }
 
 static uint64 bloom_hash_datum_full64(const BloomTypeInfo *ti, Datum value, uint64 seed);
+static uint64 bloom_hash_range2(const BloomTypeInfo *ti, Datum value, uint64 seed);
 
 /* what a NULL element, bound or column contributes to a container's hash */
 #define BLOOM_HASH2_NULL	UINT64_C(0x8f1bbcdcca62c1d6)
@@ -904,6 +913,27 @@ bloom_hash_range2(const BloomTypeInfo *ti, Datum value, uint64 seed)
 		h = bloom_chain(h, bloom_hash_datum_full64(ti->sub, lower.val, seed));
 	if (RANGE_HAS_UBOUND(flags))
 		h = bloom_chain(h, bloom_hash_datum_full64(ti->sub, upper.val, seed));
+	return h;
+}
+
+/*
+ * Scheme 2's hash of a multirange: the number of its ranges and their
+ * scheme-2 hashes in order (a multirange is stored normalized: sorted and
+ * merged, so equal multiranges have the same ranges).
+ */
+static uint64
+bloom_hash_multirange2(const BloomTypeInfo *ti, Datum value, uint64 seed)
+{
+	MultirangeType *mr = DatumGetMultirangeTypeP(value);
+	TypeCacheEntry *tc = lookup_type_cache(MultirangeTypeGetOid(mr), TYPECACHE_MULTIRANGE_INFO);
+	int32		n;
+	RangeType **ranges;
+	uint64		h;
+
+	multirange_deserialize(tc->rngtype, mr, &n, &ranges);
+	h = bloom_chain(bloom_mix64(seed ^ UINT64_C(0x510e527fade682d1)), (uint64) n);
+	for (int32 i = 0; i < n; i++)
+		h = bloom_chain(h, bloom_hash_range2(ti->sub, RangeTypePGetDatum(ranges[i]), seed));
 	return h;
 }
 
@@ -970,6 +1000,8 @@ bloom_hash_datum_full64(const BloomTypeInfo *ti, Datum value, uint64 seed)
 			return bloom_hash_range2(ti, value, seed);
 		case BLOOM_HASH2_RECORD:
 			return bloom_hash_record2(ti, value, seed);
+		case BLOOM_HASH2_MULTIRANGE:
+			return bloom_hash_multirange2(ti, value, seed);
 		case BLOOM_HASH2_AS_SCHEME1:
 			break;
 	}

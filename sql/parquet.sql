@@ -80,6 +80,34 @@ SELECT f::text::bloom = f AND bloom_from_bytea(bloom_to_bytea(f)) = f AS roundtr
        split_part(f::text, ' ', 3) AS scheme_field
 FROM (SELECT bloom_parquet_empty(64, 'uuid') || 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid f) s;
 
+-- the README's example, on data that makes it meaningful: 200,000 orders of
+-- 50,000 customers; a "chunk" filter of the customers whose id is a
+-- multiple of 7 (42 among them) stands for the bytes read from a file.
+-- The output of the block is not printed (2 MB of hex); the probe is
+-- repeated after it.
+CREATE TABLE orders AS SELECT (g % 50000)::bigint AS customer_id FROM generate_series(1, 200000) g;
+SELECT bloom_to_parquet(bloom_parquet_agg(customer_id, 10000, 0.01)) AS chunk_filter_bytes
+FROM orders WHERE customer_id % 7 = 0 \gset
+\o /dev/null
+-- a Parquet filter of a column, sized as Parquet writers size theirs
+CREATE TABLE customer_filter AS
+SELECT bloom_parquet_agg(customer_id, 1000000, 0.01) AS f FROM orders;
+
+-- the bytes a Parquet writer puts in a file (Thrift header, then the
+-- bitset): for Spark, DuckDB, Arrow, or examples/parquet_probe.py
+SELECT bloom_to_parquet(f) FROM customer_filter;
+
+-- a filter read from a Parquet file (the bloom_filter_length bytes at the
+-- column chunk's bloom_filter_offset), probed in SQL
+SELECT bloom_from_parquet(:'chunk_filter_bytes', 'bigint') @> 42;
+\o
+SELECT bloom_from_parquet(:'chunk_filter_bytes', 'bigint') @> 42 AS chunk_may_hold_42,
+       bloom_from_parquet(:'chunk_filter_bytes', 'bigint') @> 43 AS chunk_may_hold_43;
+SELECT (SELECT count(*) FROM orders, customer_filter WHERE NOT f @> customer_id) AS false_negatives,
+       (SELECT length(bloom_to_parquet(f)) FROM customer_filter) AS parquet_bytes,
+       (SELECT bloom_from_parquet(bloom_to_parquet(f), 'bigint') = f FROM customer_filter) AS roundtrip;
+DROP TABLE orders, customer_filter;
+
 -- errors
 SELECT bloom_parquet_empty(64, 'numeric');
 SELECT bloom_parquet_empty(48, 'int4');

@@ -61,12 +61,12 @@ ensure_packages() {
 
 ensure_base_packages() {
 	if pg_from_cache "$PG_MAJOR"; then
-		ensure_packages build-essential
+		ensure_packages build-essential libxxhash-dev
 		# built once; scripts/test.sh runs pgbuild.sh itself to pick up a
 		# new minor version
 		[ -x "$PG_BIN/pg_config" ] || "$REPO_ROOT/scripts/pgbuild.sh" "$PG_MAJOR" >&2
 	else
-		ensure_packages build-essential postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR
+		ensure_packages build-essential libxxhash-dev postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR
 	fi
 }
 

@@ -57,7 +57,9 @@ finish() {
 	exit
 }
 
-ensure_packages python3-xxhash nodejs
+ensure_packages python3-xxhash
+# Node.js: the machine's own if it has one (the machines here ship 20), else Debian's
+command -v node >/dev/null || ensure_packages nodejs
 command -v npm >/dev/null || ensure_packages npm
 if ! (cd "$HERE" && timeout 300 npm install --no-audit --no-fund --loglevel=error) > "$WORK/npm.log" 2>&1; then
 	if grep -qE 'ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|network' "$WORK/npm.log"; then

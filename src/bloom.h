@@ -123,7 +123,11 @@ bloom_ti_family(const BloomTypeInfo *ti, const char *family)
 /* bloom_hash.c: the Parquet scheme's value-to-hash part */
 extern bool bloom_parquet_family_of(Oid base, char *family);
 extern Oid	bloom_parquet_family_type(const char *family);
+#if PG_VERSION_NUM >= 180000
+extern pg_noreturn void bloom_parquet_type_error(Oid typid);
+#else
 extern void bloom_parquet_type_error(Oid typid) pg_attribute_noreturn();
+#endif
 extern uint64 bloom_parquet_hash_datum(Oid typid, Datum value);
 extern uint64 bloom_parquet_hash_float4(float4 f);
 extern uint64 bloom_parquet_hash_float8(float8 f);

@@ -294,7 +294,7 @@ bloom_syntax_error(const char *str, const char *why)
 			 errmsg("invalid input syntax for type bloom: \"%.60s%s\"",
 					str, strlen(str) > 60 ? "..." : ""),
 			 errdetail("%c%s.", pg_toupper((unsigned char) why[0]), why + 1),
-			 errhint("The text form is \"bloom:v1 layout=... k=... seed=... bits=... items=... flags=... coll=... family=... hex=...\", as bloom_out writes it.")));
+			 errhint("The text form is \"bloom:v1 layout=... [scheme=...] k=... seed=... bits=... items=... flags=... coll=... family=... hex=...\", as bloom_out writes it.")));
 }
 
 /*

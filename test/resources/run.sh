@@ -211,7 +211,7 @@ ALTER TABLE c256_text ALTER COLUMN t SET COMPRESSION lz4;
 INSERT INTO c256_text SELECT bloom_from_bytea(b)::text FROM c256_bytea WHERE n = 1;
 -- the largest counting filters: 2^29 counters of 4 bits = 256 MiB
 CREATE UNLOGGED TABLE c256_cnt (n int, f counting_bloom);
-ALTER TABLE c256_cnt ALTER COLUMN f SET COMPRESSION lz4;
+ALTER TABLE c256_cnt ALTER COLUMN f SET STORAGE EXTENDED, ALTER COLUMN f SET COMPRESSION lz4;	-- compressed, as the test means (1.2 types default to external)
 INSERT INTO c256_cnt SELECT i, counting_bloom_add(counting_bloom_empty(56000000, 0.01), i) FROM generate_series(1, 2) i;
 SQL
 	local F1="(SELECT bloom_from_bytea(b) FROM c256_bytea WHERE n = 1)"
@@ -518,7 +518,7 @@ timeout_check "bloom_agg(x) FROM generate_series(1, 200000000)" \
 # on disk), unioned 20 times over (6,000 detoast + OR of 16 MiB each).
 psql_q <<'SQL'
 CREATE UNLOGGED TABLE big16 (i int, f bloom);
-ALTER TABLE big16 ALTER COLUMN f SET COMPRESSION lz4;
+ALTER TABLE big16 ALTER COLUMN f SET STORAGE EXTENDED, ALTER COLUMN f SET COMPRESSION lz4;	-- compressed, as the test means (1.2 types default to external)
 INSERT INTO big16 SELECT i, bloom_empty(16777216, 7, 0) || i FROM generate_series(1, 300) i;
 SQL
 timed union300 "" "SELECT bloom_estimate_card(bloom_union_agg(f)) FROM big16;"
@@ -637,7 +637,7 @@ big_call "literal bloom_union(bloom_empty(268435456, 7, 0) || 1, bloom_empty(268
 
 psql_q <<'SQL'
 CREATE UNLOGGED TABLE s256 (n int, f bloom);
-ALTER TABLE s256 ALTER COLUMN f SET COMPRESSION lz4;
+ALTER TABLE s256 ALTER COLUMN f SET STORAGE EXTENDED, ALTER COLUMN f SET COMPRESSION lz4;	-- compressed, as the test means (1.2 types default to external)
 INSERT INTO s256 VALUES (1, bloom_empty(268435456, 7, 0) || 1), (2, bloom_empty(268435456, 7, 0) || 2),
                         (3, bloom_empty(134217728, 7, 0) || 3);
 SQL
@@ -658,7 +658,7 @@ if [ "$RESOURCES_DENSE" = 1 ]; then
 	echo "== 4. dense 256 MiB / 128 MiB classic filters (all bits set), statement_timeout = 1s"
 	psql_q <<'SQL'
 CREATE UNLOGGED TABLE dense (n int, f bloom);
-ALTER TABLE dense ALTER COLUMN f SET COMPRESSION lz4;
+ALTER TABLE dense ALTER COLUMN f SET STORAGE EXTENDED, ALTER COLUMN f SET COMPRESSION lz4;	-- compressed, as the test means (1.2 types default to external)
 DO $$
 DECLARE b bytea := decode(repeat('ff', 1048576), 'hex');
 BEGIN

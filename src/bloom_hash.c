@@ -313,7 +313,15 @@ bloom_hash_kind(Oid hashproc, Oid collation)
 	return BLOOM_HASH_GENERIC;
 }
 
-/* How scheme 2 hashes values whose extended hash function is hashproc. */
+/*
+ * How scheme 2 hashes values whose extended hash function is hashproc.  By
+ * the function, so a type whose hash support PostgreSQL gives a function of
+ * its own in a later release (18: date, xid, cid, xid8, timestamptz, bool,
+ * bytea) must be listed under each: a type falling through to scheme 1's
+ * hash on one version would give other hashes than on another, and a
+ * filter carried across by dump or pg_upgrade would miss its members
+ * (test/t/007 and 008 and rate_check catch it).
+ */
 static BloomHash2Kind
 bloom_hash2_kind(Oid hashproc)
 {
@@ -321,10 +329,19 @@ bloom_hash2_kind(Oid hashproc)
 	{
 		case F_HASHINT2EXTENDED:
 			return BLOOM_HASH2_INT16;
-		case F_HASHINT4EXTENDED:	/* int4, date, xid, cid */
+		case F_HASHINT4EXTENDED:	/* int4, date, xid, cid (up to 17) */
+#ifdef F_HASHDATEEXTENDED
+		case F_HASHDATEEXTENDED:	/* PostgreSQL 18 gave these their own */
+		case F_HASHXIDEXTENDED:
+		case F_HASHCIDEXTENDED:
+#endif
 			return BLOOM_HASH2_INT32;
-		case F_HASHINT8EXTENDED:	/* int8, xid8 */
-		case F_TIMESTAMP_HASH_EXTENDED: /* timestamp, timestamptz */
+		case F_HASHINT8EXTENDED:	/* int8, xid8 (up to 17) */
+		case F_TIMESTAMP_HASH_EXTENDED: /* timestamp, timestamptz (up to 17) */
+#ifdef F_HASHXID8EXTENDED
+		case F_HASHXID8EXTENDED:	/* PostgreSQL 18 */
+		case F_TIMESTAMPTZ_HASH_EXTENDED:
+#endif
 		case F_TIME_HASH_EXTENDED:
 		case F_PG_LSN_HASH_EXTENDED:
 			return BLOOM_HASH2_INT64;

@@ -62,6 +62,7 @@ COPY src_int TO '$tmp/src_int.bin' WITH (FORMAT binary);
 COPY src_text TO '$tmp/src_text.bin' WITH (FORMAT binary);
 COPY src_enum TO '$tmp/src_enum.bin' WITH (FORMAT binary);
 COPY src_dom TO '$tmp/src_dom.bin' WITH (FORMAT binary);
+COPY src_time TO '$tmp/src_time.bin' WITH (FORMAT binary);
 });
 $node->safe_psql(
 	'other', qq{
@@ -71,6 +72,7 @@ COPY src_int FROM '$tmp/src_int.bin' WITH (FORMAT binary);
 COPY src_text FROM '$tmp/src_text.bin' WITH (FORMAT binary);
 COPY src_enum FROM '$tmp/src_enum.bin' WITH (FORMAT binary);
 COPY src_dom FROM '$tmp/src_dom.bin' WITH (FORMAT binary);
+COPY src_time FROM '$tmp/src_time.bin' WITH (FORMAT binary);
 });
 check_same_filters(fingerprints($node, 'other'),
 	$before, 'binary COPY into another database');

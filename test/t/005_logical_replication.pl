@@ -41,7 +41,7 @@ is( $sub->safe_psql(
 $pub->safe_psql('postgres', $POPULATE_SQL);
 
 $pub->safe_psql('postgres',
-	'CREATE PUBLICATION bloom_pub FOR TABLE filters, src_int, src_text, src_enum, src_dom'
+	'CREATE PUBLICATION bloom_pub FOR TABLE filters, src_int, src_text, src_enum, src_dom, src_time'
 );
 my $connstr = $pub->connstr . ' dbname=postgres';
 $sub->safe_psql('postgres',

@@ -12,13 +12,20 @@
  *	  resized copies.  Any broken invariant calls abort(), which libFuzzer
  *	  reports as a crash, like a sanitizer finding.
  *
+ * Every input is also read as a Parquet split-block filter (what
+ * bloom_from_parquet parses, src/parquet_format.c): accepted bytes must
+ * locate a whole-block bitset that ends the input, and the header bloomset
+ * writes for that size must be read back the same way.
+ *
  * Build (see run.sh):
  *	 clang -g -O1 -fsanitize=fuzzer,address,undefined -I src \
- *		 test/fuzz/fuzz_decode.c src/bloom_core.c src/bloom_codec.c -lm
+ *		 test/fuzz/fuzz_decode.c src/bloom_core.c src/bloom_codec.c \
+ *		 src/parquet_format.c -lm
  *
  *-------------------------------------------------------------------------
  */
 #include "bloom_format.h"
+#include "parquet_format.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -459,6 +466,32 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(s, data, size);
 	s[size] = '\0';
+
+	/* (p) the bytes as a Parquet filter, with or without its header */
+	{
+		size_t		off,
+					nb;
+
+		if (parquet_locate_bitset(data, size, &off, &nb) == NULL)
+		{
+			uint8_t    *again;
+			size_t		hl,
+						off2,
+						nb2;
+
+			FUZZ_CHECK(nb > 0 && nb % PARQUET_BLOCK_BYTES == 0 && off + nb == size,
+					   "a Parquet bitset that is not the whole blocks ending the input");
+			again = malloc(PARQUET_HEADER_MAX + nb);
+			if (again != NULL)
+			{
+				hl = parquet_encode_header(nb, again);
+				memcpy(again + hl, data + off, nb);
+				FUZZ_CHECK(parquet_locate_bitset(again, hl + nb, &off2, &nb2) == NULL &&
+						   off2 == hl && nb2 == nb, "bloomset's own Parquet header is not read back");
+				free(again);
+			}
+		}
+	}
 
 	/* (a) the text form */
 	f = fuzz_text_decode(s, &why);

@@ -34,7 +34,7 @@ WORK=$(mktemp -d /tmp/bloomset-fuzz.XXXXXX)
 cleanup() { rm -rf "$WORK"; }
 trap cleanup EXIT
 
-CORE=("$ROOT/src/bloom_core.c" "$ROOT/src/bloom_codec.c")
+CORE=("$ROOT/src/bloom_core.c" "$ROOT/src/bloom_codec.c" "$ROOT/src/parquet_format.c")
 SAN="-fsanitize=fuzzer,address,undefined,float-divide-by-zero -fno-sanitize-recover=all"
 build() {
 	$CC -g -O1 -fno-omit-frame-pointer -Wall $SAN -I"$ROOT/src" \

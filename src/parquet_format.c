@@ -133,42 +133,60 @@ tc_skip_map(TcReader *r, int depth)
 }
 
 /*
+ * The next field header of a struct: 1 with its type and id (the id a delta
+ * from *last, or a zigzag varint after the type), 0 at the STOP byte, -1 on
+ * malformed input.
+ */
+static int
+tc_field(TcReader *r, int *last, int *type, int *id)
+{
+	uint8_t		h;
+
+	if (r->p >= r->end)
+	{
+		tc_fail(r, "the Thrift header is truncated");
+		return -1;
+	}
+	h = *r->p++;
+	if (h == 0)
+		return 0;
+	*type = h & 0x0F;
+	if (h >> 4)
+		*id = *last + (h >> 4);
+	else
+	{
+		uint64_t	v;
+
+		if (!tc_varint(r, &v))
+			return -1;
+		*id = (int) tc_unzigzag(v);
+	}
+	*last = *id;
+	return 1;
+}
+
+/*
  * Reads a union (a struct with one field set) and sets *member to the id of
  * that field; 0 when none is set, -1 when several are.
  */
 static bool
 tc_union(TcReader *r, int depth, int *member)
 {
-	int			last = 0;
+	int			last = 0,
+				type,
+				id,
+				more;
 
 	*member = 0;
 	if (depth > TC_MAX_DEPTH)
 		return tc_fail(r, "the Thrift header is nested too deeply");
-	for (;;)
+	while ((more = tc_field(r, &last, &type, &id)) > 0)
 	{
-		uint8_t		h;
-		int			id;
-
-		if (r->p >= r->end)
-			return tc_fail(r, "the Thrift header is truncated");
-		h = *r->p++;
-		if (h == 0)
-			return true;
-		if (h >> 4)
-			id = last + (h >> 4);
-		else
-		{
-			uint64_t	v;
-
-			if (!tc_varint(r, &v))
-				return false;
-			id = (int) tc_unzigzag(v);
-		}
-		last = id;
 		*member = *member == 0 ? id : -1;
-		if (!tc_skip(r, h & 0x0F, depth + 1))
+		if (!tc_skip(r, type, depth + 1))
 			return false;
 	}
+	return more == 0;
 }
 
 /*
@@ -179,33 +197,17 @@ tc_union(TcReader *r, int depth, int *member)
 static bool
 tc_header(TcReader *r, int64_t *num_bytes, int member[5])
 {
-	int			last = 0;
+	int			last = 0,
+				type,
+				id,
+				more;
+	uint64_t	v;
 
 	*num_bytes = -1;
 	for (int i = 0; i < 5; i++)
 		member[i] = 0;
-	for (;;)
+	while ((more = tc_field(r, &last, &type, &id)) > 0)
 	{
-		uint8_t		h;
-		int			type,
-					id;
-		uint64_t	v;
-
-		if (r->p >= r->end)
-			return tc_fail(r, "the Thrift header is truncated");
-		h = *r->p++;
-		if (h == 0)
-			return true;
-		type = h & 0x0F;
-		if (h >> 4)
-			id = last + (h >> 4);
-		else
-		{
-			if (!tc_varint(r, &v))
-				return false;
-			id = (int) tc_unzigzag(v);
-		}
-		last = id;
 		if (id == 1 && type == TC_I32)
 		{
 			if (!tc_varint(r, &v))
@@ -220,6 +222,7 @@ tc_header(TcReader *r, int64_t *num_bytes, int member[5])
 		else if (!tc_skip(r, type, 1))
 			return false;
 	}
+	return more == 0;
 }
 
 /* Skips one value of a compact-protocol type. */

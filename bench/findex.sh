@@ -116,7 +116,7 @@ EOF
 		> "$FINDEX_CACHE/generated.txt"
 }
 
-# findex_load: the filter tables from the cache, the BRIN table anew
+# findex_load: the filter tables from the cache
 findex_load() {
 	local name n per part
 	while read -r name n per; do
@@ -131,6 +131,10 @@ findex_load() {
 			echo "VACUUM ANALYZE $name;"
 		} | sql
 	done < <(findex_sets)
+}
+
+# findex_load_brin: findex_brin and its BRIN bloom index, made anew
+findex_load_brin() {
 	say "findex: building findex_brin ($FINDEX_BRIN_ROWS rows) and its BRIN bloom index"
 	sql <<EOF
 BEGIN;
@@ -202,7 +206,7 @@ UPDATE bench_q SET query = label, workers = 0 WHERE query IS NULL;
 -- rows: the filter index and BRIN, each against the per-filter lookup
 INSERT INTO bench_rows (name, grp, label, bgrp, blabel, note, goal)
 SELECT 'findex, $(findex_scale "$tab"), ' || CASE WHEN q.ord < 4 THEN 'one key' ELSE 'ten keys' END,
-	   q.grp, q.label, b.grp, b.label, 'lookup',
+	   q.grp, q.label, b.grp, b.label, 'buffers lookup',
 	   CASE WHEN q.ord = 3 AND '$tab' = 'findex_100k' THEN 'ms 10' END
   FROM bench_q q JOIN bench_q b ON b.grp = q.grp AND b.ord = CASE WHEN q.ord < 4 THEN 1 ELSE 4 END
  WHERE q.grp = '$g' AND q.ord IN (3, 2, 6, 5)
@@ -222,7 +226,7 @@ INSERT INTO bench_q (grp, ord, label, query, workers, fname) VALUES
  ('findex-append', 2, 'INSERT INTO findex_app_plain VALUES (nextval(''findex_app_id''), $1) RETURNING id /* plain table */', NULL, 0, 'findex_app');
 UPDATE bench_q SET query = label WHERE query IS NULL;
 INSERT INTO bench_rows (name, grp, label, bgrp, blabel, note, goal)
-SELECT 'findex append, ' || to_char((SELECT count(*) FROM findex_100k), 'FM999,999,990') || ' filters of 10,000 keys', 'findex-append', a.label, 'findex-append', b.label, 'lookup', 'ms 50'
+SELECT 'findex append, ' || to_char((SELECT count(*) FROM findex_100k), 'FM999,999,990') || ' filters of 10,000 keys', 'findex-append', a.label, 'findex-append', b.label, 'buffers append', 'ms 50'
   FROM bench_q a, bench_q b WHERE a.grp = 'findex-append' AND b.grp = a.grp AND a.ord = 1 AND b.ord = 2;
 EOF
 	echo "SELECT bench_group('findex-append', ${BENCH_FINDEX_APPENDS:-9});" |
@@ -273,6 +277,7 @@ findex_run() {
 	psql_q -f "$BENCH_DIR/findex.sql" >/dev/null
 	findex_generate
 	findex_load
+	findex_load_brin
 	findex_has_index && has=true
 	if $has; then
 		findex_build fi_100k findex_100k

@@ -431,8 +431,8 @@ SELECT format('| %s | `%s` | %s | `%s` | %s | %s | %s |',
 			   || ' vs ' || to_char(b.buffers::numeric / split_part(r.note, ' ', 2)::numeric, 'FM999990.0')
 			   || ' (per lookup ' || m.buffers || ' vs ' || b.buffers || ')'
 		   END,
-		   CASE WHEN r.note = 'lookup' THEN
-			   'shared buffers per lookup ' || coalesce(m.buffers::text, '?') || ' vs ' || coalesce(b.buffers::text, '?')
+		   CASE WHEN r.note LIKE 'buffers %' THEN
+			   'shared buffers per ' || split_part(r.note, ' ', 2) || ' ' || coalesce(m.buffers::text, '?') || ' vs ' || coalesce(b.buffers::text, '?')
 		   END,
 		   CASE split_part(r.goal, ' ', 1)
 			 WHEN 'ms' THEN 'goal ≤ ' || split_part(r.goal, ' ', 2) || ' ms: median / goal = '

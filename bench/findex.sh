@@ -220,7 +220,7 @@ findex_append() {
 	sql <<'EOF'
 CREATE SEQUENCE findex_app_id START 1000000000;
 CREATE TABLE findex_app_plain (id bigint, f bloom);
-INSERT INTO filters SELECT 'findex_app', f FROM findex_100k WHERE id = 4200;
+INSERT INTO filters SELECT 'findex_app', f FROM findex_100k WHERE id = (SELECT max(id) / 2 FROM findex_100k);
 INSERT INTO bench_q (grp, ord, label, query, workers, fname) VALUES
  ('findex-append', 1, 'SELECT bloom_index_add(''fi_100k'', nextval(''findex_app_id''), $1) /* one 10,000-key filter */', NULL, 0, 'findex_app'),
  ('findex-append', 2, 'INSERT INTO findex_app_plain VALUES (nextval(''findex_app_id''), $1) RETURNING id /* plain table */', NULL, 0, 'findex_app');

@@ -73,6 +73,8 @@
 #define BLOOM_INDEX_STRIPE_BITS	256
 #define BLOOM_INDEX_STRIPE_WORDS (BLOOM_INDEX_STRIPE_BITS / 64)
 #define BLOOM_INDEX_STRIPE_BYTES (BLOOM_INDEX_STRIPE_BITS * BLOOM_INDEX_SLOTS / 8)
+/* stripes transposed between interrupt checks (256 kB of output) */
+#define BLOOM_INDEX_POLL_STRIPES	128
 /* rows the build fetches from its cursor at a time */
 #define BLOOM_INDEX_FETCH		64
 
@@ -104,25 +106,40 @@ bloom_index_put64(uint8 *p, uint64 v)
 }
 
 /*
- * Transpose the 64 x 64 bit matrix a in place: bit i of a[j] becomes bit j
- * of a[i].  Swaps the off-diagonal halves, then quarters, ... (6 rounds of
- * 32 word pairs).
+ * One round of the transpose: swap the bits of a[k] at j .. 2j - 1 (mod
+ * 2j, mask m) with those of a[k + j] at 0 .. j - 1, for each k with bit j
+ * clear.  j is a constant at every call, so the inner loop runs over
+ * contiguous words and vectorizes.
  */
-static void
-bloom_index_transpose64(uint64 *a)
+static inline void
+bloom_index_swap_round(uint64 *a, int j, uint64 m)
 {
-	uint64		m = UINT64CONST(0x00000000FFFFFFFF);
-
-	for (int j = 32; j != 0; j >>= 1, m ^= m << j)
+	for (int b = 0; b < 64; b += 2 * j)
 	{
-		for (int k = 0; k < 64; k = ((k | j) + 1) & ~j)
+		for (int k = b; k < b + j; k++)
 		{
-			uint64		t = ((a[k] >> j) ^ a[k | j]) & m;
+			uint64		t = ((a[k] >> j) ^ a[k + j]) & m;
 
 			a[k] ^= t << j;
-			a[k | j] ^= t;
+			a[k + j] ^= t;
 		}
 	}
+}
+
+/*
+ * Transpose the 64 x 64 bit matrix a in place: bit i of a[j] becomes bit j
+ * of a[i].  Swaps the off-diagonal halves, then quarters, ... (Hacker's
+ * Delight 7.3: 6 rounds of 32 word pairs).
+ */
+static inline void
+bloom_index_transpose64(uint64 *a)
+{
+	bloom_index_swap_round(a, 32, UINT64CONST(0x00000000FFFFFFFF));
+	bloom_index_swap_round(a, 16, UINT64CONST(0x0000FFFF0000FFFF));
+	bloom_index_swap_round(a, 8, UINT64CONST(0x00FF00FF00FF00FF));
+	bloom_index_swap_round(a, 4, UINT64CONST(0x0F0F0F0F0F0F0F0F));
+	bloom_index_swap_round(a, 2, UINT64CONST(0x3333333333333333));
+	bloom_index_swap_round(a, 1, UINT64CONST(0x5555555555555555));
 }
 
 /*
@@ -144,15 +161,29 @@ bloom_index_filter_word(const BloomFilter *f, int64 blk, int q)
 static void
 bloom_index_stripe(BloomFilter *const *f, int n, int64 blk, uint8 *out)
 {
-	uint64		a[BLOOM_INDEX_SLOTS];
+	uint64		a[BLOOM_INDEX_STRIPE_WORDS][BLOOM_INDEX_SLOTS];
 
+	for (int j = 0; j < BLOOM_INDEX_SLOTS; j++)
+	{
+		const BloomFilter *fj = j < n ? f[j] : NULL;
+
+		if (fj != NULL && fj->family[0] != '\0' &&
+			(uint64) (blk + 1) * BLOOM_INDEX_STRIPE_WORDS <= BLOOM_NWORDS(fj))
+		{
+			const uint8 *w = (const uint8 *) &fj->words[blk * BLOOM_INDEX_STRIPE_WORDS];
+
+			for (int q = 0; q < BLOOM_INDEX_STRIPE_WORDS; q++)
+				a[q][j] = bloom_index_get64(w + 8 * q);
+		}
+		else
+			for (int q = 0; q < BLOOM_INDEX_STRIPE_WORDS; q++)
+				a[q][j] = j < n ? bloom_index_filter_word(fj, blk, q) : 0;
+	}
 	for (int q = 0; q < BLOOM_INDEX_STRIPE_WORDS; q++)
 	{
-		for (int j = 0; j < BLOOM_INDEX_SLOTS; j++)
-			a[j] = j < n ? bloom_index_filter_word(f[j], blk, q) : 0;
-		bloom_index_transpose64(a);
+		bloom_index_transpose64(a[q]);
 		for (int i = 0; i < 64; i++)
-			bloom_index_put64(out + 8 * (64 * q + i), a[i]);
+			bloom_index_put64(out + 8 * (64 * q + i), a[q][i]);
 	}
 }
 
@@ -246,18 +277,19 @@ bloom_index_admit(BloomFilter *hdr, const BloomFilter *f)
 
 	if (f->layout != BLOOM_LAYOUT_CLASSIC && f->layout != BLOOM_LAYOUT_BLOCKED)
 		elog(ERROR, "bloom value of layout %d", f->layout);
-	if (!bloom_check_compatible(hdr, f, detail, sizeof(detail)))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the filter's parameters differ from the bloom index's"),
-				 errdetail("%s", detail),
-				 errhint("Every filter of an index must have the same layout, size, hashes, seed, scheme, element type and collation.")));
-	if (f->nbits != hdr->nbits)
+	/* sizes first: the generic check speaks of folding, which needs none */
+	if (f->layout == hdr->layout && f->nbits != hdr->nbits)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the filter's parameters differ from the bloom index's"),
 				 errdetail("The sizes differ (%llu bits in the index, %llu in the filter).",
 						   (unsigned long long) hdr->nbits, (unsigned long long) f->nbits),
+				 errhint("Every filter of an index must have the same layout, size, hashes, seed, scheme, element type and collation.")));
+	if (!bloom_check_compatible(hdr, f, detail, sizeof(detail)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the filter's parameters differ from the bloom index's"),
+				 errdetail("%s", detail),
 				 errhint("Every filter of an index must have the same layout, size, hashes, seed, scheme, element type and collation.")));
 	if (hdr->family[0] == '\0' && f->family[0] != '\0')
 	{
@@ -347,14 +379,19 @@ bloom_index_put(PG_FUNCTION_ARGS)
 	deconstruct_array(filters, ARR_ELEMTYPE(filters), -1, false, TYPALIGN_INT,
 					  &fv, &fnull, &nf);
 	if (ARR_ELEMTYPE(slots) != INT4OID || ARR_HASNULL(slots) || nf != n)
-		elog(ERROR, "bloom_index_put: slots and filters do not match");
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloom_index_put needs one slot number for each filter")));
 	f = palloc(sizeof(BloomFilter *) * Max(n, 1));
 	for (int i = 0; i < n; i++)
 	{
 		f[i] = fnull[i] ? NULL : bloom_from_datum_kind(fv[i], BLOOM_KIND_PLAIN);
 		if (slot[i] < 0 || slot[i] >= BLOOM_INDEX_SLOTS || blk < 0 ||
 			(f[i] != NULL && blk >= bloom_index_groups(f[i]->nbits)))
-			elog(ERROR, "bloom_index_put: slot %d or stripe %d out of range", slot[i], blk);
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("slot %d or stripe %d is out of range for a bloom index segment", slot[i], blk),
+					 errdetail("Slots are 0 .. 63; stripes 0 .. one less than the filter's bits / 256.")));
 	}
 	for (int q = 0; q < BLOOM_INDEX_STRIPE_WORDS; q++)
 	{
@@ -384,9 +421,11 @@ typedef struct BloomIndexBuild
 	int			group_segs;		/* segments per group, set by the first filter */
 	MemoryContext groupcxt;		/* the current group's filters */
 	int			n;				/* filters in the group */
-	int			cap;			/* room in ids and filters */
+	int			cap;			/* room in ids */
 	int64	   *ids;
-	BloomFilter **filters;
+	uint8	  **segbits;		/* per segment of the group: its stripes */
+	int			npending;		/* filters read, not transposed yet */
+	BloomFilter *pending[BLOOM_INDEX_SLOTS];
 	bool		done;			/* the cursor is exhausted */
 	int64		ngroups;		/* stripes per segment */
 	/* output position within the group */
@@ -405,6 +444,33 @@ bloom_index_group_segs(uint64 nbits)
 	double		budget = (double) maintenance_work_mem * 1024.0;
 
 	return (int) Max(1.0, Min(budget / seg_bytes, 1024.0));
+}
+
+/*
+ * Transpose the pending filters (the group's last segment) into the
+ * segment's stripes, and free them.  Segment by segment, so the 64 filters
+ * read stay in the CPU's caches; the rows are then emitted block-major
+ * from these buffers.
+ */
+static void
+bloom_index_flush(BloomIndexBuild *b)
+{
+	int			seg = (b->n - 1) / BLOOM_INDEX_SLOTS;
+	uint8	   *out;
+
+	if (b->npending == 0)
+		return;
+	out = MemoryContextAllocHuge(b->groupcxt, (Size) b->ngroups * BLOOM_INDEX_STRIPE_BYTES);
+	for (int64 blk = 0; blk < b->ngroups; blk++)
+	{
+		if (blk % BLOOM_INDEX_POLL_STRIPES == 0)
+			CHECK_FOR_INTERRUPTS();
+		bloom_index_stripe(b->pending, b->npending, blk, out + blk * BLOOM_INDEX_STRIPE_BYTES);
+	}
+	for (int j = 0; j < b->npending; j++)
+		pfree(b->pending[j]);
+	b->npending = 0;
+	b->segbits[seg] = out;
 }
 
 /* Admit one (id, filter) row of the cursor into the group. */
@@ -440,8 +506,8 @@ bloom_index_take(BloomIndexBuild *b, HeapTuple tup, TupleDesc desc)
 	{
 		b->cap = Max(2 * b->cap, BLOOM_INDEX_SLOTS);
 		b->ids = b->ids ? repalloc(b->ids, sizeof(int64) * b->cap) : palloc(sizeof(int64) * b->cap);
-		b->filters = b->filters ? repalloc(b->filters, sizeof(BloomFilter *) * b->cap)
-			: palloc(sizeof(BloomFilter *) * b->cap);
+		b->segbits = b->segbits ? repalloc(b->segbits, sizeof(uint8 *) * (b->cap / BLOOM_INDEX_SLOTS))
+			: palloc(sizeof(uint8 *) * (b->cap / BLOOM_INDEX_SLOTS));
 	}
 	MemoryContextSwitchTo(old);
 	if (!b->has_hdr)
@@ -452,10 +518,12 @@ bloom_index_take(BloomIndexBuild *b, HeapTuple tup, TupleDesc desc)
 		b->ngroups = bloom_index_groups(f->nbits);
 	}
 	bloom_index_admit(&b->hdr, f);
-	b->ids[b->n] = DatumGetInt64(id);
-	b->filters[b->n++] = f;
+	b->ids[b->n++] = DatumGetInt64(id);
+	b->pending[b->npending++] = f;
 	b->has_last = true;
 	b->last_id = DatumGetInt64(id);
+	if (b->npending == BLOOM_INDEX_SLOTS)
+		bloom_index_flush(b);
 }
 
 /*
@@ -472,7 +540,8 @@ bloom_index_fill(BloomIndexBuild *b)
 	b->n = 0;
 	b->cap = 0;
 	b->ids = NULL;
-	b->filters = NULL;
+	b->segbits = NULL;
+	b->npending = 0;
 	if (b->done)
 		return false;
 	if (SPI_connect() != SPI_OK_CONNECT)
@@ -502,6 +571,7 @@ bloom_index_fill(BloomIndexBuild *b)
 		SPI_freetuptable(SPI_tuptable);
 	}
 	SPI_finish();
+	bloom_index_flush(b);
 	b->out_blk = 0;
 	b->out_seg = 0;
 	return b->n > 0;
@@ -557,11 +627,10 @@ bloom_index_next_row(BloomIndexBuild *b, Datum *values, bool *nulls)
 	if (b->out_blk < b->ngroups)
 	{
 		bytea	   *bits = palloc(VARHDRSZ + BLOOM_INDEX_STRIPE_BYTES);
-		int			first = b->out_seg * BLOOM_INDEX_SLOTS;
 
 		SET_VARSIZE(bits, VARHDRSZ + BLOOM_INDEX_STRIPE_BYTES);
-		bloom_index_stripe(b->filters + first, Min(BLOOM_INDEX_SLOTS, b->n - first),
-						   b->out_blk, (uint8 *) VARDATA(bits));
+		memcpy(VARDATA(bits), b->segbits[b->out_seg] + b->out_blk * BLOOM_INDEX_STRIPE_BYTES,
+			   BLOOM_INDEX_STRIPE_BYTES);
 		values[1] = Int32GetDatum((int32) b->out_blk);
 		nulls[2] = true;
 		values[3] = PointerGetDatum(bits);
@@ -765,7 +834,10 @@ bloom_index_match_init(MemoryContext cxt, ArrayType *probe)
 
 	if (ARR_ELEMTYPE(probe) != INT8OID || ARR_HASNULL(probe) || n < 1 ||
 		p[0] < 1 || p[0] > BLOOM_MAX_POSITIONS || (n - 1) % p[0] != 0)
-		elog(ERROR, "bloom_index_match: invalid probe");
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid bloom index probe"),
+				 errdetail("A probe is the number of positions per key, then each key's positions, as bloom_index_probe returns it.")));
 	m->k = (int) p[0];
 	m->npos = n - 1;
 	m->pos = MemoryContextAlloc(cxt, sizeof(int64) * Max(m->npos, 1));

@@ -1,0 +1,160 @@
+-- The filter index: many filters of identical parameters stored bit-sliced
+-- (bloom_index_create, bloom_index_add, bloom_index_remove,
+-- bloom_index_lookup, bloom_index_lookup_any, bloom_index_info).  The
+-- property checked throughout: the index's answer is the per-filter answer
+-- (bloom_contains) for every key -- never a false negative, and no other
+-- positive either.
+
+-- 300 chunks of 100 integer keys each; blocked filters (1 %)
+CREATE TABLE chunk AS
+SELECT c::bigint AS chunk_id, bloom_agg(c::bigint * 1000 + k, 100, 0.01) AS f
+FROM generate_series(1, 300) c, generate_series(1, 100) k GROUP BY c;
+ALTER TABLE chunk ADD PRIMARY KEY (chunk_id);
+
+SELECT bloom_index_create('chunk_idx', 'SELECT chunk_id, f FROM chunk');
+SELECT filters, segments, free_slots, stripe_rows, layout, nbits, nhashes, seed, scheme, element_family
+FROM bloom_index_info('chunk_idx');
+
+-- a key's chunks, as the per-filter probe finds them
+SELECT array_agg(id ORDER BY id) AS ids FROM bloom_index_lookup('chunk_idx', 42042::bigint) AS id;
+SELECT array_agg(chunk_id ORDER BY chunk_id) AS ids FROM chunk WHERE bloom_contains(f, 42042::bigint);
+
+-- the index answer is the per-filter answer for 3,000 keys (members and not)
+CREATE FUNCTION idx_mismatches(idx regclass, keys bigint[]) RETURNS bigint
+LANGUAGE sql AS $$
+  SELECT count(*) FROM unnest(keys) AS x
+  WHERE ARRAY(SELECT bloom_index_lookup(idx, x) AS id ORDER BY id) IS DISTINCT FROM
+        ARRAY(SELECT chunk_id FROM chunk WHERE bloom_contains(f, x) ORDER BY chunk_id)
+$$;
+SELECT idx_mismatches('chunk_idx', ARRAY(SELECT x * 101 FROM generate_series(1, 3000) x)) AS mismatches;
+
+-- any of several keys: the union of their answers, each id once
+SELECT ARRAY(SELECT bloom_index_lookup_any('chunk_idx', ARRAY[42042, 7007, NULL, 250001]::bigint[]) AS id ORDER BY id)
+     = ARRAY(SELECT chunk_id FROM chunk WHERE bloom_contains_any(f, ARRAY[42042, 7007, 250001]::bigint[]) ORDER BY chunk_id)
+  AS any_equal;
+SELECT count(*) AS duplicates FROM (
+  SELECT id FROM bloom_index_lookup_any('chunk_idx', ARRAY(SELECT x::bigint FROM generate_series(1000, 9000) x)) AS id
+  GROUP BY id HAVING count(*) > 1) d;
+SELECT count(*) AS no_keys FROM bloom_index_lookup_any('chunk_idx', '{}'::bigint[]);
+SELECT count(*) AS null_key FROM bloom_index_lookup('chunk_idx', NULL::bigint);
+
+-- keys convert as bloom_contains converts them: int4, an untyped literal, text
+SELECT array_agg(id ORDER BY id) AS int4_key FROM bloom_index_lookup('chunk_idx', 42042) AS id;
+SELECT array_agg(id ORDER BY id) AS literal_key FROM bloom_index_lookup('chunk_idx', '42042') AS id;
+SELECT array_agg(id ORDER BY id) AS text_keys FROM bloom_index_lookup_any('chunk_idx', ARRAY['42042', '7007']) AS id;
+SELECT bloom_index_lookup('chunk_idx', 'forty-two');
+SELECT bloom_index_lookup('chunk_idx', 1.5::float8);
+
+-- the set drives an index scan of the chunk table
+SET enable_hashjoin = off; SET enable_mergejoin = off;
+EXPLAIN (COSTS OFF)
+SELECT * FROM chunk WHERE chunk_id IN (SELECT bloom_index_lookup('chunk_idx', 42042::bigint));
+RESET enable_hashjoin; RESET enable_mergejoin;
+
+-- appends: one filter (into a free slot of the last segment), a replacement
+-- (same id, its own slot), a batch (the last segment's free slots, then new
+-- segments), removals
+INSERT INTO chunk SELECT 301, bloom_agg(301000::bigint + k, 100, 0.01) FROM generate_series(1, 100) k;
+SELECT bloom_index_add('chunk_idx', 301, (SELECT f FROM chunk WHERE chunk_id = 301));
+UPDATE chunk SET f = (SELECT bloom_agg(900000::bigint + k, 100, 0.01) FROM generate_series(1, 100) k) WHERE chunk_id = 5;
+SELECT bloom_index_add('chunk_idx', 5, (SELECT f FROM chunk WHERE chunk_id = 5));
+SELECT filters, segments, free_slots, stripe_rows FROM bloom_index_info('chunk_idx');
+INSERT INTO chunk SELECT c, bloom_agg(c * 1000 + k, 100, 0.01)
+FROM generate_series(302, 500) c, generate_series(1, 100) k GROUP BY c;
+UPDATE chunk SET f = (SELECT bloom_agg(800000::bigint + k, 100, 0.01) FROM generate_series(1, 100) k) WHERE chunk_id = 7;
+SELECT bloom_index_add('chunk_idx', 'SELECT chunk_id, f FROM chunk WHERE chunk_id >= 302 OR chunk_id = 7') AS added;
+SELECT filters, segments, free_slots, stripe_rows FROM bloom_index_info('chunk_idx');
+SELECT bloom_index_remove('chunk_idx', 11) AS removed, bloom_index_remove('chunk_idx', 11) AS again;
+DELETE FROM chunk WHERE chunk_id = 11;
+SELECT filters, segments, free_slots FROM bloom_index_info('chunk_idx');
+SELECT idx_mismatches('chunk_idx', ARRAY(SELECT x * 97 FROM generate_series(1, 6000) x)
+                                   || ARRAY[5001, 900050, 7001, 800050, 11011]::bigint[]) AS mismatches;
+-- an empty batch adds nothing
+SELECT bloom_index_add('chunk_idx', 'SELECT chunk_id, f FROM chunk WHERE false') AS added;
+
+-- classic layout (a rate below 0.05 %), text keys
+CREATE TABLE doc AS
+SELECT d::bigint AS doc_id, bloom_agg(md5((d * 1000 + k)::text), 100, 0.0001) AS f
+FROM generate_series(1, 130) d, generate_series(1, 100) k GROUP BY d;
+SELECT bloom_index_create('public.doc_idx', $$SELECT doc_id, f FROM doc$$)::text AS created;
+SELECT layout, nhashes, element_family FROM bloom_index_info('doc_idx');
+SELECT count(*) AS mismatches FROM generate_series(1000, 131000, 37) x
+WHERE ARRAY(SELECT bloom_index_lookup('doc_idx', md5(x::text)) AS id ORDER BY id) IS DISTINCT FROM
+      ARRAY(SELECT doc_id FROM doc WHERE bloom_contains(f, md5(x::text)) ORDER BY doc_id);
+SELECT ARRAY(SELECT bloom_index_lookup_any('doc_idx', ARRAY[md5('5005'), md5('77077'), md5('none')]) AS id ORDER BY id) AS any_ids;
+
+-- a name needing quotes, in another schema; an index made from no rows
+-- takes its parameters from the first filter added, and filters nothing
+-- was ever added to answer false
+CREATE SCHEMA "Idx Schema";
+SELECT bloom_index_create('"Idx Schema"."My Index"', 'SELECT 1::bigint, NULL::bloom WHERE false')::text AS created;
+SELECT filters, segments, layout FROM bloom_index_info('"Idx Schema"."My Index"');
+SELECT count(*) AS none FROM bloom_index_lookup('"Idx Schema"."My Index"', 1::bigint);
+SELECT bloom_index_add('"Idx Schema"."My Index"', 1, bloom_empty(100, 0.01));
+SELECT filters, layout, element_family FROM bloom_index_info('"Idx Schema"."My Index"');
+SELECT bloom_index_add('"Idx Schema"."My Index"', 2, bloom_empty(100, 0.01) || 'x'::text);
+SELECT filters, element_family FROM bloom_index_info('"Idx Schema"."My Index"');
+SELECT array_agg(id) AS x_ids FROM bloom_index_lookup('"Idx Schema"."My Index"', 'x'::text) AS id;
+-- the index is an ordinary table, owned by its creator
+SELECT relkind, relpersistence, pg_get_userbyid(relowner) = current_user AS owned
+FROM pg_class WHERE oid = '"Idx Schema"."My Index"'::regclass;
+DROP SCHEMA "Idx Schema" CASCADE;
+
+-- errors: filters of other parameters (22023, naming the parameter)
+SELECT bloom_index_add('chunk_idx', 1000, bloom_agg(x::bigint, 100, 0.001)) FROM generate_series(1, 10) x;
+SELECT bloom_index_add('chunk_idx', 1000, bloom_agg(x::bigint, 1000, 0.01)) FROM generate_series(1, 10) x;
+SELECT bloom_index_add('chunk_idx', 1000, bloom_agg(x::text, 100, 0.01)) FROM generate_series(1, 10) x;
+SELECT bloom_index_add('chunk_idx', 1000, bloom_with_scheme(bloom_empty(100, 0.01), 1) || 1::bigint);
+SELECT bloom_index_add('doc_idx', 1000, bloom_empty(240, 13, 7) || 'a'::text);
+SELECT bloom_index_add('doc_idx', 1000, bloom_empty(240, 12, 0) || 'a'::text);
+SELECT bloom_index_add('chunk_idx', 'SELECT 1000, bloom_agg(x::text, 100, 0.01) FROM generate_series(1, 10) x');
+-- NULLs and duplicate ids
+SELECT bloom_index_add('chunk_idx', NULL, (SELECT f FROM chunk WHERE chunk_id = 1));
+SELECT bloom_index_add('chunk_idx', 1000, NULL);
+SELECT bloom_index_create('bad_idx', 'SELECT 1, f FROM chunk');
+SELECT bloom_index_create('bad_idx', 'SELECT NULL::bigint, f FROM chunk');
+SELECT bloom_index_add('chunk_idx', 'SELECT 1000, f FROM chunk WHERE chunk_id < 3');
+-- not an index; a key of another type
+SELECT bloom_index_lookup('chunk', 1::bigint);
+SELECT * FROM bloom_index_info('pg_class');
+SELECT bloom_index_lookup('doc_idx', 42::bigint);
+-- the source query's own errors, and the table's name taken
+SELECT bloom_index_create('bad_idx', 'SELECT no_such_column FROM chunk');
+SELECT bloom_index_create('chunk_idx', 'SELECT chunk_id, f FROM chunk');
+SELECT count(*) AS bad_idx_left FROM pg_class WHERE relname = 'bad_idx';
+
+-- corrupted rows are a clear error (XX001), never a wrong answer
+CREATE TABLE broken AS SELECT * FROM chunk_idx;
+ALTER TABLE broken ADD PRIMARY KEY (blk, seg);
+SELECT count(*) AS intact FROM bloom_index_lookup('broken', 42042::bigint);
+UPDATE broken SET bits = substr(bits, 1, 100) WHERE seg = 0 AND blk = 0;
+SELECT bloom_index_lookup_any('broken', ARRAY(SELECT x::bigint FROM generate_series(1000, 3000) x));
+DELETE FROM broken WHERE seg = 0 AND blk = 0;
+SELECT bloom_index_lookup_any('broken', ARRAY(SELECT x::bigint FROM generate_series(1000, 3000) x));
+DELETE FROM broken WHERE blk >= 0; INSERT INTO broken SELECT * FROM chunk_idx WHERE blk >= 0;
+UPDATE broken SET ids = ids[1:10] WHERE seg = 0 AND blk = -1;
+SELECT bloom_index_lookup_any('broken', ARRAY(SELECT x::bigint FROM generate_series(1000, 3000) x));
+DELETE FROM broken WHERE seg = 0 AND blk = -1;
+SELECT bloom_index_lookup_any('broken', ARRAY(SELECT x::bigint FROM generate_series(1000, 3000) x));
+UPDATE broken SET bits = '\x0102'::bytea WHERE seg = -1 AND blk = -1;
+SELECT bloom_index_lookup('broken', 1::bigint);
+DELETE FROM broken WHERE seg = -1 AND blk = -1;
+SELECT bloom_index_lookup('broken', 1::bigint);
+DROP TABLE broken;
+
+-- the internal functions called directly with bad input
+SELECT bloom_index_ids(1, '{1,2,3}'::bigint[]);
+SELECT bloom_index_ids(0, NULL), bloom_index_ids(NULL, NULL);
+SELECT bloom_index_header('\x00'::bytea);
+SELECT bloom_index_put('\x00'::bytea, 0, '{0}', ARRAY[bloom_empty(100, 0.01)]);
+SELECT bloom_index_put(NULL, 5, '{0}', ARRAY[bloom_empty(100, 0.01)]);
+SELECT bloom_index_put(NULL, 0, '{0,1}', ARRAY[bloom_empty(100, 0.01)]);
+-- a stripe written by bloom_index_put holds slot j's bit p at bit j of word p
+SELECT get_byte(bloom_index_put(NULL, 0, '{3}', ARRAY[f]), 0) = (get_byte(f::bytea, 68) & 1) * 8 AS slot_bit
+FROM (SELECT bloom_empty(100, 0.01) || 1::bigint AS f) x;
+SELECT bloom_index_match(b, s, '{8,1}'::bigint[]) FROM (VALUES (0, '\x00'::bytea)) v(b, s);
+SELECT bloom_index_check(NULL, NULL);
+SELECT * FROM bloom_index_header(bloom_index_check(NULL, bloom_empty(100, 0.01)));
+
+DROP FUNCTION idx_mismatches(regclass, bigint[]);
+DROP TABLE chunk, chunk_idx, doc, doc_idx;

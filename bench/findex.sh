@@ -160,12 +160,14 @@ findex_time() {
 }
 sqlq() { printf "'%s'" "${1//\'/\'\'}"; }
 
-# findex_build NAME TABLE: read every filter once, build the index, read
-# again (BENCH_FINDEX_BUILD_REPS builds)
+# findex_build NAME TABLE: read every filter once (a warm-up, then timed),
+# build the index, read again (BENCH_FINDEX_BUILD_REPS builds); the read's
+# median is over the timed reads around the builds
 findex_build() {
 	local idx=$1 tab=$2 r reps=${BENCH_FINDEX_BUILD_REPS:-1}
 	local readq="SELECT sum(length(bloom_to_bytea(f))) FROM $tab /* read every filter once */"
 	local buildq="SELECT bloom_index_create('$idx', 'SELECT id, f FROM $tab')"
+	findex_time findex-build "$readq" 0 "$readq"	# warm-up, not in the median
 	findex_time findex-build "$readq" 1 "$readq"
 	for r in $(seq 1 "$reps"); do
 		echo "DROP TABLE IF EXISTS $idx;" | sql

@@ -437,6 +437,7 @@ SELECT format('| %s | `%s` | %s | `%s` | %s | %s | %s |',
 		   CASE split_part(r.goal, ' ', 1)
 			 WHEN 'ms' THEN 'goal ≤ ' || split_part(r.goal, ' ', 2) || ' ms: median / goal = '
 				|| to_char(m.med / split_part(r.goal, ' ', 2)::numeric, 'FM99990.00')
+				|| ' (fastest round ' || to_char(m.lo, 'FM999999990.0') || ' ms)'
 			 WHEN 'ratio' THEN 'goal ratio ≤ ' || split_part(r.goal, ' ', 2) || ': ratio / goal = '
 				|| to_char(m.med / b.med / split_part(r.goal, ' ', 2)::numeric, 'FM99990.00')
 		   END,

@@ -5,6 +5,7 @@
 -- (bloom_contains) for every key -- never a false negative, and no other
 -- positive either.
 
+\set SHOW_CONTEXT never
 -- 300 chunks of 100 integer keys each; blocked filters (1 %)
 CREATE TABLE chunk AS
 SELECT c::bigint AS chunk_id, bloom_agg(c::bigint * 1000 + k, 100, 0.01) AS f
@@ -131,6 +132,13 @@ UPDATE broken SET bits = substr(bits, 1, 100) WHERE seg = 0 AND blk = 0;
 SELECT bloom_index_lookup_any('broken', ARRAY(SELECT x::bigint FROM generate_series(1000, 3000) x));
 DELETE FROM broken WHERE seg = 0 AND blk = 0;
 SELECT bloom_index_lookup_any('broken', ARRAY(SELECT x::bigint FROM generate_series(1000, 3000) x));
+-- one key whose block is the missing stripe: XX001, not its filters left out
+SELECT bloom_index_lookup('broken', (SELECT x::bigint FROM generate_series(1, 1000) x
+  WHERE (bloom_index_probe(bloom_index_meta('broken'), x::bigint))[2] / 256 = 0 LIMIT 1));
+-- a stripe of a segment that has no slot map
+INSERT INTO broken SELECT 99, blk, NULL, bits FROM chunk_idx WHERE seg = 0 AND blk >= 0;
+SELECT bloom_index_lookup('broken', 42042::bigint);
+DELETE FROM broken WHERE seg = 99;
 DELETE FROM broken WHERE blk >= 0; INSERT INTO broken SELECT * FROM chunk_idx WHERE blk >= 0;
 UPDATE broken SET ids = ids[1:10] WHERE seg = 0 AND blk = -1;
 SELECT bloom_index_lookup_any('broken', ARRAY(SELECT x::bigint FROM generate_series(1000, 3000) x));
@@ -154,6 +162,14 @@ SELECT get_byte(bloom_index_put(NULL, 0, '{3}', ARRAY[f]), 0) = (get_byte(f::byt
 FROM (SELECT bloom_empty(100, 0.01) || 1::bigint AS f) x;
 SELECT bloom_index_match(b, s, '{8,1}'::bigint[]) FROM (VALUES (0, '\x00'::bytea)) v(b, s);
 SELECT bloom_index_check(NULL, NULL);
+SELECT bloom_index_expect(3, 3), bloom_index_expect(2, 3);
+SELECT bloom_index_match_stripe(0, '\x00'::bytea, '{8}');
+SELECT bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{8}') AS no_key,
+       bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{1,300}') AS other_stripe,
+       bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{1,0}')
+         = (SELECT ('x' || lpad(encode(reverse(substr(bits, 1, 8)), 'hex'), 16, '0'))::bit(64)::bigint
+            FROM chunk_idx WHERE blk = 0 AND seg = 0) AS word_0;
+SELECT bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{0}');
 SELECT * FROM bloom_index_header(bloom_index_check(NULL, bloom_empty(100, 0.01)));
 
 DROP FUNCTION idx_mismatches(regclass, bigint[]);

@@ -1567,7 +1567,7 @@ class Fuzzer:
                 r('DELETE FROM fz_ichunk WHERE id = %d' % nid, bloom=False)
                 sql = "SELECT bloom_index_remove('fz_idx', %d)" % nid
             else:
-                other = rng.choice(['bloom_agg(x, 7, 0.2)', 'bloom_agg(x, 100, 0.01, 1)',
+                other = rng.choice(['bloom_agg(x, 7, 0.2)', 'bloom_agg(x, 100, 3, 1)',
                                     'bloom_agg(x::text || \'-\', %s, %s)' % (cap, fpr)])
                 sql = ("SELECT bloom_index_add('fz_idx', 99999, (SELECT %s FROM v_%s WHERE x IS NOT NULL))"
                        % (other, fam))

@@ -20,6 +20,10 @@ FROM bloom_index_info('chunk_idx');
 SELECT array_agg(id ORDER BY id) AS ids FROM bloom_index_lookup('chunk_idx', 42042::bigint) AS id;
 SELECT array_agg(chunk_id ORDER BY chunk_id) AS ids FROM chunk WHERE bloom_contains(f, 42042::bigint);
 
+-- the README's lookups: the set joins back to the chunk table
+SELECT chunk_id FROM chunk WHERE chunk_id IN (SELECT bloom_index_lookup('chunk_idx', 42042::bigint)) ORDER BY 1;
+SELECT chunk_id FROM chunk WHERE chunk_id IN (SELECT bloom_index_lookup_any('chunk_idx', ARRAY[42042, 7007]::bigint[])) ORDER BY 1;
+
 -- the index answer is the per-filter answer for 3,000 keys (members and not)
 CREATE FUNCTION idx_mismatches(idx regclass, keys bigint[]) RETURNS bigint
 LANGUAGE sql AS $$

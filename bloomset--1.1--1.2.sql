@@ -303,6 +303,18 @@ AS 'MODULE_PATHNAME', 'bloom_index_ids' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloom_index_ids(bigint, bigint[]) IS
 'internal (filter index): the ids of a segment''s slot map at the set bits of slots (free slots skipped)';
 
+CREATE FUNCTION @extschema@.bloom_index_match_stripe(blk integer, stripe bytea, probe bigint[])
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'bloom_index_match_stripe' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_index_match_stripe(integer, bytea, bigint[]) IS
+'internal (filter index): the slots (bit j: slot j) of one stripe that may hold any of the probe''s keys lying wholly in it';
+
+CREATE FUNCTION @extschema@.bloom_index_expect(found bigint, expected bigint)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_index_expect' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_index_expect(bigint, bigint) IS
+'internal (filter index): true, or XX001 when a lookup found stripes of another number of segments than the index has';
+
 -- The header of a filter index, checked to be one (42809 otherwise); NULL
 -- while no filter was ever added.  STABLE: reads the table.
 CREATE FUNCTION @extschema@.bloom_index_meta(index regclass)
@@ -551,24 +563,42 @@ COMMENT ON FUNCTION @extschema@.bloom_index_remove(regclass, bigint) IS
 'removes the filter with this id from the bloom index (its slot is freed); false if there was none';
 
 -- One statement under the caller's snapshot (STABLE): the segments' stripes
--- holding the probe's positions, ANDed per key and ORed over keys per
--- segment, then the slot maps of the segments with a match.
+-- holding the probe's positions -- one stripe per segment for a probe
+-- whose positions lie in one stripe (a key of a blocked index), else ANDed
+-- per key and ORed over keys per segment by bloom_index_match -- then the
+-- slot maps of the segments with a match.  Every segment must have
+-- answered (segments are numbered from 0 and never dropped): a missing
+-- stripe or slot map is XX001, not a filter left out.
 CREATE FUNCTION @extschema@.bloom_index_search(index regclass, probe bigint[])
 RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE PARALLEL SAFE ROWS 100
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+	groups integer[];
+	nseg bigint;
+	st text;
 BEGIN
 	IF probe IS NULL OR cardinality(probe) < 2 THEN
 		RETURN;
 	END IF;
+	groups := ARRAY(SELECT DISTINCT (p / 256)::int4 FROM unnest(probe[2:]) AS p);
+	EXECUTE format('SELECT coalesce(max(seg), -1) + 1 FROM %s WHERE blk = -1', index) INTO nseg;
+	IF cardinality(groups) = 1 THEN
+		st := 'SELECT s.seg, @extschema@.bloom_index_match_stripe(s.blk, s.bits, $1) AS slots '
+			'FROM %1$s s WHERE s.blk = $2[1] AND s.seg >= 0';
+	ELSE
+		st := 'SELECT s.seg, @extschema@.bloom_index_match(s.blk, s.bits, $1) AS slots '
+			'FROM %1$s s WHERE s.blk = ANY ($2) AND s.seg >= 0 GROUP BY s.seg';
+	END IF;
 	RETURN QUERY EXECUTE format(
-		'SELECT i.id FROM (SELECT s.seg, @extschema@.bloom_index_match(s.blk, s.bits, $1) AS slots '
-		'FROM %1$s s WHERE s.blk = ANY ($2) AND s.seg >= 0 GROUP BY s.seg) a, '
-		'LATERAL unnest(@extschema@.bloom_index_ids(a.slots, '
-		'(SELECT m.ids FROM %1$s m WHERE m.blk = -1 AND m.seg = a.seg))) AS i(id) '
-		'WHERE a.slots <> 0', index)
-		USING probe, ARRAY(SELECT DISTINCT (p / 256)::int4 FROM unnest(probe[2:]) AS p);
+		'WITH st AS MATERIALIZED (' || st || '), '
+		'chk AS (SELECT @extschema@.bloom_index_expect(count(*), $3) AS ok FROM st) '
+		'SELECT i.id FROM chk, st, '
+		'LATERAL unnest(@extschema@.bloom_index_ids(st.slots, '
+		'(SELECT m.ids FROM %1$s m WHERE m.blk = -1 AND m.seg = st.seg))) AS i(id) '
+		'WHERE st.slots <> 0 AND chk.ok', index)
+		USING probe, groups, nseg;
 END
 $$;
 COMMENT ON FUNCTION @extschema@.bloom_index_search(regclass, bigint[]) IS

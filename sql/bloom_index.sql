@@ -5,6 +5,7 @@
 -- (bloom_contains) for every key -- never a false negative, and no other
 -- positive either.
 
+\set SHOW_CONTEXT never
 -- 300 chunks of 100 integer keys each; blocked filters (1 %)
 CREATE TABLE chunk AS
 SELECT c::bigint AS chunk_id, bloom_agg(c::bigint * 1000 + k, 100, 0.01) AS f
@@ -18,6 +19,10 @@ FROM bloom_index_info('chunk_idx');
 -- a key's chunks, as the per-filter probe finds them
 SELECT array_agg(id ORDER BY id) AS ids FROM bloom_index_lookup('chunk_idx', 42042::bigint) AS id;
 SELECT array_agg(chunk_id ORDER BY chunk_id) AS ids FROM chunk WHERE bloom_contains(f, 42042::bigint);
+
+-- the README's lookups: the set joins back to the chunk table
+SELECT chunk_id FROM chunk WHERE chunk_id IN (SELECT bloom_index_lookup('chunk_idx', 42042::bigint)) ORDER BY 1;
+SELECT chunk_id FROM chunk WHERE chunk_id IN (SELECT bloom_index_lookup_any('chunk_idx', ARRAY[42042, 7007]::bigint[])) ORDER BY 1;
 
 -- the index answer is the per-filter answer for 3,000 keys (members and not)
 CREATE FUNCTION idx_mismatches(idx regclass, keys bigint[]) RETURNS bigint
@@ -131,6 +136,13 @@ UPDATE broken SET bits = substr(bits, 1, 100) WHERE seg = 0 AND blk = 0;
 SELECT bloom_index_lookup_any('broken', ARRAY(SELECT x::bigint FROM generate_series(1000, 3000) x));
 DELETE FROM broken WHERE seg = 0 AND blk = 0;
 SELECT bloom_index_lookup_any('broken', ARRAY(SELECT x::bigint FROM generate_series(1000, 3000) x));
+-- one key whose block is the missing stripe: XX001, not its filters left out
+SELECT bloom_index_lookup('broken', (SELECT x::bigint FROM generate_series(1, 1000) x
+  WHERE (bloom_index_probe(bloom_index_meta('broken'), x::bigint))[2] / 256 = 0 LIMIT 1));
+-- a stripe of a segment that has no slot map
+INSERT INTO broken SELECT 99, blk, NULL, bits FROM chunk_idx WHERE seg = 0 AND blk >= 0;
+SELECT bloom_index_lookup('broken', 42042::bigint);
+DELETE FROM broken WHERE seg = 99;
 DELETE FROM broken WHERE blk >= 0; INSERT INTO broken SELECT * FROM chunk_idx WHERE blk >= 0;
 UPDATE broken SET ids = ids[1:10] WHERE seg = 0 AND blk = -1;
 SELECT bloom_index_lookup_any('broken', ARRAY(SELECT x::bigint FROM generate_series(1000, 3000) x));
@@ -154,6 +166,13 @@ SELECT get_byte(bloom_index_put(NULL, 0, '{3}', ARRAY[f]), 0) = (get_byte(f::byt
 FROM (SELECT bloom_empty(100, 0.01) || 1::bigint AS f) x;
 SELECT bloom_index_match(b, s, '{8,1}'::bigint[]) FROM (VALUES (0, '\x00'::bytea)) v(b, s);
 SELECT bloom_index_check(NULL, NULL);
+SELECT bloom_index_expect(3, 3), bloom_index_expect(2, 3);
+SELECT bloom_index_match_stripe(0, '\x00'::bytea, '{8}');
+SELECT bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{8}') AS no_key,
+       bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{1,300}') AS other_stripe,
+       bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{1,0}') & 255
+         = (SELECT get_byte(bits, 0) FROM chunk_idx WHERE blk = 0 AND seg = 0) AS word_0;
+SELECT bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{0}');
 SELECT * FROM bloom_index_header(bloom_index_check(NULL, bloom_empty(100, 0.01)));
 
 DROP FUNCTION idx_mismatches(regclass, bigint[]);

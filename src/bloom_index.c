@@ -910,6 +910,69 @@ bloom_index_match_final(PG_FUNCTION_ARGS)
 }
 
 /*
+ * bloom_index_match_stripe(blk int4, stripe bytea, probe int8[]) -> int8:
+ * the slots that may hold any of the probe's keys whose positions all lie in
+ * stripe blk (keys with positions elsewhere are left out).  For a probe
+ * whose every position lies in one stripe -- one key of a blocked index --
+ * this is the segment's answer without the aggregate's grouping.
+ */
+PG_FUNCTION_INFO_V1(bloom_index_match_stripe);
+Datum
+bloom_index_match_stripe(PG_FUNCTION_ARGS)
+{
+	int32		blk = PG_GETARG_INT32(0);
+	const uint8 *s = bloom_index_stripe_bytes(PG_GETARG_BYTEA_PP(1));
+	ArrayType  *probe = PG_GETARG_ARRAYTYPE_P(2);
+	int			n = ArrayGetNItems(ARR_NDIM(probe), ARR_DIMS(probe));
+	int64	   *p = (int64 *) ARR_DATA_PTR(probe);
+	uint64		any = 0;
+
+	if (ARR_ELEMTYPE(probe) != INT8OID || ARR_HASNULL(probe) || n < 1 ||
+		p[0] < 1 || p[0] > BLOOM_MAX_POSITIONS || (n - 1) % p[0] != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid bloom index probe"),
+				 errdetail("A probe is the number of positions per key, then each key's positions, as bloom_index_probe returns it.")));
+	for (int64 *key = p + 1; key < p + n; key += p[0])
+	{
+		uint64		and = ~UINT64CONST(0);
+
+		for (int j = 0; j < p[0] && and != 0; j++)
+		{
+			if (key[j] / BLOOM_INDEX_STRIPE_BITS != blk)
+			{
+				and = 0;
+				break;
+			}
+			and &= bloom_index_get64(s + 8 * (key[j] % BLOOM_INDEX_STRIPE_BITS));
+		}
+		any |= and;
+	}
+	PG_RETURN_INT64((int64) any);
+}
+
+/*
+ * bloom_index_expect(found int8, expected int8) -> boolean: true, or
+ * data_corrupted when a lookup found another number of segments than the
+ * index has (a stripe row or a slot map missing, or one too many).
+ */
+PG_FUNCTION_INFO_V1(bloom_index_expect);
+Datum
+bloom_index_expect(PG_FUNCTION_ARGS)
+{
+	int64		found = PG_GETARG_INT64(0);
+	int64		expected = PG_GETARG_INT64(1);
+
+	if (found != expected)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("invalid bloom index row"),
+				 errdetail("The lookup found stripes of %lld segments; the index has %lld.",
+						   (long long) found, (long long) expected)));
+	PG_RETURN_BOOL(true);
+}
+
+/*
  * bloom_index_ids(slots int8, ids int8[]) -> int8[]: the ids of the slot
  * map ids at the set bits of slots (free slots skipped).
  */

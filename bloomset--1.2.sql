@@ -1416,8 +1416,9 @@ BEGIN
 	END IF;
 	EXECUTE format('SELECT count(x) FROM %s, unnest(ids) AS x WHERE blk = -1 AND seg > $1', index)
 		INTO n USING last.seg;
-	PERFORM pg_catalog.set_config('search_path', caller_path, true);
-	RETURN n + cardinality(ids);
+	n := n + cardinality(ids);
+	PERFORM pg_catalog.set_config('search_path', caller_path, true);	-- last
+	RETURN n;
 END
 $$;
 COMMENT ON FUNCTION @extschema@.bloom_index_add(regclass, text) IS

@@ -175,5 +175,35 @@ SELECT bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND
 SELECT bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{0}');
 SELECT * FROM bloom_index_header(bloom_index_check(NULL, bloom_empty(100, 0.01)));
 
+-- search_path: decoys ahead of pg_catalog in the caller's path are not
+-- called (the functions pin pg_catalog; the two that run a query text of
+-- the caller's run only that query under the caller's path), and the source
+-- query still sees the caller's tables
+CREATE SCHEMA regress_evil;
+CREATE TABLE regress_evil.hits (what text);
+CREATE FUNCTION regress_evil.eq(integer, integer) RETURNS boolean
+  LANGUAGE sql AS $$ INSERT INTO regress_evil.hits VALUES ('=') RETURNING $1 OPERATOR(pg_catalog.=) $2 $$;
+CREATE OPERATOR regress_evil.= (LEFTARG = integer, RIGHTARG = integer, FUNCTION = regress_evil.eq);
+CREATE FUNCTION regress_evil.format(text, regclass) RETURNS text
+  LANGUAGE sql AS $$ INSERT INTO regress_evil.hits VALUES ('format') RETURNING $1 $$;
+CREATE FUNCTION regress_evil.quote_ident(text) RETURNS text
+  LANGUAGE sql AS $$ INSERT INTO regress_evil.hits VALUES ('quote_ident') RETURNING $1 $$;
+CREATE FUNCTION regress_evil.cardinality(anyarray) RETURNS integer
+  LANGUAGE sql AS $$ INSERT INTO regress_evil.hits VALUES ('cardinality') RETURNING 0 $$;
+SET search_path = regress_evil, public, pg_catalog;
+SELECT bloom_index_create('evil_idx', 'SELECT chunk_id, f FROM chunk WHERE chunk_id <= 100')::text AS created;
+SELECT relnamespace::regnamespace AS created_in FROM pg_class WHERE relname = 'evil_idx';
+SELECT bloom_index_add('evil_idx', 'SELECT chunk_id, f FROM chunk WHERE chunk_id > 100') AS added;
+SELECT bloom_index_add('evil_idx', 1, (SELECT f FROM chunk WHERE chunk_id = 1));
+SELECT bloom_index_remove('evil_idx', 2);
+SELECT count(*) AS found FROM bloom_index_lookup('evil_idx', 42042::bigint);
+SELECT count(*) AS found_any FROM bloom_index_lookup_any('evil_idx', ARRAY[42042, 7007]::bigint[]);
+SELECT filters FROM bloom_index_info('evil_idx');
+SELECT count(*) AS decoys_called FROM regress_evil.hits;
+SELECT current_setting('search_path') AS search_path_after;
+RESET search_path;
+DROP TABLE regress_evil.evil_idx;
+DROP SCHEMA regress_evil CASCADE;
+
 DROP FUNCTION idx_mismatches(regclass, bigint[]);
 DROP TABLE chunk, chunk_idx, doc, doc_idx;

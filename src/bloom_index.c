@@ -424,6 +424,9 @@ typedef struct BloomIndexBuild
 	int			cap;			/* room in ids */
 	int64	   *ids;
 	uint8	  **segbits;		/* per segment of the group: its stripes */
+	MemoryContext bufcxt;		/* the stripe buffers, reused group after group */
+	uint8	  **segbuf;
+	int			nsegbuf;
 	int			npending;		/* filters read, not transposed yet */
 	BloomFilter *pending[BLOOM_INDEX_SLOTS];
 	bool		done;			/* the cursor is exhausted */
@@ -460,7 +463,19 @@ bloom_index_flush(BloomIndexBuild *b)
 
 	if (b->npending == 0)
 		return;
-	out = MemoryContextAllocHuge(b->groupcxt, (Size) b->ngroups * BLOOM_INDEX_STRIPE_BYTES);
+	if (seg >= b->nsegbuf)
+	{
+		int			n = Max(seg + 1, 2 * b->nsegbuf);
+
+		b->segbuf = b->segbuf ? repalloc(b->segbuf, sizeof(uint8 *) * n)
+			: MemoryContextAlloc(b->bufcxt, sizeof(uint8 *) * n);
+		for (int i = b->nsegbuf; i < n; i++)
+			b->segbuf[i] = NULL;
+		b->nsegbuf = n;
+	}
+	if (b->segbuf[seg] == NULL)		/* every segment has ngroups stripes */
+		b->segbuf[seg] = MemoryContextAllocHuge(b->bufcxt, (Size) b->ngroups * BLOOM_INDEX_STRIPE_BYTES);
+	out = b->segbuf[seg];
 	for (int64 blk = 0; blk < b->ngroups; blk++)
 	{
 		if (blk % BLOOM_INDEX_POLL_STRIPES == 0)
@@ -693,6 +708,7 @@ bloom_index_rows(PG_FUNCTION_ARGS)
 		b->groupcxt = AllocSetContextCreate(fctx->multi_call_memory_ctx,
 											"bloom index build group",
 											ALLOCSET_DEFAULT_SIZES);
+		b->bufcxt = fctx->multi_call_memory_ctx;
 		fctx->user_fctx = b;
 		MemoryContextSwitchTo(old);
 	}

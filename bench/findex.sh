@@ -50,7 +50,7 @@
 # Environment: BENCH_FINDEX_CACHE, BENCH_FINDEX_BRIN_ROWS (above),
 # BENCH_FINDEX_DIV (d: 1/d of the filters and BRIN rows, for trying the
 # harness; its own cache directory), BENCH_FINDEX_BUILD_REPS (builds per
-# scale, default 1), BENCH_FINDEX_APPENDS (timed appends, default 9),
+# scale, default 3), BENCH_FINDEX_APPENDS (timed appends, default 15),
 # BENCH_FINDEX_KEEP_FREE_GB (disk left free for others, default 25).
 
 FINDEX_FORMAT=1
@@ -164,7 +164,7 @@ sqlq() { printf "'%s'" "${1//\'/\'\'}"; }
 # build the index, read again (BENCH_FINDEX_BUILD_REPS builds); the read's
 # median is over the timed reads around the builds
 findex_build() {
-	local idx=$1 tab=$2 r reps=${BENCH_FINDEX_BUILD_REPS:-1}
+	local idx=$1 tab=$2 r reps=${BENCH_FINDEX_BUILD_REPS:-3}
 	local readq="SELECT sum(length(bloom_to_bytea(f))) FROM $tab /* read every filter once */"
 	local buildq="SELECT bloom_index_create('$idx', 'SELECT id, f FROM $tab')"
 	findex_time findex-build "$readq" 0 "$readq"	# warm-up, not in the median
@@ -177,7 +177,9 @@ findex_build() {
 	sql <<EOF
 INSERT INTO bench_rows (name, grp, label, bgrp, blabel, note, txt, goal) VALUES
  ('findex build, $(findex_scale "$tab")', 'findex-build', \$q\$$buildq\$q\$, 'findex-build', \$q\$$readq\$q\$, NULL,
-  'index table $idx: ' || pg_size_pretty(pg_total_relation_size('$idx')) || ' (filters: ' || pg_size_pretty(pg_total_relation_size('$tab')) || ')', 'ratio 2');
+  'index table $idx: ' || pg_size_pretty(pg_total_relation_size('$idx')) || ' (filters: ' || pg_size_pretty(pg_total_relation_size('$tab')) || ')'
+  || '; backend on CPU (median) ' || bench_once_cpu_med('findex-build', \$q\$$buildq\$q\$) || ' s vs '
+  || bench_once_cpu_med('findex-build', \$q\$$readq\$q\$) || ' s', 'ratio 2');
 EOF
 }
 
@@ -231,7 +233,7 @@ INSERT INTO bench_rows (name, grp, label, bgrp, blabel, note, goal)
 SELECT 'findex append, ' || to_char((SELECT count(*) FROM findex_100k), 'FM999,999,990') || ' filters of 10,000 keys', 'findex-append', a.label, 'findex-append', b.label, 'buffers append', 'ms 50'
   FROM bench_q a, bench_q b WHERE a.grp = 'findex-append' AND b.grp = a.grp AND a.ord = 1 AND b.ord = 2;
 EOF
-	echo "SELECT bench_group('findex-append', ${BENCH_FINDEX_APPENDS:-9});" |
+	echo "SELECT bench_group('findex-append', ${BENCH_FINDEX_APPENDS:-15});" |
 		psql_q -v VERBOSITY=terse >/dev/null 2> >(sed -n -e 's/^NOTICE:  /    /p' -e '/^ERROR/p' >&2)
 	sql <<'EOF'
 INSERT INTO bench_info

@@ -97,6 +97,26 @@ SELECT round((100 * (bloom_info(u)).estimated_fpr)::numeric, 2) AS union_of_capa
        (SELECT count(*) FROM incoming i WHERE i.customer_id < 10000000 AND NOT u @> i.customer_id) AS false_negatives
   FROM (SELECT bloom_union_agg(f) AS u FROM chunk_filter_u) s;
 SELECT count(*) FILTER (WHERE NOT f @> customer_id) AS seen_filter_false_negatives FROM orders, seen;
+-- small adds: a pending key answers "maybe" before the fold, the filter
+-- after it, and the fold empties the pending table
+SELECT (SELECT f FROM seen) @> 20000001 AS filter_has_new_key_before;
+\o /dev/null
+-- README block begin
+CREATE TABLE pending (k int PRIMARY KEY);
+-- keys arrive one at a time: record the key, not a new filter
+INSERT INTO pending VALUES (20000001);
+-- a key may have been seen if the filter or the pending keys say so
+SELECT (SELECT f FROM seen) @> 20000001 OR EXISTS (SELECT 1 FROM pending WHERE k = 20000001);
+-- every few hundred keys (or from a scheduled job): fold them in, atomically
+WITH moved AS (DELETE FROM pending RETURNING k)
+UPDATE seen SET f = bloom_add_all(f, ARRAY(SELECT k FROM moved));
+-- README block end
+\o
+SELECT (SELECT f FROM seen) @> 20000001 AS filter_has_new_key_after,
+       (SELECT count(*) FROM pending) AS pending_after_fold,
+       (SELECT count(*) FROM orders o, seen WHERE NOT seen.f @> o.customer_id) AS false_negatives_after_fold;
+SELECT (SELECT f FROM seen) @> 20000001 OR EXISTS (SELECT 1 FROM pending WHERE k = 20000001) AS maybe_seen;
+DROP TABLE pending;
 DROP TABLE chunk_filter, chunk_filter_u, seen;
 
 \o /dev/null

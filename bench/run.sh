@@ -321,7 +321,7 @@ SELECT CASE q.grp WHEN 'lookup100' THEN 'lookup, 100 filters' ELSE 'lookup, 1,00
 	   q.grp, q.label, fl.grp, fl.label, fl.note,
 	   CASE WHEN q.label LIKE '%BRIN%' THEN 'the same 100,000,000 keys in one table, BRIN int8_bloom_ops (n_distinct_per_range = -1, 16 pages a range): buffers per 1,000,000 keys' END
   FROM bench_q q JOIN lk_floor fl
-	ON fl.grp = q.grp AND fl.nkeys = CASE WHEN q.label LIKE '%= ANY%' THEN 3 ELSE 1 END
+	ON fl.grp = q.grp AND fl.nkeys = CASE WHEN q.label LIKE '%ANY (ARRAY%' THEN 3 ELSE 1 END
  WHERE q.label NOT LIKE '%slice floor%'
     OR (q.label LIKE '%floor, 3 keys%' AND fl.nkeys = 1)
  ORDER BY q.grp DESC, q.ord;

@@ -68,6 +68,16 @@ SELECT bloom_contains_any(fm, ARRAY['nope'::text]) FROM tk;
 SELECT fi @> 1.5::numeric FROM tk;
 SELECT fr @> '[1,5)' FROM tk;
 SELECT fu @> 'not a uuid' FROM tk;
+-- multiranges share one family (multirange_ops, declared for the
+-- pseudo-type anymultirange): a text value converts to no type, 42804 in
+-- the scalar and the batch forms alike (sqlfuzz finding#5: it was 42883
+-- from one form, 42804 from the other)
+CREATE TEMP TABLE mr AS SELECT bloom_agg(r) AS f FROM (VALUES ('{[1,3)}'::int4multirange)) v(r);
+SELECT bloom_contains(f, '{[1,3)}'::text) FROM mr;
+SELECT bloom_contains_any(f, ARRAY['{[1,3)}'::text]) FROM mr;
+SELECT f @> '{a}'::text[] FROM mr;
+SELECT bloom_contains_any(f, ARRAY['{[1,3)}'::int4multirange]) AS multirange_member FROM mr;
+DROP TABLE mr;
 \set VERBOSITY terse
 -- a filter nothing was added to adopts the value's own type, as before
 SELECT (bloom_info(bloom_empty(10) || '43')).element_family AS adopted_family;

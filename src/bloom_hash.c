@@ -1169,7 +1169,9 @@ bloom_hash_bytes(const char *p, size_t len, uint64 seed)
  * The type a value is converted to for a filter of element family opfname
  * (a hash operator family): among the types whose default hash operator
  * class is in it, the preferred type of its category, else the widest (for
- * integer_ops: int8, which every integer converts to exactly).
+ * integer_ops: int8, which every integer converts to exactly).  None for
+ * a family whose classes are declared for a pseudo-type (multirange_ops:
+ * anymultirange), where several types share the family.
  */
 static Oid
 bloom_opfamily_type(const char *opfname)
@@ -1197,7 +1199,9 @@ bloom_opfamily_type(const char *opfname)
 		bool		preferred;
 		int			rank;
 
-		if (opc->opcfamily != opf || !opc->opcdefault)
+		/* a pseudo-type (anymultirange) names no type a value converts to */
+		if (opc->opcfamily != opf || !opc->opcdefault ||
+			get_typtype(opc->opcintype) == TYPTYPE_PSEUDO)
 			continue;
 		get_typlenbyval(opc->opcintype, &typlen, &byval);
 		get_type_category_preferred(opc->opcintype, &category, &preferred);

@@ -143,6 +143,8 @@ struct BloomAggState
 	void	   *hdr;			/* BLOOM_AGG_EXACT: the kind's header */
 	BloomHashSet set;			/* BLOOM_AGG_EXACT: the distinct hashes */
 	BloomAggValue value;		/* the value argument's type information */
+	uint64		seed;			/* how values are hashed: the filter's, fixed */
+	int			scheme;			/* when the state is made */
 	uint64		nadded;			/* non-null values seen */
 	bool		deserialized;	/* made by deserialize: combine may keep it */
 	BloomAggArgs args;			/* sizing arguments of the first row */
@@ -362,8 +364,11 @@ static BloomAggState *
 bloom_state_new(MemoryContext aggcxt, const BloomAggKind *k, void *f, bool exact)
 {
 	BloomAggState *st = MemoryContextAllocZero(aggcxt, sizeof(BloomAggState));
+	BloomAggFields fl = k->fields(f);
 
 	st->kind = k;
+	st->seed = fl.seed;
+	st->scheme = fl.scheme;
 	if (exact)
 	{
 		st->mode = BLOOM_AGG_EXACT;
@@ -440,19 +445,16 @@ bloom_state_push(BloomAggState *st, uint64 h)
  * The hash information of the value argument (1) of this aggregate call,
  * set up on the first non-null value in v (allocated in cxt), when the
  * element family and collation are checked against, or adopted into, the
- * filter's fields (family, collfp).  True on that first call.
+ * filter's fields (family, collfp).
  */
-static bool
+static void
 bloom_agg_first_value(FunctionCallInfo fcinfo, BloomAggValue *v, char *family,
 					  uint32 *collfp, MemoryContext cxt)
 {
-	if (v->valid)
-		return false;
 	bloom_typeinfo_init(&v->ti, get_fn_expr_argtype(fcinfo->flinfo, 1),
 						PG_GET_COLLATION(), cxt);
 	v->valid = true;
 	bloom_check_element_fields(family, collfp, &v->ti, true);
-	return true;
 }
 
 /* The bits of argument i of type t (int4, int8 or float8). */
@@ -522,21 +524,27 @@ bloom_args_equal(const BloomAggArgs *a, const BloomAggArgs *b)
 	return true;
 }
 
-/* Add argument 1 (if not NULL) to the state. */
+/*
+ * Add argument 1 (if not NULL) to the state; the first value gives the
+ * filter (or header) its element fields.
+ */
 static void
 bloom_state_add_arg(FunctionCallInfo fcinfo, BloomAggState *st)
 {
-	void	   *hdr;
-	BloomAggFields fl;
-
 	if (PG_ARGISNULL(1))
 		return;
-	hdr = bloom_state_header(st);
-	fl = st->kind->fields(hdr);
-	if (bloom_agg_first_value(fcinfo, &st->value, fl.family, fl.collfp,
-							  GetMemoryChunkContext(st)) && st->kind->adopted)
-		st->kind->adopted(hdr);
-	bloom_state_push(st, bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1), fl.seed, fl.scheme));
+	if (!st->value.valid)
+	{
+		void	   *hdr = bloom_state_header(st);
+		BloomAggFields fl = st->kind->fields(hdr);
+
+		bloom_agg_first_value(fcinfo, &st->value, fl.family, fl.collfp,
+							  GetMemoryChunkContext(st));
+		if (st->kind->adopted)
+			st->kind->adopted(hdr);
+	}
+	bloom_state_push(st, bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1),
+										  st->seed, st->scheme));
 	st->nadded++;
 }
 

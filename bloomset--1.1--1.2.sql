@@ -226,3 +226,10 @@ CREATE AGGREGATE @extschema@.bloom_parquet_agg(anyelement, capacity bigint, fpr 
 );
 COMMENT ON AGGREGATE @extschema@.bloom_parquet_agg(anyelement, bigint, float8) IS
 'filter of the Parquet scheme of the non-null values, sized as Parquet writers size theirs for capacity values at rate fpr (bloom_to_parquet writes it out)';
+
+-- 1.2: one aggregate engine for the three kinds
+--
+-- counting_bloom_agg(x) keeps each distinct value once with its count
+-- while it sizes the filter, so its limit counts distinct values.
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(anyelement) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';

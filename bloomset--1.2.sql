@@ -742,7 +742,7 @@ CREATE AGGREGATE @extschema@.counting_bloom_agg(anyelement) (
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(anyelement) IS
-'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 values)';
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
 
 ---------------------------------------------------------------------------
 -- scalable_bloom: grows with the data (sub-filters of growing capacity)

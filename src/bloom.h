@@ -156,7 +156,11 @@ extern void bloom_merge_element_fields(char *dst_family, uint32 *dst_collfp,
 /*
  * A value given to a filter of another element type, converted to the
  * filter's own type (by its implicit cast, or by the input function from a
- * string) and hashed with that type's information ti.
+ * string) and hashed with that type's information ti.  A char(n) value
+ * converted through its text drops its trailing spaces, as PostgreSQL's
+ * cast of char(n) to text does -- for filters of scheme 2 and later; scheme
+ * 1 (filters of 1.0 and 1.1) keeps the padded text those versions
+ * converted, so their answers do not change.
  */
 typedef enum BloomConvertHow
 {
@@ -175,12 +179,14 @@ typedef struct BloomConversion
 	Oid			ioparam;
 	FmgrInfo	outfn;			/* output function of from (INPUT) */
 	bool		from_varlena;
+	bool		trim_asked;		/* for a filter whose scheme trims char(n) */
+	bool		trim_bpchar;	/* INPUT from char(n): trailing spaces dropped */
 	BloomTypeInfo ti;			/* of to */
 } BloomConversion;
 
 extern Oid	bloom_family_type(const char *family);
 extern bool bloom_conversion_init(BloomConversion *cv, Oid from, Oid to,
-								  Oid collation, MemoryContext mcxt);
+								  Oid collation, int scheme, MemoryContext mcxt);
 extern Datum bloom_convert(BloomConversion *cv, Datum value);
 
 /*
@@ -257,10 +263,11 @@ extern void *bloom_call_parts(FunctionCallInfo fcinfo, void *f,
 							  const uint64 *h, int n);
 extern BloomTypeInfo *bloom_call_value(FunctionCallInfo fcinfo, int argno,
 									   char *family, uint32 *collfp,
-									   Datum *value);
+									   int scheme, Datum *value);
 extern BloomConversion *bloom_call_elements(FunctionCallInfo fcinfo, Oid elemtype,
 											char *family, uint32 *collfp,
-											bool adopt, BloomTypeInfo **ti);
+											int scheme, bool adopt,
+											BloomTypeInfo **ti);
 
 extern MemoryContext bloom_agg_context(FunctionCallInfo fcinfo);
 

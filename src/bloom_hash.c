@@ -1256,7 +1256,7 @@ bloom_family_type(const char *family)
  */
 bool
 bloom_conversion_init(BloomConversion *cv, Oid from, Oid to, Oid collation,
-					  MemoryContext mcxt)
+					  int scheme, MemoryContext mcxt)
 {
 	Oid			funcid = InvalidOid;
 	CoercionPathType path;
@@ -1264,6 +1264,7 @@ bloom_conversion_init(BloomConversion *cv, Oid from, Oid to, Oid collation,
 	memset(cv, 0, sizeof(*cv));
 	cv->from = from;
 	cv->to = to;
+	cv->trim_asked = scheme != BLOOM_SCHEME_PGEXT;
 	path = find_coercion_pathway(to, from, COERCION_IMPLICIT, &funcid);
 	if (path == COERCION_PATH_RELABELTYPE)
 		cv->how = BLOOM_CONVERT_RELABEL;
@@ -1282,6 +1283,7 @@ bloom_conversion_init(BloomConversion *cv, Oid from, Oid to, Oid collation,
 		fmgr_info_cxt(infunc, &cv->fn, mcxt);
 		getTypeOutputInfo(from, &infunc, &cv->from_varlena);
 		fmgr_info_cxt(infunc, &cv->outfn, mcxt);
+		cv->trim_bpchar = cv->trim_asked && getBaseType(from) == BPCHAROID;
 	}
 	else
 		return false;
@@ -1302,7 +1304,18 @@ bloom_convert(BloomConversion *cv, Datum value)
 				return FunctionCall1(&cv->fn, value);
 			return FunctionCall3(&cv->fn, value, Int32GetDatum(-1), BoolGetDatum(false));
 		default:
-			return InputFunctionCall(&cv->fn, OutputFunctionCall(&cv->outfn, value),
-									 cv->ioparam, -1);
+			{
+				char	   *s = OutputFunctionCall(&cv->outfn, value);
+
+				if (cv->trim_bpchar)
+				{
+					size_t		n = strlen(s);
+
+					while (n > 0 && s[n - 1] == ' ')
+						n--;
+					s[n] = '\0';
+				}
+				return InputFunctionCall(&cv->fn, s, cv->ioparam, -1);
+			}
 	}
 }

@@ -124,7 +124,7 @@ static uint64
 counting_hash_arg(FunctionCallInfo fcinfo, BloomFilter *f)
 {
 	Datum		value;
-	BloomTypeInfo *ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, &value);
+	BloomTypeInfo *ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, f->scheme, &value);
 
 	return bloom_hash_datum(ti, value, f->seed, f->scheme);
 }
@@ -188,7 +188,7 @@ counting_bloom_remove_all(PG_FUNCTION_ARGS)
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
 	BloomTypeInfo *ti;
 	BloomConversion *conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), f->family,
-												&f->collfp, false, &ti);
+												&f->collfp, f->scheme, false, &ti);
 	Datum	   *values;
 	bool	   *nulls;
 	int			n;

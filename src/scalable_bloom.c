@@ -389,7 +389,7 @@ scalable_bloom_add(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(f);
 	f = (ScalableFilter *) bloom_copy((BloomFilter *) f);
 	was_empty = f->family[0] == '\0';
-	ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, &value);
+	ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, f->scheme, &value);
 	if (was_empty)
 		scalable_adopt(f, f->family, f->collfp);	/* and every sub-filter */
 	scalable_add_hash(&f, bloom_hash_datum(ti, value, f->seed, f->scheme), CurrentMemoryContext);

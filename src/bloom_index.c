@@ -27,14 +27,24 @@
  *					  position-major: the little-endian uint64 at byte 8 p
  *					  has bit j set when slot j's filter has bit 256 b + p
  *
- * A stripe row is 2 kB: small enough to stay in line uncompressed (the
- * column's storage is PLAIN), so a lookup reads one heap tuple per segment
- * and group it touches, found through the btree; the build inserts a group
- * of segments block-major, so the rows of one block are on adjacent pages.
- * A key (blocked layout) is its block b and 8 positions in it: per segment
- * the AND of 8 uint64 of stripe b gives the slots that may hold it.  The
- * classic layout's k positions fall in up to k stripes, ANDed per segment
- * by the aggregate bloom_index_match.
+ * Why 64 slots and 256 bits a row: a segment's bits for one position are
+ * one uint64 (the AND of a key's positions is 8 word ANDs), and 256 bits
+ * are one block of the blocked layout, so a blocked key reads exactly one
+ * row per segment.  The row is 2 kB, stored in line uncompressed (column
+ * storage PLAIN: just over the TOAST threshold, and random bits do not
+ * compress), so a lookup reads one heap tuple per segment, found through
+ * the btree.  Larger rows (more slots) would read fewer tuples but no
+ * longer fit a heap page in line; smaller ones would read more tuples.
+ *
+ * A lookup is one statement: the probe's stripes of every segment, then
+ * the slot maps of the segments with a match.  A probe whose positions lie
+ * in one stripe (one key of a blocked index) is answered row by row
+ * (bloom_index_match_stripe); otherwise the aggregate bloom_index_match
+ * ANDs each key's positions over its stripes and ORs the keys, per
+ * segment (the classic layout's k positions fall in up to k stripes).
+ * Segments are numbered from 0 and never dropped, so the lookup checks
+ * that as many segments answered as the index has: a missing stripe or
+ * slot map is data_corrupted, never filters silently left out.
  *
  * Answers equal the per-filter ones (bloom_contains) bit for bit: the same
  * hash, the same positions, the same bits.  A filter that never had an
@@ -43,12 +53,16 @@
  * until the slot is reused, and never reach an answer: answers go through
  * the map).
  *
- * Transposition is a 64 x 64 bit-matrix transpose (the recursive block
- * swap of Hacker's Delight, 7.3) per 64 positions: 4 per stripe, a few
- * hundred instructions, so a build costs about what reading the filters
- * costs.  Appends rewrite the slot's column in every stripe of one segment:
- * untranspose, replace the slot's words, transpose back.
- *
+ * The build reads the (id, filter) rows from a cursor in groups of
+ * segments whose stripes fit maintenance_work_mem.  Each segment is
+ * transposed as soon as its 64 filters are read (64 x 64 bit-matrix
+ * transposes, the recursive block swap of Hacker's Delight 7.3: 4 per
+ * stripe, a few hundred instructions, while the 64 filters are in the CPU's
+ * caches), then the group's rows are emitted block-major -- every
+ * segment's stripe 0, then stripe 1, ... -- so the rows one lookup reads
+ * share pages.  Appends rewrite the slot's column in every stripe of one
+ * segment: untranspose, replace the slot's words, transpose back.
+
  * This file holds the bit work (transposition, positions of keys, the AND
  * of stripes, the slot map) and the build's row source; the DDL and the
  * queries are PL/pgSQL in the extension script, so lookups run as one SQL

@@ -88,6 +88,23 @@ WHERE ARRAY(SELECT bloom_index_lookup('doc_idx', md5(x::text)) AS id ORDER BY id
       ARRAY(SELECT doc_id FROM doc WHERE bloom_contains(f, md5(x::text)) ORDER BY doc_id);
 SELECT ARRAY(SELECT bloom_index_lookup_any('doc_idx', ARRAY[md5('5005'), md5('77077'), md5('none')]) AS id ORDER BY id) AS any_ids;
 
+-- keys of types with an implicit cast to text (char(n), name, varchar) take
+-- the text form of bloom_index_lookup and are converted back to the
+-- filters' type: the same answers as bloom_contains
+CREATE TABLE ch AS
+SELECT c::bigint AS id, bloom_agg(('c' || (c * 100 + k))::char(8), 100, 0.01) AS f
+FROM generate_series(1, 70) c, generate_series(1, 100) k GROUP BY c;
+SELECT bloom_index_create('ch_idx', 'SELECT id, f FROM ch')::text AS created;
+SELECT element_family FROM bloom_index_info('ch_idx');
+SELECT count(*) AS mismatches FROM generate_series(100, 7100, 23) x, LATERAL (SELECT ('c' || x)::char(8) AS k) k
+WHERE ARRAY(SELECT bloom_index_lookup('ch_idx', k.k) AS id ORDER BY id) IS DISTINCT FROM
+      ARRAY(SELECT id FROM ch WHERE bloom_contains(f, k.k) ORDER BY id)
+   OR ARRAY(SELECT bloom_index_lookup('ch_idx', rtrim(k.k)::varchar) AS id ORDER BY id) IS DISTINCT FROM
+      ARRAY(SELECT id FROM ch WHERE bloom_contains(f, rtrim(k.k)::varchar) ORDER BY id)
+   OR ARRAY(SELECT bloom_index_lookup('ch_idx', k.k::name) AS id ORDER BY id) IS DISTINCT FROM
+      ARRAY(SELECT id FROM ch WHERE bloom_contains(f, k.k::name) ORDER BY id);
+DROP TABLE ch, ch_idx;
+
 -- a name needing quotes, in another schema; an index made from no rows
 -- takes its parameters from the first filter added, and filters nothing
 -- was ever added to answer false

@@ -288,6 +288,11 @@ CREATE FUNCTION @extschema@.bloom_index_match_final(internal)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'bloom_index_match_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
+COMMENT ON FUNCTION @extschema@.bloom_index_match_trans(internal, integer, bytea, bigint[]) IS
+'internal (filter index): transition function of bloom_index_match';
+COMMENT ON FUNCTION @extschema@.bloom_index_match_final(internal) IS
+'internal (filter index): final function of bloom_index_match';
+
 CREATE AGGREGATE @extschema@.bloom_index_match(blk integer, stripe bytea, probe bigint[]) (
 	SFUNC = @extschema@.bloom_index_match_trans,
 	STYPE = internal,

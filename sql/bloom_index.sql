@@ -176,6 +176,16 @@ SELECT bloom_index_ids(1, '{1,2,3}'::bigint[]);
 SELECT bloom_index_ids(0, NULL), bloom_index_ids(NULL, NULL);
 SELECT bloom_index_header('\x00'::bytea);
 SELECT bloom_index_put('\x00'::bytea, 0, '{0}', ARRAY[bloom_empty(100, 0.01)]);
+-- bloom_index_put of 64 filters writes the stripe the build writes for them
+-- (small filters: short headers inside the array)
+CREATE TABLE small AS SELECT g::bigint AS id, bloom_empty(32, 3, 0) || g AS f FROM generate_series(1, 64) g;
+SELECT bloom_index_create('small_idx', 'SELECT id, f FROM small')::text AS created;
+SELECT bloom_index_put(NULL, 0, (SELECT array_agg(id - 1 ORDER BY id)::int4[] FROM small),
+                       (SELECT array_agg(f ORDER BY id) FROM small))
+     = (SELECT bits FROM small_idx WHERE seg = 0 AND blk = 0) AS same_stripe,
+       bloom_index_put((SELECT bits FROM small_idx WHERE seg = 0 AND blk = 0), 0, '{5}', ARRAY[(SELECT f FROM small WHERE id = 6)])
+     = (SELECT bits FROM small_idx WHERE seg = 0 AND blk = 0) AS rewrite_unchanged;
+DROP TABLE small, small_idx;
 SELECT bloom_index_put(NULL, 5, '{0}', ARRAY[bloom_empty(100, 0.01)]);
 SELECT bloom_index_put(NULL, 0, '{0,1}', ARRAY[bloom_empty(100, 0.01)]);
 -- a stripe written by bloom_index_put holds slot j's bit p at bit j of word p

@@ -383,6 +383,9 @@ bloom_index_put(PG_FUNCTION_ARGS)
 	bool	   *fnull;
 	int			nf;
 	BloomFilter **f;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
 	uint64		a[BLOOM_INDEX_SLOTS];
 	bytea	   *out = palloc0(VARHDRSZ + BLOOM_INDEX_STRIPE_BYTES);
 	uint8	   *o = (uint8 *) VARDATA(out);
@@ -390,7 +393,8 @@ bloom_index_put(PG_FUNCTION_ARGS)
 	SET_VARSIZE(out, VARHDRSZ + BLOOM_INDEX_STRIPE_BYTES);
 	if (!PG_ARGISNULL(0))
 		memcpy(o, bloom_index_stripe_bytes(PG_GETARG_BYTEA_PP(0)), BLOOM_INDEX_STRIPE_BYTES);
-	deconstruct_array(filters, ARR_ELEMTYPE(filters), -1, false, TYPALIGN_INT,
+	get_typlenbyvalalign(ARR_ELEMTYPE(filters), &typlen, &typbyval, &typalign);
+	deconstruct_array(filters, ARR_ELEMTYPE(filters), typlen, typbyval, typalign,
 					  &fv, &fnull, &nf);
 	if (ARR_ELEMTYPE(slots) != INT4OID || ARR_HASNULL(slots) || nf != n)
 		ereport(ERROR,

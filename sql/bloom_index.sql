@@ -200,6 +200,8 @@ SELECT bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND
        bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{1,0}') & 255
          = (SELECT get_byte(bits, 0) FROM chunk_idx WHERE blk = 0 AND seg = 0) AS word_0;
 SELECT bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{0}');
+SELECT bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{1,-1}');
+SELECT bloom_index_match(blk, bits, '{1,-255}') FROM chunk_idx WHERE blk = 0 AND seg = 0;
 SELECT * FROM bloom_index_header(bloom_index_check(NULL, bloom_empty(100, 0.01)));
 
 -- search_path: decoys ahead of pg_catalog in the caller's path are not

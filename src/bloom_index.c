@@ -845,6 +845,30 @@ bloom_index_probe_any(PG_FUNCTION_ARGS)
 }
 
 /*
+ * Check a probe (as bloom_index_probe returns it: positions per key, then
+ * each key's positions, every one a bit number of a filter): its number of
+ * elements.  Raises 22023 for anything else, so no position can address
+ * outside a stripe.
+ */
+static int
+bloom_index_probe_check(ArrayType *probe)
+{
+	int			n = ArrayGetNItems(ARR_NDIM(probe), ARR_DIMS(probe));
+	int64	   *p = (int64 *) ARR_DATA_PTR(probe);
+	bool		ok = ARR_ELEMTYPE(probe) == INT8OID && !ARR_HASNULL(probe) && n >= 1 &&
+		p[0] >= 1 && p[0] <= BLOOM_MAX_POSITIONS && (n - 1) % p[0] == 0;
+
+	for (int i = 1; ok && i < n; i++)
+		ok = p[i] >= 0 && (uint64) p[i] < BLOOM_MAX_BITS;
+	if (!ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid bloom index probe"),
+				 errdetail("A probe is the number of positions per key, then each key's positions, as bloom_index_probe returns it.")));
+	return n;
+}
+
+/*
  * The state of bloom_index_match over one segment's stripes: per key the
  * AND of its positions' slot words seen so far, and which positions were
  * seen (every one must be, else a stripe row is missing).
@@ -863,15 +887,9 @@ static BloomIndexMatch *
 bloom_index_match_init(MemoryContext cxt, ArrayType *probe)
 {
 	BloomIndexMatch *m = MemoryContextAllocZero(cxt, sizeof(BloomIndexMatch));
-	int			n = ArrayGetNItems(ARR_NDIM(probe), ARR_DIMS(probe));
+	int			n = bloom_index_probe_check(probe);
 	int64	   *p = (int64 *) ARR_DATA_PTR(probe);
 
-	if (ARR_ELEMTYPE(probe) != INT8OID || ARR_HASNULL(probe) || n < 1 ||
-		p[0] < 1 || p[0] > BLOOM_MAX_POSITIONS || (n - 1) % p[0] != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid bloom index probe"),
-				 errdetail("A probe is the number of positions per key, then each key's positions, as bloom_index_probe returns it.")));
 	m->k = (int) p[0];
 	m->npos = n - 1;
 	m->pos = MemoryContextAlloc(cxt, sizeof(int64) * Max(m->npos, 1));
@@ -957,16 +975,10 @@ bloom_index_match_stripe(PG_FUNCTION_ARGS)
 	int32		blk = PG_GETARG_INT32(0);
 	const uint8 *s = bloom_index_stripe_bytes(PG_GETARG_BYTEA_PP(1));
 	ArrayType  *probe = PG_GETARG_ARRAYTYPE_P(2);
-	int			n = ArrayGetNItems(ARR_NDIM(probe), ARR_DIMS(probe));
+	int			n = bloom_index_probe_check(probe);
 	int64	   *p = (int64 *) ARR_DATA_PTR(probe);
 	uint64		any = 0;
 
-	if (ARR_ELEMTYPE(probe) != INT8OID || ARR_HASNULL(probe) || n < 1 ||
-		p[0] < 1 || p[0] > BLOOM_MAX_POSITIONS || (n - 1) % p[0] != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid bloom index probe"),
-				 errdetail("A probe is the number of positions per key, then each key's positions, as bloom_index_probe returns it.")));
 	for (int64 *key = p + 1; key < p + n; key += p[0])
 	{
 		uint64		and = ~UINT64CONST(0);

@@ -204,6 +204,30 @@ SELECT bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND
 SELECT bloom_index_match(blk, bits, '{1,-255}') FROM chunk_idx WHERE blk = 0 AND seg = 0;
 SELECT * FROM bloom_index_header(bloom_index_check(NULL, bloom_empty(100, 0.01)));
 
+-- the internal steps called directly: the last segment and its free
+-- slots; a probe of several keys is their probes one after the other; the
+-- lookup statement; a build's rows from a cursor (stripes block-major, then
+-- the slot maps, then the header); writing a filter into a free slot
+SELECT seg, cardinality(free) AS free FROM bloom_index_last('chunk_idx');
+SELECT bloom_index_probe_any(bloom_index_meta('chunk_idx'), ARRAY[42042, NULL, 7007]::bigint[])
+     = bloom_index_probe(bloom_index_meta('chunk_idx'), 42042::bigint)
+       || (bloom_index_probe(bloom_index_meta('chunk_idx'), 7007::bigint))[2:] AS probes_concatenate;
+SELECT array_agg(id ORDER BY id) AS search_ids
+FROM bloom_index_search('chunk_idx', bloom_index_probe(bloom_index_meta('chunk_idx'), 42042::bigint)) AS id;
+BEGIN;
+DECLARE c NO SCROLL CURSOR FOR SELECT chunk_id, f FROM chunk WHERE chunk_id <= 3 ORDER BY 1;
+SELECT (r).seg, (r).blk, (r).ids[1:4] AS ids, cardinality((r).ids) AS slots, length((r).bits) AS bits
+FROM (SELECT bloom_index_rows('c', NULL, 0, NULL) AS r) s;
+COMMIT;
+SELECT bloom_index_rows('no_such_cursor', NULL, 0, NULL);
+CREATE TABLE three AS SELECT * FROM chunk WHERE chunk_id <= 3;
+SELECT bloom_index_create('three_idx', 'SELECT chunk_id, f FROM three')::text AS created;
+SELECT bloom_index_fill('three_idx', bloom_index_meta('three_idx'), 0, '{5}', '{42}',
+                        ARRAY[(SELECT f FROM chunk WHERE chunk_id = 42)]);
+SELECT (SELECT ids[1:6] FROM three_idx WHERE blk = -1 AND seg = 0) AS slot_map,
+       ARRAY(SELECT bloom_index_lookup('three_idx', 42042::bigint)) AS ids;
+DROP TABLE three, three_idx;
+
 -- search_path: decoys ahead of pg_catalog in the caller's path are not
 -- called (the functions pin pg_catalog; the two that run a query text of
 -- the caller's run only that query under the caller's path), and the source

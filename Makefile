@@ -4,12 +4,12 @@
 
 EXTENSION = bloomset
 MODULE_big = bloomset
-OBJS = src/bloomset.o src/bloom_core.o src/bloom_codec.o src/bloom_hash.o src/bloom_datum.o src/bloom_cache.o src/bloom.o src/bloom_agg.o src/bloom_planner.o src/bloom_batch.o src/bloom_text.o src/counting_bloom.o src/scalable_format.o src/scalable_bloom.o src/parquet_format.o src/bloom_parquet.o
+OBJS = src/bloomset.o src/bloom_core.o src/bloom_codec.o src/bloom_hash.o src/bloom_datum.o src/bloom_cache.o src/bloom.o src/bloom_agg.o src/bloom_planner.o src/bloom_batch.o src/bloom_text.o src/counting_bloom.o src/scalable_format.o src/scalable_bloom.o src/parquet_format.o src/bloom_parquet.o src/bloom_index.o
 DATA = bloomset--1.0.sql bloomset--1.1.sql bloomset--1.0--1.1.sql bloomset--1.2.sql bloomset--1.1--1.2.sql
 
 REGRESS = type_io add_contains probe_scan probe_cache sliced_reads equality planner typed_keys readme_examples hashing aggregates union estimates errors \
 	parquet full_filters parallel copy_binary batch_estimates text_filters counting scalable mutation security \
-	agg_rates verbs rate_check
+	agg_rates verbs rate_check bloom_index
 REGRESS_OPTS = --load-extension=bloomset
 
 # Concurrency (pg_isolation_regress) and multi-cluster (TAP, with
@@ -17,7 +17,7 @@ REGRESS_OPTS = --load-extension=bloomset
 # pgvector does: PostgreSQL's harness picks ports and starts and stops the
 # clusters.  test/t/007 and 008 need two PostgreSQL versions at once and are
 # run by scripts/test.sh (cross_suite) instead.
-ISOLATION = concurrent_add
+ISOLATION = concurrent_add index_append
 ISOLATION_OPTS = --inputdir=test/isolation --load-extension=bloomset
 TAP_TESTS = 1
 PROVE_TESTS = $(filter-out test/t/007_% test/t/008_%,$(wildcard test/t/0*.pl))

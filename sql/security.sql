@@ -8,8 +8,15 @@ WHERE p.prosecdef;
 SELECT count(*) AS functions_not_immutable_or_not_parallel_safe
 FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomset'
-WHERE (p.provolatile <> 'i' AND p.proname NOT IN ('bloom_contains_restrict', 'bloom_contains_joinsel'))
-   OR p.proparallel <> 's';
+WHERE ((p.provolatile <> 'i' AND p.proname NOT IN ('bloom_contains_restrict', 'bloom_contains_joinsel'))
+   OR p.proparallel <> 's') AND p.proname !~ '^bloom_index_';
+-- the filter index's functions read or write its table (STABLE, VOLATILE);
+-- writers and the build's cursor are PARALLEL UNSAFE; none is SECURITY
+-- DEFINER, and those that take no query text pin search_path
+SELECT p.oid::regprocedure AS function, p.provolatile, p.proparallel,
+       p.proconfig IS NOT NULL AS pinned_path
+FROM pg_proc p WHERE p.proname ~ '^bloom_index_' AND (p.provolatile <> 'i' OR p.proparallel <> 's')
+ORDER BY 1::text;
 -- the planner's estimators are STABLE, like pg_catalog's
 SELECT p.proname, p.provolatile FROM pg_proc p
  WHERE p.proname IN ('bloom_contains_restrict', 'bloom_contains_joinsel') ORDER BY 1;

@@ -18,6 +18,7 @@
 #                         unfold calls as FINDING lines instead of failures
 #   RESOURCES_ONLY=cancel only section 5: cancel latency of every long
 #                         operation on 256 MiB filters (table for the README)
+#   RESOURCES_ONLY=index  only section 5's filter-index build and append
 #   RESOURCES_PG_BIN=DIR  PostgreSQL binaries to use (a private copy where
 #                         the extension is installed; with SKIP_BUILD=1)
 #
@@ -275,6 +276,7 @@ SQL
 	cancel_op "counting_bloom_union" "count(counting_bloom_union($C1, $C2) IS NOT NULL)" "$C1" "$C2"
 	psql_q -c "DROP TABLE c256_bytea, c256_text, c256_cnt" >/dev/null 2>&1
 	cancel_lookup_check
+	cancel_index_check
 }
 
 # A lookup over many large stored filters (40 of 8 MiB, stored out of line
@@ -306,6 +308,39 @@ SQL
 	psql_q -c "DROP TABLE clk" >/dev/null 2>&1
 }
 
+# Building a filter index over many large filters (320 of 1 MiB, stored out
+# of line: 320 MiB to transpose, several seconds) and a batch append of as
+# many: each statement must stop with 57014 within the limit of a 1 s
+# timeout (its longest stretch without an interrupt check is reading one
+# filter or transposing 128 stripes), and leave no table behind.
+cancel_index_check() {
+	local op lat
+	psql_q <<'SQL' || { fail "5 setup of the index table"; return; }
+SET statement_timeout = 0;
+DROP TABLE IF EXISTS cix, cix_idx;
+CREATE UNLOGGED TABLE cix (id bigint, f bloom);
+INSERT INTO cix SELECT i, bloom_empty(1048576, 7, 0) || i FROM generate_series(1, 320) i;
+DO $$ BEGIN PERFORM bloom_index_create('cix_idx', 'SELECT id, f FROM cix WHERE id <= 64'); END $$;
+SQL
+	for op in "SELECT bloom_index_create('cix_idx2', 'SELECT id, f FROM cix');" \
+			"SELECT bloom_index_add('cix_idx', 'SELECT id + 1000, f FROM cix');"; do
+		timed cix "SET statement_timeout = 1000;" "$op"
+		lat=$(calc "$T_MS - 1000" 0)
+		CANCEL_ROWS+=("| ${op%%(*} over 320 stored 1 MiB filters | $(calc "$lat / 1000" 2) | 0 | $T_STATE |")
+		if [ "$T_STATE" = 57014 ] && awk "BEGIN { exit !($lat <= $CANCEL_LIMIT_MS) }" </dev/null; then
+			pass "5 cancel: ${op%%(*} over 320 stored 1 MiB filters: 57014 $(calc "$lat / 1000" 2) s after the timeout"
+		else
+			fail "5 cancel: ${op%%(*} over 320 stored 1 MiB filters: $T_STATE $(calc "$lat / 1000" 2) s after the timeout (want 57014 within $(calc "$CANCEL_LIMIT_MS / 1000" 0) s) $T_ERR"
+		fi
+	done
+	if [ "$($PSQL -X -At -c "SELECT (to_regclass('cix_idx2') IS NULL) AND (SELECT filters FROM bloom_index_info('cix_idx')) = 64")" = t ]; then
+		pass "5 cancel: the cancelled build left no table, the cancelled append no filter"
+	else
+		fail "5 cancel: a cancelled build or append left something behind"
+	fi
+	psql_q -c "DROP TABLE cix, cix_idx" >/dev/null 2>&1
+}
+
 # the cancel-latency table for the README
 print_cancel_table() {
 	[ ${#CANCEL_ROWS[@]} -gt 0 ] || return 0
@@ -314,6 +349,14 @@ print_cancel_table() {
 	echo "|---|---|---|---|"
 	printf '%s\n' "${CANCEL_ROWS[@]}"
 }
+
+if [ "${RESOURCES_ONLY:-}" = index ]; then
+	cancel_index_check
+	print_cancel_table
+	echo "SUITE resources: $NPASS passed, $NFAIL failed"
+	[ "$NFAIL" -eq 0 ]
+	exit
+fi
 
 if [ "${RESOURCES_ONLY:-}" = cancel ]; then
 	TO="SET statement_timeout = '1s';"

@@ -384,7 +384,11 @@ class Fuzzer:
              WHERE d.classid = 'pg_proc'::regclass AND d.deptype = 'e'
                AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'bloomset')
                AND NOT (p.proargtypes::oid[] && ARRAY['internal'::regtype, 'cstring'::regtype]::oid[])
-               AND p.prorettype <> 'internal'::regtype""", bloom=False)
+               AND p.prorettype <> 'internal'::regtype
+               -- the filter index's functions run queries of their own on tables named by their
+               -- arguments, and its internal ones read its stored rows (XX001 for bad bytes):
+               -- oracle_index calls them as they are meant to be called
+               AND p.proname !~ '^bloom_index_'""", bloom=False)
         self.funcs = [(n, k, ret, args, nd) for n, k, ret, args, nd in rows if k == 'f']
         self.aggs = [(n, k, ret, args, nd) for n, k, ret, args, nd in rows if k == 'a']
         rows, _ = r("""
@@ -1479,6 +1483,137 @@ class Fuzzer:
                        % (rows[0][0], rows[0][1]), q)
             self.check('parquet_roundtrip', rows[0][2] is True, 'export and import changed the filter', q)
 
+    def run_expecting(self, sql, codes, oracle):
+        """Execute (autocommit) a statement whose answer may be one of the SQLSTATEs codes, say XX001
+        for a corrupted stored row: (rows or None, sqlstate or None); any other error is counted as
+        run() counts it."""
+        self.st.bloom_statements += 1
+        try:
+            self.cur.execute(sql)
+            return (self.cur.fetchall() if self.cur.description else []), None
+        except self.pg.Error as e:
+            if e.pgcode in codes and not self.conn.closed:
+                self.st.codes[e.pgcode] += 1
+                return None, e.pgcode
+        self.st.bloom_statements -= 1
+        return self.run(sql, oracle=oracle)
+
+    def oracle_index(self):
+        """The filter index (bloom_index_*): its answer for every key is the per-filter answer
+        (bloom_contains over the chunk table; bloom_contains_any for bloom_index_lookup_any) after a
+        build and after each of a few random appends (one filter, a replacement, a batch), removals
+        and a refused filter of other parameters (22023); a copy with a structurally corrupted row
+        (a stripe cut or lengthened, a slot map cut, a stripe, slot map or header deleted, a garbled
+        header) answers XX001 or, when the lookup does not touch that row, the right ids."""
+        rng = self.rng
+        fam = self.fam()
+        nchunk = rng.choice([1, 5, 40, 70, 150])
+        cap, fpr = rng.choice(['10', '100', '1000']), rng.choice(['0.1', '0.01', '0.0001'])
+        agg = rng.choice(['bloom_agg(x, %s, %s)' % (cap, fpr),
+                          'bloom_agg(x, %s, %s, %s)' % (rng.choice(['32', '256', '4096']), rng.choice(HASHES),
+                                                        rng.choice(SEEDS))])
+        r = self.run
+        r('DROP TABLE IF EXISTS fz_ichunk, fz_idx, fz_idx_broken', bloom=False)
+        _, code = r('CREATE TABLE fz_ichunk AS SELECT (id %% %d)::bigint AS id, %s AS f FROM v_%s GROUP BY 1'
+                    % (nchunk, agg, fam), oracle='index')
+        if code:
+            return
+        _, code = r("SELECT bloom_index_create('fz_idx', 'SELECT id, f FROM fz_ichunk')", oracle='index')
+        if code:
+            return
+
+        def compare(what):
+            cond = self.subset()
+            q = ("SELECT count(*) FROM (SELECT x FROM v_%s WHERE x IS NOT NULL AND (%s)) k WHERE "
+                 "ARRAY(SELECT bloom_index_lookup('fz_idx', k.x) AS i ORDER BY i) IS DISTINCT FROM "
+                 "ARRAY(SELECT id FROM fz_ichunk WHERE bloom_contains(f, k.x) ORDER BY id)" % (fam, cond))
+            rows, code = r(q, oracle='index')
+            if rows:
+                self.check('index_equals_per_filter', rows[0][0] == 0,
+                           '%s: %d keys answered otherwise than by bloom_contains' % (what, rows[0][0]), q)
+            if fam not in ARRAY_FAMS:
+                keys = 'ARRAY(SELECT x FROM v_%s WHERE %s)' % (fam, self.subset())
+                q = ("SELECT ARRAY(SELECT bloom_index_lookup_any('fz_idx', %s) AS i ORDER BY i) IS NOT DISTINCT FROM "
+                     "ARRAY(SELECT id FROM fz_ichunk WHERE bloom_contains_any(f, %s) ORDER BY id)" % (keys, keys))
+                rows, code = r(q, oracle='index')
+                if rows:
+                    self.check('index_any_equals_per_filter', rows[0][0] is True,
+                               '%s: bloom_index_lookup_any differs from bloom_contains_any' % what, q)
+
+        compare('build')
+        for step in range(rng.randrange(1, 4)):
+            op = rng.choice(['one', 'replace', 'batch', 'remove', 'other'])
+            new = 'SELECT %s FROM v_%s WHERE %s' % (agg, fam, self.subset())
+            if op == 'one':
+                nid = nchunk + 100 + step
+                sql = ("WITH n AS (INSERT INTO fz_ichunk SELECT %d, (%s) RETURNING id, f) "
+                       "SELECT bloom_index_add('fz_idx', id, f) FROM n" % (nid, new))
+            elif op == 'replace':
+                nid = rng.randrange(nchunk)
+                sql = ("WITH n AS (UPDATE fz_ichunk SET f = (%s) WHERE id = %d RETURNING id, f) "
+                       "SELECT bloom_index_add('fz_idx', id, f) FROM n" % (new, nid))
+            elif op == 'batch':
+                lo = rng.randrange(nchunk + 1)
+                n = rng.choice([1, 3, 64, 70])
+                r('DELETE FROM fz_ichunk WHERE id >= %d AND id < %d' % (lo, lo + n), bloom=False)
+                r('INSERT INTO fz_ichunk SELECT %d + (id %% %d), %s FROM v_%s WHERE %s GROUP BY 1'
+                  % (lo, n, agg, fam, self.subset()), oracle='index')
+                # ids of the range the batch does not bring back are removed in the same statement
+                sql = ("SELECT bloom_index_add('fz_idx', 'SELECT id, f FROM fz_ichunk WHERE id >= %d AND id < %d'), "
+                       "(SELECT count(*) FILTER (WHERE bloom_index_remove('fz_idx', g)) FROM generate_series(%d, %d) g "
+                       "WHERE g NOT IN (SELECT id FROM fz_ichunk))" % (lo, lo + n, lo, lo + n - 1))
+            elif op == 'remove':
+                nid = rng.randrange(nchunk + 2)
+                r('DELETE FROM fz_ichunk WHERE id = %d' % nid, bloom=False)
+                sql = "SELECT bloom_index_remove('fz_idx', %d)" % nid
+            else:
+                other = rng.choice(['bloom_agg(x, 7, 0.2)', 'bloom_agg(x, 100, 3, 1)',
+                                    'bloom_agg(x::text || \'-\', %s, %s)' % (cap, fpr)])
+                sql = ("SELECT bloom_index_add('fz_idx', 99999, (SELECT %s FROM v_%s WHERE x IS NOT NULL))"
+                       % (other, fam))
+                rows, code = r(sql, oracle='index')
+                if code is None:
+                    # the same parameters after all (a filter nothing was added to fits any family)
+                    r("INSERT INTO fz_ichunk SELECT 99999, (SELECT %s FROM v_%s WHERE x IS NOT NULL)" % (other, fam),
+                      bloom=False)
+                else:
+                    self.check('index_refuses_other_parameters', code == '22023',
+                               'a filter of other parameters gave %s, not 22023' % code, sql)
+                compare('after %s' % op)
+                continue
+            rows, code = r(sql, oracle='index')
+            if code:
+                # the chunk table changed but the index did not: start over next time
+                return
+            compare('after %s' % op)
+        if rng.random() < 0.5:
+            r('CREATE TABLE fz_idx_broken AS SELECT * FROM fz_idx', bloom=False)
+            r('ALTER TABLE fz_idx_broken ADD PRIMARY KEY (blk, seg)', bloom=False)
+            seg = rng.randrange(max(1, (nchunk + 63) // 64))
+            corrupt = rng.choice([
+                "UPDATE fz_idx_broken SET bits = substr(bits, 1, %d) WHERE blk = 0 AND seg = %d"
+                % (rng.randrange(2048), seg),
+                "UPDATE fz_idx_broken SET bits = bits || '\\x00'::bytea WHERE blk >= 0 AND seg = %d" % seg,
+                "UPDATE fz_idx_broken SET ids = ids[1:%d] WHERE blk = -1 AND seg = %d" % (rng.randrange(64), seg),
+                "UPDATE fz_idx_broken SET ids = ARRAY[ids] WHERE blk = -1 AND seg = %d" % seg,
+                "DELETE FROM fz_idx_broken WHERE blk = %d AND seg = %d" % (rng.randrange(3), seg),
+                "DELETE FROM fz_idx_broken WHERE blk = -1 AND seg = %d" % seg,
+                "DELETE FROM fz_idx_broken WHERE blk = -1 AND seg = -1",
+                "UPDATE fz_idx_broken SET bits = overlay(bits PLACING '\\xff'::bytea FROM %d) "
+                "WHERE blk = -1 AND seg = -1" % rng.choice([1, 2, 3, 4, 13, 37]),
+                "UPDATE fz_idx_broken SET bits = substr(bits, 1, 40) WHERE blk = -1 AND seg = -1"])
+            r(corrupt, bloom=False)
+            cond = self.subset()
+            q = ("SELECT count(*) FROM (SELECT x FROM v_%s WHERE x IS NOT NULL AND (%s)) k WHERE "
+                 "ARRAY(SELECT bloom_index_lookup('fz_idx_broken', k.x) AS i ORDER BY i) IS DISTINCT FROM "
+                 "ARRAY(SELECT id FROM fz_ichunk WHERE bloom_contains(f, k.x) ORDER BY id)" % (fam, cond))
+            rows, code = self.run_expecting(q, ('XX001',), 'index_corrupted')
+            if rows:
+                self.check('index_corrupted_row_clear_error', rows[0][0] == 0,
+                           '%s: %d keys answered wrongly instead of XX001' % (corrupt, rows[0][0]), q)
+            elif code == 'XX001':
+                self.st.passed['index_corrupted_row_clear_error'] += 1
+
     def oracle_prepared(self):
         rng = self.rng
         fam = self.fam(exclude=('ci',))
@@ -1566,7 +1701,8 @@ class Fuzzer:
                  (self.oracle_fast_hash, 1), (self.oracle_prepared, 1.2), (self.oracle_null_sizing, 0.4),
                  (self.oracle_scan, 1), (self.st_copy_mutated, 2), (self.oracle_cancel, self.args.cancel_weight),
                  (self.oracle_parallel_members, 0.25), (self.oracle_add_probe, 1), (self.oracle_ordering, 0.5),
-                 (self.oracle_sliced, 1), (self.oracle_rate, 1), (self.oracle_parquet, 0.8)]
+                 (self.oracle_sliced, 1), (self.oracle_rate, 1), (self.oracle_parquet, 0.8),
+                 (self.oracle_index, 0.6)]
         fns = [k for k, w in kinds]
         weights = [w for k, w in kinds]
         t0 = time.time()

@@ -54,6 +54,9 @@ SELECT p.* FROM pg_catalog.pg_proc p
  WHERE p.oid IN (SELECT objid FROM pg_catalog.pg_depend
                   WHERE classid = 'pg_catalog.pg_proc'::regclass AND deptype = 'e'
                     AND refobjid = (SELECT oid FROM pg_catalog.pg_extension WHERE extname = 'bloomset'))
+   -- the filter index's functions run queries of their own on tables named
+   -- by their arguments; sqlfuzz.py's oracle_index calls them
+   AND p.proname !~ '^bloom_index_'
    AND NOT (p.proargtypes::oid[] && ARRAY['internal'::regtype, 'cstring'::regtype]::oid[]);
 CREATE VIEW information_schema.pg_operator AS
 SELECT o.* FROM pg_catalog.pg_operator o

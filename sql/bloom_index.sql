@@ -1,0 +1,262 @@
+-- The filter index: many filters of identical parameters stored bit-sliced
+-- (bloom_index_create, bloom_index_add, bloom_index_remove,
+-- bloom_index_lookup, bloom_index_lookup_any, bloom_index_info).  The
+-- property checked throughout: the index's answer is the per-filter answer
+-- (bloom_contains) for every key -- never a false negative, and no other
+-- positive either.
+
+\set SHOW_CONTEXT never
+-- 300 chunks of 100 integer keys each; blocked filters (1 %)
+CREATE TABLE chunk AS
+SELECT c::bigint AS chunk_id, bloom_agg(c::bigint * 1000 + k, 100, 0.01) AS f
+FROM generate_series(1, 300) c, generate_series(1, 100) k GROUP BY c;
+ALTER TABLE chunk ADD PRIMARY KEY (chunk_id);
+
+SELECT bloom_index_create('chunk_idx', 'SELECT chunk_id, f FROM chunk');
+SELECT filters, segments, free_slots, stripe_rows, layout, nbits, nhashes, seed, scheme, element_family
+FROM bloom_index_info('chunk_idx');
+
+-- a key's chunks, as the per-filter probe finds them
+SELECT array_agg(id ORDER BY id) AS ids FROM bloom_index_lookup('chunk_idx', 42042::bigint) AS id;
+SELECT array_agg(chunk_id ORDER BY chunk_id) AS ids FROM chunk WHERE bloom_contains(f, 42042::bigint);
+
+-- the README's lookups: the set joins back to the chunk table
+SELECT chunk_id FROM chunk WHERE chunk_id IN (SELECT bloom_index_lookup('chunk_idx', 42042::bigint)) ORDER BY 1;
+SELECT chunk_id FROM chunk WHERE chunk_id IN (SELECT bloom_index_lookup_any('chunk_idx', ARRAY[42042, 7007]::bigint[])) ORDER BY 1;
+
+-- the index answer is the per-filter answer for 1,500 keys (members and not)
+CREATE FUNCTION idx_mismatches(idx regclass, keys bigint[]) RETURNS bigint
+LANGUAGE sql AS $$
+  SELECT count(*) FROM unnest(keys) AS x
+  WHERE ARRAY(SELECT bloom_index_lookup(idx, x) AS id ORDER BY id) IS DISTINCT FROM
+        ARRAY(SELECT chunk_id FROM chunk WHERE bloom_contains(f, x) ORDER BY chunk_id)
+$$;
+SELECT idx_mismatches('chunk_idx', ARRAY(SELECT x * 101 FROM generate_series(1, 1500) x)) AS mismatches;
+
+-- any of several keys: the union of their answers, each id once
+SELECT ARRAY(SELECT bloom_index_lookup_any('chunk_idx', ARRAY[42042, 7007, NULL, 250001]::bigint[]) AS id ORDER BY id)
+     = ARRAY(SELECT chunk_id FROM chunk WHERE bloom_contains_any(f, ARRAY[42042, 7007, 250001]::bigint[]) ORDER BY chunk_id)
+  AS any_equal;
+SELECT count(*) AS duplicates FROM (
+  SELECT id FROM bloom_index_lookup_any('chunk_idx', ARRAY(SELECT x::bigint FROM generate_series(1000, 9000) x)) AS id
+  GROUP BY id HAVING count(*) > 1) d;
+SELECT count(*) AS no_keys FROM bloom_index_lookup_any('chunk_idx', '{}'::bigint[]);
+SELECT count(*) AS null_key FROM bloom_index_lookup('chunk_idx', NULL::bigint);
+
+-- keys convert as bloom_contains converts them: int4, an untyped literal, text
+SELECT array_agg(id ORDER BY id) AS int4_key FROM bloom_index_lookup('chunk_idx', 42042) AS id;
+SELECT array_agg(id ORDER BY id) AS literal_key FROM bloom_index_lookup('chunk_idx', '42042') AS id;
+SELECT array_agg(id ORDER BY id) AS text_keys FROM bloom_index_lookup_any('chunk_idx', ARRAY['42042', '7007']) AS id;
+SELECT bloom_index_lookup('chunk_idx', 'forty-two');
+SELECT bloom_index_lookup('chunk_idx', 1.5::float8);
+
+-- the set drives an index scan of the chunk table
+SET enable_hashjoin = off; SET enable_mergejoin = off;
+EXPLAIN (COSTS OFF)
+SELECT * FROM chunk WHERE chunk_id IN (SELECT bloom_index_lookup('chunk_idx', 42042::bigint));
+RESET enable_hashjoin; RESET enable_mergejoin;
+
+-- appends: one filter (into a free slot of the last segment), a replacement
+-- (same id, its own slot), a batch (the last segment's free slots, then new
+-- segments), removals
+INSERT INTO chunk SELECT 301, bloom_agg(301000::bigint + k, 100, 0.01) FROM generate_series(1, 100) k;
+SELECT bloom_index_add('chunk_idx', 301, (SELECT f FROM chunk WHERE chunk_id = 301));
+UPDATE chunk SET f = (SELECT bloom_agg(900000::bigint + k, 100, 0.01) FROM generate_series(1, 100) k) WHERE chunk_id = 5;
+SELECT bloom_index_add('chunk_idx', 5, (SELECT f FROM chunk WHERE chunk_id = 5));
+SELECT filters, segments, free_slots, stripe_rows FROM bloom_index_info('chunk_idx');
+INSERT INTO chunk SELECT c, bloom_agg(c * 1000 + k, 100, 0.01)
+FROM generate_series(302, 500) c, generate_series(1, 100) k GROUP BY c;
+UPDATE chunk SET f = (SELECT bloom_agg(800000::bigint + k, 100, 0.01) FROM generate_series(1, 100) k) WHERE chunk_id = 7;
+SELECT bloom_index_add('chunk_idx', 'SELECT chunk_id, f FROM chunk WHERE chunk_id >= 302 OR chunk_id = 7') AS added;
+SELECT filters, segments, free_slots, stripe_rows FROM bloom_index_info('chunk_idx');
+SELECT bloom_index_remove('chunk_idx', 11) AS removed, bloom_index_remove('chunk_idx', 11) AS again;
+DELETE FROM chunk WHERE chunk_id = 11;
+SELECT filters, segments, free_slots FROM bloom_index_info('chunk_idx');
+SELECT idx_mismatches('chunk_idx', ARRAY(SELECT x * 97 FROM generate_series(1, 2500) x)
+                                   || ARRAY[5001, 900050, 7001, 800050, 11011]::bigint[]) AS mismatches;
+-- an empty batch adds nothing
+SELECT bloom_index_add('chunk_idx', 'SELECT chunk_id, f FROM chunk WHERE false') AS added;
+
+-- classic layout (a rate below 0.05 %), text keys
+CREATE TABLE doc AS
+SELECT d::bigint AS doc_id, bloom_agg(md5((d * 1000 + k)::text), 100, 0.0001) AS f
+FROM generate_series(1, 130) d, generate_series(1, 100) k GROUP BY d;
+SELECT bloom_index_create('public.doc_idx', $$SELECT doc_id, f FROM doc$$)::text AS created;
+SELECT layout, nhashes, element_family FROM bloom_index_info('doc_idx');
+SELECT count(*) AS mismatches FROM generate_series(1000, 131000, 37) x
+WHERE ARRAY(SELECT bloom_index_lookup('doc_idx', md5(x::text)) AS id ORDER BY id) IS DISTINCT FROM
+      ARRAY(SELECT doc_id FROM doc WHERE bloom_contains(f, md5(x::text)) ORDER BY doc_id);
+SELECT ARRAY(SELECT bloom_index_lookup_any('doc_idx', ARRAY[md5('5005'), md5('77077'), md5('none')]) AS id ORDER BY id) AS any_ids;
+
+-- keys of types with an implicit cast to text (char(n), name, varchar) take
+-- the text form of bloom_index_lookup and are converted back to the
+-- filters' type: the same answers as bloom_contains
+CREATE TABLE ch AS
+SELECT c::bigint AS id, bloom_agg(('c' || (c * 100 + k))::char(8), 100, 0.01) AS f
+FROM generate_series(1, 70) c, generate_series(1, 100) k GROUP BY c;
+SELECT bloom_index_create('ch_idx', 'SELECT id, f FROM ch')::text AS created;
+SELECT element_family FROM bloom_index_info('ch_idx');
+SELECT count(*) AS mismatches FROM generate_series(100, 7100, 23) x, LATERAL (SELECT ('c' || x)::char(8) AS k) k
+WHERE ARRAY(SELECT bloom_index_lookup('ch_idx', k.k) AS id ORDER BY id) IS DISTINCT FROM
+      ARRAY(SELECT id FROM ch WHERE bloom_contains(f, k.k) ORDER BY id)
+   OR ARRAY(SELECT bloom_index_lookup('ch_idx', rtrim(k.k)::varchar) AS id ORDER BY id) IS DISTINCT FROM
+      ARRAY(SELECT id FROM ch WHERE bloom_contains(f, rtrim(k.k)::varchar) ORDER BY id)
+   OR ARRAY(SELECT bloom_index_lookup('ch_idx', k.k::name) AS id ORDER BY id) IS DISTINCT FROM
+      ARRAY(SELECT id FROM ch WHERE bloom_contains(f, k.k::name) ORDER BY id);
+DROP TABLE ch, ch_idx;
+
+-- a name needing quotes, in another schema; an index made from no rows
+-- takes its parameters from the first filter added, and filters nothing
+-- was ever added to answer false
+CREATE SCHEMA "Idx Schema";
+SELECT bloom_index_create('"Idx Schema"."My Index"', 'SELECT 1::bigint, NULL::bloom WHERE false')::text AS created;
+SELECT filters, segments, layout FROM bloom_index_info('"Idx Schema"."My Index"');
+SELECT count(*) AS none FROM bloom_index_lookup('"Idx Schema"."My Index"', 1::bigint);
+SELECT bloom_index_add('"Idx Schema"."My Index"', 1, bloom_empty(100, 0.01));
+SELECT filters, layout, element_family FROM bloom_index_info('"Idx Schema"."My Index"');
+SELECT bloom_index_add('"Idx Schema"."My Index"', 2, bloom_empty(100, 0.01) || 'x'::text);
+SELECT filters, element_family FROM bloom_index_info('"Idx Schema"."My Index"');
+SELECT array_agg(id) AS x_ids FROM bloom_index_lookup('"Idx Schema"."My Index"', 'x'::text) AS id;
+-- the index is an ordinary table, owned by its creator
+SELECT relkind, relpersistence, pg_get_userbyid(relowner) = current_user AS owned
+FROM pg_class WHERE oid = '"Idx Schema"."My Index"'::regclass;
+DROP SCHEMA "Idx Schema" CASCADE;
+
+-- errors: filters of other parameters (22023, naming the parameter)
+SELECT bloom_index_add('chunk_idx', 1000, bloom_agg(x::bigint, 100, 0.001)) FROM generate_series(1, 10) x;
+SELECT bloom_index_add('chunk_idx', 1000, bloom_agg(x::bigint, 1000, 0.01)) FROM generate_series(1, 10) x;
+SELECT bloom_index_add('chunk_idx', 1000, bloom_agg(x::text, 100, 0.01)) FROM generate_series(1, 10) x;
+SELECT bloom_index_add('chunk_idx', 1000, bloom_with_scheme(bloom_empty(100, 0.01), 1) || 1::bigint);
+SELECT bloom_index_add('doc_idx', 1000, bloom_empty(240, 13, 7) || 'a'::text);
+SELECT bloom_index_add('doc_idx', 1000, bloom_empty(240, 12, 0) || 'a'::text);
+SELECT bloom_index_add('chunk_idx', 'SELECT 1000, bloom_agg(x::text, 100, 0.01) FROM generate_series(1, 10) x');
+-- NULLs and duplicate ids
+SELECT bloom_index_add('chunk_idx', NULL, (SELECT f FROM chunk WHERE chunk_id = 1));
+SELECT bloom_index_add('chunk_idx', 1000, NULL);
+SELECT bloom_index_create('bad_idx', 'SELECT 1, f FROM chunk');
+SELECT bloom_index_create('bad_idx', 'SELECT NULL::bigint, f FROM chunk');
+SELECT bloom_index_add('chunk_idx', 'SELECT 1000, f FROM chunk WHERE chunk_id < 3');
+-- not an index; a key of another type
+SELECT bloom_index_lookup('chunk', 1::bigint);
+SELECT * FROM bloom_index_info('pg_class');
+SELECT bloom_index_lookup('doc_idx', 42::bigint);
+-- the source query's own errors, and the table's name taken
+SELECT bloom_index_create('bad_idx', 'SELECT no_such_column FROM chunk');
+SELECT bloom_index_create('chunk_idx', 'SELECT chunk_id, f FROM chunk');
+SELECT count(*) AS bad_idx_left FROM pg_class WHERE relname = 'bad_idx';
+
+-- corrupted rows are a clear error (XX001), never a wrong answer
+CREATE TABLE broken AS SELECT * FROM chunk_idx;
+ALTER TABLE broken ADD PRIMARY KEY (blk, seg);
+SELECT count(*) AS intact FROM bloom_index_lookup('broken', 42042::bigint);
+UPDATE broken SET bits = substr(bits, 1, 100) WHERE seg = 0 AND blk = 0;
+SELECT bloom_index_lookup_any('broken', ARRAY(SELECT x::bigint FROM generate_series(1000, 3000) x));
+DELETE FROM broken WHERE seg = 0 AND blk = 0;
+SELECT bloom_index_lookup_any('broken', ARRAY(SELECT x::bigint FROM generate_series(1000, 3000) x));
+-- one key whose block is the missing stripe: XX001, not its filters left out
+SELECT bloom_index_lookup('broken', (SELECT x::bigint FROM generate_series(1, 1000) x
+  WHERE (bloom_index_probe(bloom_index_meta('broken'), x::bigint))[2] / 256 = 0 LIMIT 1));
+-- a stripe of a segment that has no slot map
+INSERT INTO broken SELECT 99, blk, NULL, bits FROM chunk_idx WHERE seg = 0 AND blk >= 0;
+SELECT bloom_index_lookup('broken', 42042::bigint);
+DELETE FROM broken WHERE seg = 99;
+DELETE FROM broken WHERE blk >= 0; INSERT INTO broken SELECT * FROM chunk_idx WHERE blk >= 0;
+UPDATE broken SET ids = ids[1:10] WHERE seg = 0 AND blk = -1;
+SELECT bloom_index_lookup_any('broken', ARRAY(SELECT x::bigint FROM generate_series(1000, 3000) x));
+DELETE FROM broken WHERE seg = 0 AND blk = -1;
+SELECT bloom_index_lookup_any('broken', ARRAY(SELECT x::bigint FROM generate_series(1000, 3000) x));
+UPDATE broken SET bits = '\x0102'::bytea WHERE seg = -1 AND blk = -1;
+SELECT bloom_index_lookup('broken', 1::bigint);
+DELETE FROM broken WHERE seg = -1 AND blk = -1;
+SELECT bloom_index_lookup('broken', 1::bigint);
+DROP TABLE broken;
+
+-- the internal functions called directly with bad input
+SELECT bloom_index_ids(1, '{1,2,3}'::bigint[]);
+SELECT bloom_index_ids(0, NULL), bloom_index_ids(NULL, NULL);
+SELECT bloom_index_header('\x00'::bytea);
+SELECT bloom_index_put('\x00'::bytea, 0, '{0}', ARRAY[bloom_empty(100, 0.01)]);
+-- bloom_index_put of 64 filters writes the stripe the build writes for them
+-- (small filters: short headers inside the array)
+CREATE TABLE small AS SELECT g::bigint AS id, bloom_empty(32, 3, 0) || g AS f FROM generate_series(1, 64) g;
+SELECT bloom_index_create('small_idx', 'SELECT id, f FROM small')::text AS created;
+SELECT bloom_index_put(NULL, 0, (SELECT array_agg(id - 1 ORDER BY id)::int4[] FROM small),
+                       (SELECT array_agg(f ORDER BY id) FROM small))
+     = (SELECT bits FROM small_idx WHERE seg = 0 AND blk = 0) AS same_stripe,
+       bloom_index_put((SELECT bits FROM small_idx WHERE seg = 0 AND blk = 0), 0, '{5}', ARRAY[(SELECT f FROM small WHERE id = 6)])
+     = (SELECT bits FROM small_idx WHERE seg = 0 AND blk = 0) AS rewrite_unchanged;
+DROP TABLE small, small_idx;
+SELECT bloom_index_put(NULL, 5, '{0}', ARRAY[bloom_empty(100, 0.01)]);
+SELECT bloom_index_put(NULL, 0, '{0,1}', ARRAY[bloom_empty(100, 0.01)]);
+-- a stripe written by bloom_index_put holds slot j's bit p at bit j of word p
+SELECT get_byte(bloom_index_put(NULL, 0, '{3}', ARRAY[f]), 0) = (get_byte(f::bytea, 68) & 1) * 8 AS slot_bit
+FROM (SELECT bloom_empty(100, 0.01) || 1::bigint AS f) x;
+SELECT bloom_index_match(b, s, '{8,1}'::bigint[]) FROM (VALUES (0, '\x00'::bytea)) v(b, s);
+SELECT bloom_index_check(NULL, NULL);
+SELECT bloom_index_expect(3, 3), bloom_index_expect(2, 3);
+SELECT bloom_index_match_stripe(0, '\x00'::bytea, '{8}');
+SELECT bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{8}') AS no_key,
+       bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{1,300}') AS other_stripe,
+       bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{1,0}') & 255
+         = (SELECT get_byte(bits, 0) FROM chunk_idx WHERE blk = 0 AND seg = 0) AS word_0;
+SELECT bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{0}');
+SELECT bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{1,-1}');
+SELECT bloom_index_match(blk, bits, '{1,-255}') FROM chunk_idx WHERE blk = 0 AND seg = 0;
+SELECT * FROM bloom_index_header(bloom_index_check(NULL, bloom_empty(100, 0.01)));
+
+-- the internal steps called directly: the last segment and its free
+-- slots; a probe of several keys is their probes one after the other; the
+-- lookup statement; a build's rows from a cursor (stripes block-major, then
+-- the slot maps, then the header); writing a filter into a free slot
+SELECT seg, cardinality(free) AS free FROM bloom_index_last('chunk_idx');
+SELECT bloom_index_probe_any(bloom_index_meta('chunk_idx'), ARRAY[42042, NULL, 7007]::bigint[])
+     = bloom_index_probe(bloom_index_meta('chunk_idx'), 42042::bigint)
+       || (bloom_index_probe(bloom_index_meta('chunk_idx'), 7007::bigint))[2:] AS probes_concatenate;
+SELECT array_agg(id ORDER BY id) AS search_ids
+FROM bloom_index_search('chunk_idx', bloom_index_probe(bloom_index_meta('chunk_idx'), 42042::bigint)) AS id;
+BEGIN;
+DECLARE c NO SCROLL CURSOR FOR SELECT chunk_id, f FROM chunk WHERE chunk_id <= 3 ORDER BY 1;
+SELECT (r).seg, (r).blk, (r).ids[1:4] AS ids, cardinality((r).ids) AS slots, length((r).bits) AS bits
+FROM (SELECT bloom_index_rows('c', NULL, 0, NULL) AS r) s;
+COMMIT;
+SELECT bloom_index_rows('no_such_cursor', NULL, 0, NULL);
+CREATE TABLE three AS SELECT * FROM chunk WHERE chunk_id <= 3;
+SELECT bloom_index_create('three_idx', 'SELECT chunk_id, f FROM three')::text AS created;
+SELECT bloom_index_fill('three_idx', bloom_index_meta('three_idx'), 0, '{5}', '{42}',
+                        ARRAY[(SELECT f FROM chunk WHERE chunk_id = 42)]);
+SELECT (SELECT ids[1:6] FROM three_idx WHERE blk = -1 AND seg = 0) AS slot_map,
+       ARRAY(SELECT bloom_index_lookup('three_idx', 42042::bigint)) AS ids;
+DROP TABLE three, three_idx;
+
+-- search_path: decoys ahead of pg_catalog in the caller's path are not
+-- called (the functions pin pg_catalog; the two that run a query text of
+-- the caller's run only that query under the caller's path), and the source
+-- query still sees the caller's tables
+CREATE SCHEMA regress_evil;
+CREATE TABLE regress_evil.hits (what text);
+CREATE FUNCTION regress_evil.eq(integer, integer) RETURNS boolean
+  LANGUAGE sql AS $$ INSERT INTO regress_evil.hits VALUES ('=') RETURNING $1 OPERATOR(pg_catalog.=) $2 $$;
+CREATE OPERATOR regress_evil.= (LEFTARG = integer, RIGHTARG = integer, FUNCTION = regress_evil.eq);
+CREATE FUNCTION regress_evil.format(text, regclass) RETURNS text
+  LANGUAGE sql AS $$ INSERT INTO regress_evil.hits VALUES ('format') RETURNING $1 $$;
+CREATE FUNCTION regress_evil.quote_ident(text) RETURNS text
+  LANGUAGE sql AS $$ INSERT INTO regress_evil.hits VALUES ('quote_ident') RETURNING $1 $$;
+CREATE FUNCTION regress_evil.cardinality(anyarray) RETURNS integer
+  LANGUAGE sql AS $$ INSERT INTO regress_evil.hits VALUES ('cardinality') RETURNING 0 $$;
+SET search_path = regress_evil, public, pg_catalog;
+SELECT bloom_index_create('evil_idx', 'SELECT chunk_id, f FROM chunk WHERE chunk_id <= 100')::text AS created;
+SELECT relnamespace::regnamespace AS created_in FROM pg_class WHERE relname = 'evil_idx';
+SELECT bloom_index_add('evil_idx', 'SELECT chunk_id, f FROM chunk WHERE chunk_id > 100') AS added;
+SELECT bloom_index_add('evil_idx', 1, (SELECT f FROM chunk WHERE chunk_id = 1));
+SELECT bloom_index_remove('evil_idx', 2);
+SELECT count(*) AS found FROM bloom_index_lookup('evil_idx', 42042::bigint);
+SELECT count(*) AS found_any FROM bloom_index_lookup_any('evil_idx', ARRAY[42042, 7007]::bigint[]);
+SELECT filters FROM bloom_index_info('evil_idx');
+SELECT count(*) AS decoys_called FROM regress_evil.hits;
+SELECT current_setting('search_path') AS search_path_after;
+RESET search_path;
+DROP TABLE regress_evil.evil_idx;
+DROP SCHEMA regress_evil CASCADE;
+
+DROP FUNCTION idx_mismatches(regclass, bigint[]);
+DROP TABLE chunk, chunk_idx, doc, doc_idx;

@@ -227,6 +227,13 @@ CREATE AGGREGATE @extschema@.bloom_parquet_agg(anyelement, capacity bigint, fpr 
 COMMENT ON AGGREGATE @extschema@.bloom_parquet_agg(anyelement, bigint, float8) IS
 'filter of the Parquet scheme of the non-null values, sized as Parquet writers size theirs for capacity values at rate fpr (bloom_to_parquet writes it out)';
 
+-- 1.2: one aggregate engine for the three kinds
+--
+-- counting_bloom_agg(x) keeps each distinct value once with its count
+-- while it sizes the filter, so its limit counts distinct values.
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(anyelement) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
 -- 1.2: a filter index for many filters
 --
 -- Many filters of identical parameters stored bit-sliced in an ordinary
@@ -287,6 +294,11 @@ AS 'MODULE_PATHNAME', 'bloom_index_match_trans' LANGUAGE C IMMUTABLE PARALLEL SA
 CREATE FUNCTION @extschema@.bloom_index_match_final(internal)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'bloom_index_match_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.bloom_index_match_trans(internal, integer, bytea, bigint[]) IS
+'internal (filter index): transition function of bloom_index_match';
+COMMENT ON FUNCTION @extschema@.bloom_index_match_final(internal) IS
+'internal (filter index): final function of bloom_index_match';
 
 CREATE AGGREGATE @extschema@.bloom_index_match(blk integer, stripe bytea, probe bigint[]) (
 	SFUNC = @extschema@.bloom_index_match_trans,

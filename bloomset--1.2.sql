@@ -742,7 +742,7 @@ CREATE AGGREGATE @extschema@.counting_bloom_agg(anyelement) (
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(anyelement) IS
-'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 values)';
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
 
 ---------------------------------------------------------------------------
 -- scalable_bloom: grows with the data (sub-filters of growing capacity)
@@ -1167,6 +1167,11 @@ AS 'MODULE_PATHNAME', 'bloom_index_match_trans' LANGUAGE C IMMUTABLE PARALLEL SA
 CREATE FUNCTION @extschema@.bloom_index_match_final(internal)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'bloom_index_match_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.bloom_index_match_trans(internal, integer, bytea, bigint[]) IS
+'internal (filter index): transition function of bloom_index_match';
+COMMENT ON FUNCTION @extschema@.bloom_index_match_final(internal) IS
+'internal (filter index): final function of bloom_index_match';
 
 CREATE AGGREGATE @extschema@.bloom_index_match(blk integer, stripe bytea, probe bigint[]) (
 	SFUNC = @extschema@.bloom_index_match_trans,

@@ -61,3 +61,24 @@ BEGIN
 EXCEPTION WHEN invalid_parameter_value THEN
 	RAISE NOTICE 'changing capacity raised 22023';
 END $$;
+-- ... and so are partial aggregates sized differently when they are
+-- combined (one size per partition, partitionwise: each partial state saw
+-- one size), for every kind, as the serial plan of the same query is
+CREATE TABLE agg_sz (k int, g int) PARTITION BY LIST (k);
+CREATE TABLE agg_sz0 PARTITION OF agg_sz FOR VALUES IN (0);
+CREATE TABLE agg_sz1 PARTITION OF agg_sz FOR VALUES IN (1);
+INSERT INTO agg_sz SELECT g % 2, g FROM generate_series(1, 1000) g;
+ANALYZE agg_sz;
+SET enable_partitionwise_aggregate = on;
+SET max_parallel_workers_per_gather = 0;
+EXPLAIN (COSTS OFF) SELECT bloom_agg(g, 1000 + k, 0.01) FROM agg_sz;
+SELECT bloom_agg(g, 1000 + k, 0.01) FROM agg_sz;
+SELECT counting_bloom_agg(g, 1000 + k, 0.01) FROM agg_sz;
+SELECT scalable_bloom_agg(g, 1000 + k, 0.01) FROM agg_sz;
+SELECT bloom_contains(bloom_agg(g, 1000, 0.01), 999) AS same_sizes_combine,
+       counting_bloom_contains(counting_bloom_agg(g, 1000, 0.01), 999) AS counting_same_sizes_combine,
+       scalable_bloom_contains(scalable_bloom_agg(g, 1000, 0.01), 999) AS scalable_same_sizes_combine
+  FROM agg_sz;
+RESET enable_partitionwise_aggregate;
+RESET max_parallel_workers_per_gather;
+DROP TABLE agg_sz;

@@ -840,6 +840,16 @@ CREATE AGGREGATE mut_foreign_union(bloom) (
 	SFUNC = bloom_union_trans, STYPE = internal, FINALFUNC = bloom_union_final,
 	COMBINEFUNC = bloom_union_combine, SERIALFUNC = bloom_setop_serial,
 	DESERIALFUNC = bloom_agg_deserial, PARALLEL = SAFE);
+-- the value aggregates of the three kinds share one state design: a state
+-- says its kind, and another kind's deserializer rejects it
+CREATE AGGREGATE mut_foreign_counting(anyelement) (
+	SFUNC = counting_bloom_agg_auto_trans, STYPE = internal, FINALFUNC = counting_bloom_agg_final,
+	COMBINEFUNC = counting_bloom_agg_combine, SERIALFUNC = counting_bloom_agg_auto_serial,
+	DESERIALFUNC = bloom_agg_deserial, PARALLEL = SAFE);
+CREATE AGGREGATE mut_foreign_scalable(anyelement, bigint, float8) (
+	SFUNC = scalable_bloom_agg_trans, STYPE = internal, FINALFUNC = scalable_bloom_agg_final,
+	COMBINEFUNC = scalable_bloom_agg_combine, SERIALFUNC = scalable_bloom_agg_serial,
+	DESERIALFUNC = counting_bloom_agg_deserial, PARALLEL = SAFE);
 CREATE TABLE mut_par AS SELECT x, bloom_empty(64, 3, 1) || x AS f FROM generate_series(1, 3000) x;
 ANALYZE mut_par;
 SET parallel_setup_cost = 0;
@@ -852,6 +862,8 @@ EXPLAIN (COSTS OFF) SELECT mut_foreign_union(f) FROM mut_par;
 SELECT mut_foreign_agg(x) FROM mut_par;
 SELECT mut_foreign_sized_agg(x, 1000, 0.01) FROM mut_par;
 SELECT mut_foreign_union(f) FROM mut_par;
+SELECT mut_foreign_counting(x) FROM mut_par;
+SELECT mut_foreign_scalable(x, 1000, 0.01) FROM mut_par;
 -- the real aggregates still work in the same plan shape
 SELECT bloom_contains(bloom_agg(x), 2999) AS agg_ok,
        bloom_contains(bloom_agg(x, 1000, 0.01), 2999) AS sized_agg_ok,
@@ -867,6 +879,8 @@ COPY (SELECT 1 WHERE false) TO :'mut_path';
 DROP AGGREGATE mut_foreign_agg(anyelement);
 DROP AGGREGATE mut_foreign_sized_agg(anyelement, bigint, float8);
 DROP AGGREGATE mut_foreign_union(bloom);
+DROP AGGREGATE mut_foreign_counting(anyelement);
+DROP AGGREGATE mut_foreign_scalable(anyelement, bigint, float8);
 DROP TABLE mut_base, mut_results, mut_copy_in, mut_recv, mut_accepted,
 	mut_accepted_bin, mut_accepted_txt, mut_par, mut_base2, mut_results2,
 	mut_copy_counting, mut_copy_scalable;

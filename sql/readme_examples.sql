@@ -6,9 +6,33 @@
 
 -- the quick start block starts from CREATE EXTENSION
 DROP EXTENSION bloomset CASCADE;
-CREATE TABLE orders (chunk int, customer_id int);
-INSERT INTO orders SELECT c, c * 100000 + g FROM generate_series(0, 9) c, generate_series(1, 40000) g;
-ANALYZE orders;
+-- README block: the examples' tables
+-- 10 chunks of 40,000 orders
+CREATE TABLE orders AS
+SELECT c AS chunk, c * 100000 + g AS customer_id
+FROM generate_series(0, 9) c, generate_series(1, 40000) g;
+-- 50,000 incoming keys: 25,000 already ordered, 25,000 new
+CREATE TABLE incoming AS
+SELECT customer_id FROM orders WHERE customer_id % 16 = 0 LIMIT 25000;
+INSERT INTO incoming SELECT 10000000 + g FROM generate_series(1, 25000) g;
+CREATE TABLE customers_new (customer_id int);
+-- a dimension of 1,000 rows (4 of them in region EU), 100,000 fact rows
+CREATE TABLE dim AS
+SELECT g AS id, 'dim ' || g AS name, CASE WHEN g % 250 = 0 THEN 'EU' ELSE 'US' END AS region
+FROM generate_series(1, 1000) g;
+ALTER TABLE dim ADD PRIMARY KEY (id);
+CREATE TABLE big_fact AS SELECT g AS id, 1 + g % 1000 AS dim_id FROM generate_series(1, 100000) g;
+-- 20 chunks of 2,000 log lines, indexed by chunk; '%timeout%svc12%' matches
+-- in chunks 4 and 11 only, the token 'denied' is in chunk 7 only
+CREATE TABLE logs AS
+SELECT c AS chunk, format('level=%s user=%s req=%s', (ARRAY['info', 'warn', 'error'])[1 + g % 3],
+                          md5((c * 10000 + g)::text), g) AS line
+FROM generate_series(0, 19) c, generate_series(1, 2000) g;
+INSERT INTO logs VALUES (4, 'error timeout calling svc12 after 30s'), (11, 'warn timeout in svc12 queue'),
+                        (7, 'access denied for user 12');
+CREATE INDEX ON logs (chunk);
+ANALYZE;
+-- README block end
 \o /dev/null
 -- README block 1 begin
 CREATE EXTENSION bloomset;
@@ -21,16 +45,6 @@ SELECT array_agg(chunk ORDER BY chunk) @> ARRAY[0] AS chunk_0_may_hold_42,
   FROM chunk_filter WHERE f @> 42;
 DROP TABLE chunk_filter;
 
-CREATE TABLE incoming (customer_id int);
--- 25,000 keys already in orders, 25,000 new ones
-INSERT INTO incoming SELECT customer_id FROM orders WHERE customer_id % 16 = 0 LIMIT 25000;
-INSERT INTO incoming SELECT 10000000 + g FROM generate_series(1, 25000) g;
-CREATE TABLE customers_new (customer_id int);
-CREATE TABLE dim (id int PRIMARY KEY, name text, region text);
-INSERT INTO dim SELECT g, 'dim ' || g, CASE WHEN g % 250 = 0 THEN 'EU' ELSE 'US' END FROM generate_series(1, 1000) g;
-CREATE TABLE big_fact (id int, dim_id int);
-INSERT INTO big_fact SELECT g, 1 + g % 1000 FROM generate_series(1, 100000) g;
-ANALYZE;
 \o /dev/null
 -- README block 2 begin
 -- one skip filter per chunk / partition, sized automatically (<= 1 % false positives)
@@ -44,10 +58,11 @@ SELECT chunk FROM chunk_filter WHERE bloom_contains(f, 332598);
 -- for all of them (not the union of the per-chunk filters: each of those
 -- is sized for its own chunk, and their union holds every chunk's keys in
 -- one chunk's size).  A key reported new is new; about 1 % of the new keys
--- are reported "maybe seen" and go to the exact check.
+-- are reported "maybe seen" and go to the exact check.  The filter is
+-- read once, by the scalar subquery.
 CREATE TABLE seen AS SELECT bloom_agg(customer_id) AS f FROM orders;
 INSERT INTO customers_new
-SELECT i.* FROM incoming i, seen WHERE NOT bloom_contains(seen.f, i.customer_id);
+SELECT i.* FROM incoming i WHERE NOT bloom_contains((SELECT f FROM seen), i.customer_id);
 
 -- a cheap pre-filter before an expensive join: fact rows whose key cannot be
 -- an EU dimension row are dropped before the join; the exact predicate stays
@@ -82,18 +97,28 @@ SELECT round((100 * (bloom_info(u)).estimated_fpr)::numeric, 2) AS union_of_capa
        (SELECT count(*) FROM incoming i WHERE i.customer_id < 10000000 AND NOT u @> i.customer_id) AS false_negatives
   FROM (SELECT bloom_union_agg(f) AS u FROM chunk_filter_u) s;
 SELECT count(*) FILTER (WHERE NOT f @> customer_id) AS seen_filter_false_negatives FROM orders, seen;
-DROP TABLE chunk_filter, chunk_filter_u, seen, customers_new, incoming, big_fact, dim, orders;
+-- small adds: a pending key answers "maybe" before the fold, the filter
+-- after it, and the fold empties the pending table
+SELECT (SELECT f FROM seen) @> 20000001 AS filter_has_new_key_before;
+\o /dev/null
+-- README block begin
+CREATE TABLE pending (k int PRIMARY KEY);
+-- keys arrive one at a time: record the key, not a new filter
+INSERT INTO pending VALUES (20000001);
+-- a key may have been seen if the filter or the pending keys say so
+SELECT (SELECT f FROM seen) @> 20000001 OR EXISTS (SELECT 1 FROM pending WHERE k = 20000001);
+-- every few hundred keys (or from a scheduled job): fold them in, atomically
+WITH moved AS (DELETE FROM pending RETURNING k)
+UPDATE seen SET f = bloom_add_all(f, ARRAY(SELECT k FROM moved));
+-- README block end
+\o
+SELECT (SELECT f FROM seen) @> 20000001 AS filter_has_new_key_after,
+       (SELECT count(*) FROM pending) AS pending_after_fold,
+       (SELECT count(*) FROM orders o, seen WHERE NOT seen.f @> o.customer_id) AS false_negatives_after_fold;
+SELECT (SELECT f FROM seen) @> 20000001 OR EXISTS (SELECT 1 FROM pending WHERE k = 20000001) AS maybe_seen;
+DROP TABLE pending;
+DROP TABLE chunk_filter, chunk_filter_u, seen;
 
--- log search data: 20 chunks of 2,000 lines; the LIKE pattern matches in
--- chunks 4 and 11 only, the token "denied" is in chunk 7 only
-CREATE TABLE logs (chunk int, line text);
-INSERT INTO logs
-SELECT c, format('level=%s user=%s req=%s', (ARRAY['info', 'warn', 'error'])[1 + g % 3], md5((c * 10000 + g)::text), g)
-  FROM generate_series(0, 19) c, generate_series(1, 2000) g;
-INSERT INTO logs VALUES (4, 'error timeout calling svc12 after 30s'), (11, 'warn timeout in svc12 queue'),
-                        (7, 'access denied for user 12');
-CREATE INDEX ON logs (chunk);
-ANALYZE logs;
 \o /dev/null
 -- README block 3 begin
 CREATE TABLE log_chunk_filter AS
@@ -136,4 +161,4 @@ WHERE l.chunk = ANY (ARRAY(SELECT chunk FROM log_chunk_filter
   AND l.line LIKE '%timeout%svc12%'$q$, 'Index Cond') AS prunes_by_index;
 RESET enable_seqscan;
 DROP FUNCTION re_plan_has(text, text);
-DROP TABLE log_chunk_filter, logs;
+DROP TABLE log_chunk_filter, logs, customers_new, incoming, big_fact, dim, orders;

@@ -68,6 +68,28 @@ SELECT bloom_contains_any(fm, ARRAY['nope'::text]) FROM tk;
 SELECT fi @> 1.5::numeric FROM tk;
 SELECT fr @> '[1,5)' FROM tk;
 SELECT fu @> 'not a uuid' FROM tk;
+-- multiranges share one family (multirange_ops, declared for the
+-- pseudo-type anymultirange): a text value converts to no type, 42804 in
+-- the scalar and the batch forms alike (sqlfuzz finding#5: it was 42883
+-- from one form, 42804 from the other)
+CREATE TEMP TABLE mr AS SELECT bloom_agg(r) AS f FROM (VALUES ('{[1,3)}'::int4multirange)) v(r);
+SELECT bloom_contains(f, '{[1,3)}'::text) FROM mr;
+SELECT bloom_contains_any(f, ARRAY['{[1,3)}'::text]) FROM mr;
+SELECT f @> '{a}'::text[] FROM mr;
+SELECT bloom_contains_any(f, ARRAY['{[1,3)}'::int4multirange]) AS multirange_member FROM mr;
+DROP TABLE mr;
+-- a char(n) value converted through its text drops its trailing spaces,
+-- as PostgreSQL's cast of char(n) to text does, whichever form adds or
+-- probes it (sqlfuzz finding#4: || took the text overload, @> the padded
+-- text); filters of scheme 1 (1.0, 1.1) keep the padded conversion, so
+-- their answers do not change
+SELECT (bloom_empty(100) || '\x01'::bytea || 'ab'::char(5)) @> 'ab'::char(5) AS char_add_char_probe,
+       bloom_add_all(bloom_empty(100) || '\x01'::bytea, ARRAY['ab'::char(5)]) @> 'ab'::bytea AS char_array_add_bytea_probe,
+       bloom_contains_any(bloom_empty(100) || 'ab'::bytea, ARRAY['ab'::char(5)]) AS char_array_probe,
+       (counting_bloom_empty(100) || '\x01'::bytea || 'ab'::char(5)) @> 'ab'::char(5) AS counting_char,
+       (scalable_bloom_empty() || '\x01'::bytea || 'ab'::char(5)) @> 'ab'::char(5) AS scalable_char;
+SELECT bloom_add_all(bloom_with_scheme(bloom_empty(100), 1) || '\x01'::bytea, ARRAY['ab'::char(5)]) @> 'ab'::char(5) AS scheme1_padded_both_ways,
+       bloom_scheme(bloom_with_scheme(bloom_empty(100), 1)) AS scheme;
 \set VERBOSITY terse
 -- a filter nothing was added to adopts the value's own type, as before
 SELECT (bloom_info(bloom_empty(10) || '43')).element_family AS adopted_family;

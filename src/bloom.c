@@ -282,7 +282,7 @@ bloom_add(PG_FUNCTION_ARGS)
 		PG_RETURN_BLOOM_P(f);
 	if ((Pointer) f == DatumGetPointer(PG_GETARG_DATUM(0)))
 		f = bloom_copy(f);		/* never modify the input datum */
-	ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, &value);
+	ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, f->scheme, &value);
 	bloom_insert_hash(f, bloom_hash_datum(ti, value, f->seed, f->scheme));
 	bloom_add_items(f, 1);
 	bloom_check_full(f, fcinfo);

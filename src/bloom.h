@@ -2,13 +2,16 @@
  *
  * bloom.h
  *	  PostgreSQL-side declarations shared by the bloomset C files: the
- *	  value-to-hash layer, the datum layer (bloom_datum.c) and the shared
- *	  aggregate machinery.  The stored format is in bloom_format.h.
+ *	  value-to-hash layer, the datum layer (bloom_datum.c) and the aggregate
+ *	  engine (bloom_agg.c) with the hooks each kind gives it.  The stored
+ *	  format is in bloom_format.h.
  *
  * Who calls whom (no cycles): bloom_batch.c calls bloom.c (the bloom
  * type), counting_bloom.c and scalable_bloom.c (the batch calls of every
  * kind); bloom_text.c, counting_bloom.c and scalable_bloom.c call
- * bloom_agg.c (the aggregate machinery), which calls bloom.c; bloom.c,
+ * bloom_agg.c (the aggregate engine), which calls bloom.c and
+ * bloom_parquet.c and reaches the other kinds only through the hooks they
+ * hand it (BloomAggKind), never by name; bloom.c,
  * counting_bloom.c and scalable_bloom.c call bloom_datum.c and, to read
  * the filters they probe, bloom_cache.c (the per-call-site cache and sliced
  * reads), which calls bloom_datum.c and bloom_hash.c; bloom.c reads
@@ -153,7 +156,11 @@ extern void bloom_merge_element_fields(char *dst_family, uint32 *dst_collfp,
 /*
  * A value given to a filter of another element type, converted to the
  * filter's own type (by its implicit cast, or by the input function from a
- * string) and hashed with that type's information ti.
+ * string) and hashed with that type's information ti.  A char(n) value
+ * converted through its text drops its trailing spaces, as PostgreSQL's
+ * cast of char(n) to text does -- for filters of scheme 2 and later; scheme
+ * 1 (filters of 1.0 and 1.1) keeps the padded text those versions
+ * converted, so their answers do not change.
  */
 typedef enum BloomConvertHow
 {
@@ -172,12 +179,14 @@ typedef struct BloomConversion
 	Oid			ioparam;
 	FmgrInfo	outfn;			/* output function of from (INPUT) */
 	bool		from_varlena;
+	bool		trim_asked;		/* for a filter whose scheme trims char(n) */
+	bool		trim_bpchar;	/* INPUT from char(n): trailing spaces dropped */
 	BloomTypeInfo ti;			/* of to */
 } BloomConversion;
 
 extern Oid	bloom_family_type(const char *family);
 extern bool bloom_conversion_init(BloomConversion *cv, Oid from, Oid to,
-								  Oid collation, MemoryContext mcxt);
+								  Oid collation, int scheme, MemoryContext mcxt);
 extern Datum bloom_convert(BloomConversion *cv, Datum value);
 
 /*
@@ -254,10 +263,11 @@ extern void *bloom_call_parts(FunctionCallInfo fcinfo, void *f,
 							  const uint64 *h, int n);
 extern BloomTypeInfo *bloom_call_value(FunctionCallInfo fcinfo, int argno,
 									   char *family, uint32 *collfp,
-									   Datum *value);
+									   int scheme, Datum *value);
 extern BloomConversion *bloom_call_elements(FunctionCallInfo fcinfo, Oid elemtype,
 											char *family, uint32 *collfp,
-											bool adopt, BloomTypeInfo **ti);
+											int scheme, bool adopt,
+											BloomTypeInfo **ti);
 
 extern MemoryContext bloom_agg_context(FunctionCallInfo fcinfo);
 
@@ -274,71 +284,90 @@ extern void bloom_explicit_header(BloomFilter *hdr, int32 size_bytes,
 								  int32 nhashes, int64 seed);
 
 /*
- * An exact set of 64-bit element hashes (open addressing, 0 marks a free
- * slot, the hash 0 kept aside): the exact phase of automatically sized and
- * partial aggregate states, which combine without losing anything.
+ * The aggregate engine (bloom_agg.c): one state design for the value
+ * aggregates of every kind (bloom_agg and its n-gram, token and Parquet
+ * forms, counting_bloom_agg, scalable_bloom_agg) and one machinery for the
+ * set-operation aggregates.  A kind gives its hooks here; its SQL entry
+ * points are thin wrappers over the bloom_agg_* and bloom_setop_* functions.
+ *
+ * A value-aggregate state is in one of two phases: a filter of the kind
+ * being filled (through the prefetch queue), or an exact set of the
+ * distinct element hashes under a header of the kind (the parameters and
+ * element fields) -- automatic sizing, and scalable_bloom_agg's partial
+ * states -- which turns into a filter (from_exact) at the end, or past
+ * exact_max distinct hashes.
  */
-typedef struct BloomHashSet
+typedef struct BloomAggFields
 {
-	uint64	   *slots;
-	uint32		nslots;
-	uint32		nused;
-	bool		has_zero;		/* hash value 0 is in the set */
-} BloomHashSet;
+	char	   *family;			/* where the kind keeps them in a filter or */
+	uint32	   *collfp;			/* an exact-phase header */
+	uint64		seed;
+	int			scheme;
+} BloomAggFields;
 
-extern void bloom_hashset_init(BloomHashSet *s, MemoryContext cxt);
-extern void bloom_hashset_free(BloomHashSet *s);
-extern void bloom_hashset_insert(BloomHashSet *s, uint64 h);
-extern uint64 bloom_hashset_count(const BloomHashSet *s);
-extern bool bloom_hashset_next(const BloomHashSet *s, uint64 *pos, uint64 *h);
-extern void bloom_hashset_copy(BloomHashSet *dst, const BloomHashSet *src,
-							   MemoryContext cxt);
-extern void bloom_hashset_send(StringInfo buf, const BloomHashSet *s);
-extern const char *bloom_hashset_recv(BloomHashSet *s, StringInfo buf,
-									  uint32 max);
-
-/*
- * The sizing arguments of an aggregate call (capacity and rate, or size,
- * hashes and seed), as the first row gave them: the filter is sized once,
- * so every later row must give the same (22023 otherwise, as a changing
- * n-gram length is).
- */
-#define BLOOM_AGG_MAX_ARGS	3
-typedef struct BloomAggArgs
+typedef struct BloomAggKind
 {
-	int			n;				/* 0 until the first row */
-	Oid			types[BLOOM_AGG_MAX_ARGS];
-	int64		bits[BLOOM_AGG_MAX_ARGS];
-} BloomAggArgs;
+	/* the type: shared by its value and set-operation aggregates */
+	BloomKind	type;			/* validates serialized filters */
+	const char *state_msg;		/* error message of a bad serialized state */
+	void	   *(*empty) (void);	/* the result over no rows */
+	void		(*check_full) (const void *f, FunctionCallInfo fcinfo);
+	BloomFilter *(*portable) (void *f); /* the wire image, if not f itself */
+	void	   *(*decode) (BloomFilter *wire, MemoryContext aggcxt);	/* or NULL */
 
-extern void bloom_agg_same_args(BloomAggArgs *a, FunctionCallInfo fcinfo,
-								int first, const char *aggname);
+	/* the value aggregate */
+	const char *name;			/* for messages */
+	char		tag;			/* first byte of a serialized state */
+	uint32		exact_max;		/* distinct hashes the exact phase keeps */
+	bool		counted;		/* the exact phase keeps multiplicities */
+	bool		items_are_rows; /* the result counts the non-null rows */
+	Size		hdr_size;		/* of an exact-phase header */
+	const char *(*check_hdr) (const void *hdr); /* why it is invalid, or NULL */
+	BloomAggFields (*fields) (void *f);	/* of a filter or header */
+	void		(*adopted) (void *f);	/* its element fields were set; or NULL */
+	void		(*prefetch) (const void *f, uint64 h);	/* or NULL */
+	void		(*insert) (void **f, const uint64 *h, int n, MemoryContext cxt);
+	/* an empty filter for the exact set: the result (final) or an overflow */
+	void	   *(*from_exact) (const void *hdr, uint64 ndistinct, MemoryContext cxt,
+							   bool final);
+	void		(*merge) (void **dst, const void *src, MemoryContext cxt);
+	void	   *(*result) (const void *f);	/* final of a filter; NULL: a copy */
+} BloomAggKind;
 
-/* The value argument's hash information, set up by the first non-null row. */
-typedef struct BloomAggValue
-{
-	bool		valid;
-	BloomTypeInfo ti;
-} BloomAggValue;
+/* A new state's filter, or its exact-phase header (*exact), in aggcxt. */
+typedef void *(*BloomAggMake) (FunctionCallInfo fcinfo, MemoryContext aggcxt,
+							   bool *exact);
 
-extern bool bloom_agg_first_value(FunctionCallInfo fcinfo, BloomAggValue *v,
-								  char *family, uint32 *collfp, MemoryContext cxt);
+typedef struct BloomAggState BloomAggState;
+
+extern Datum bloom_agg_apply(FunctionCallInfo fcinfo, const BloomAggKind *k,
+							 BloomAggMake make, const char *aggname);
+extern Datum bloom_agg_finish(FunctionCallInfo fcinfo, const BloomAggKind *k);
+extern Datum bloom_agg_merge_states(FunctionCallInfo fcinfo);
+extern Datum bloom_agg_serialize(FunctionCallInfo fcinfo);
+extern Datum bloom_agg_deserialize(FunctionCallInfo fcinfo, const BloomAggKind *k);
+extern bool bloom_agg_is_partial(FunctionCallInfo fcinfo);
+extern void bloom_agg_args_given(FunctionCallInfo fcinfo, int n,
+								 const char *aggname, const char *what);
+extern void *bloom_agg_auto_header(FunctionCallInfo fcinfo, MemoryContext aggcxt,
+								   bool *exact);
+extern BloomAggFields bloom_agg_filter_fields(void *f);
+extern const char *bloom_agg_check_filter_hdr(const void *hdr);
+extern BloomAggState *bloom_agg_auto_state(FunctionCallInfo fcinfo,
+										   const char *family);
+extern void bloom_agg_push(BloomAggState *st, uint64 h, bool count_item);
+extern const char *bloom_agg_family(BloomAggState *st);
+extern BloomFilter *bloom_empty_result(void);
 
 /*
  * A set-operation aggregate (union or intersection) of one kind: the step
- * that merges an input or a state into the state, and the kind's hooks for
- * the rest (bloom.c runs the transition, combine, final, serialize and
- * deserialize functions of every kind with them).
+ * that merges an input or a state into the state; the rest is the kind's.
  */
 typedef struct BloomSetopAgg
 {
-	BloomKind	kind;
-	const char *state_msg;		/* error message of a bad serialized state */
+	const BloomAggKind *kind;
 	void	   *(*step) (MemoryContext aggcxt, void *state, const void *in);
-	void	   *(*empty) (void);	/* over no rows; NULL: the result is NULL */
-	void		(*check_full) (const void *f, FunctionCallInfo fcinfo);	/* or NULL */
-	BloomFilter *(*portable) (void *f); /* the wire image, if not f itself */
-	void	   *(*decode) (BloomFilter *wire, MemoryContext aggcxt);	/* or NULL */
+	bool		empty_is_null;	/* over no rows: NULL, not the kind's empty */
 } BloomSetopAgg;
 
 extern Datum bloom_setop_apply(FunctionCallInfo fcinfo, const BloomSetopAgg *k,
@@ -346,13 +375,6 @@ extern Datum bloom_setop_apply(FunctionCallInfo fcinfo, const BloomSetopAgg *k,
 extern Datum bloom_setop_finish(FunctionCallInfo fcinfo, const BloomSetopAgg *k);
 extern Datum bloom_setop_serialize(FunctionCallInfo fcinfo, const BloomSetopAgg *k);
 extern Datum bloom_setop_deserialize(FunctionCallInfo fcinfo, const BloomSetopAgg *k);
-
-typedef struct BloomAggState BloomAggState;
-extern BloomAggState *bloom_agg_auto_state(FunctionCallInfo fcinfo,
-										   const char *family);
-extern void bloom_agg_push(BloomAggState *st, uint64 h, bool count_item);
-extern const char *bloom_agg_family(BloomAggState *st);
-extern BloomFilter *bloom_empty_result(void);
 
 /*
  * bloomset.full_filter (bloomset.c): what bloom_check_full does when a
@@ -378,28 +400,6 @@ extern void scalable_check_full(const struct ScalableFilter *f,
 								FunctionCallInfo fcinfo);
 extern void scalable_add_hashes(struct ScalableFilter **pf, const uint64 *h, int n);
 extern bool scalable_test_hash(const struct ScalableFilter *f, uint64 h);
-
-/*
- * The prefetch queue of every aggregate: hashes wait here a few rows while
- * the cache lines they will touch are fetched, so a filter larger than the
- * caches costs overlapping misses, not one after another.  Measured in
- * agg-text: 16 rows 61 ns/row, 32 rows 55, 64 rows 55.
- */
-#define BLOOM_QUEUE_LEN		32
-
-typedef struct BloomHashQueue
-{
-	int			n;
-	uint64		h[BLOOM_QUEUE_LEN];
-} BloomHashQueue;
-
-/* Queue h; true when the queue is full and must be applied now. */
-static inline bool
-bloom_queue_push(BloomHashQueue *q, uint64 h)
-{
-	q->h[q->n++] = h;
-	return q->n == BLOOM_QUEUE_LEN;
-}
 
 #define PG_GETARG_BLOOM_P(n)	bloom_from_datum_kind(PG_GETARG_DATUM(n), BLOOM_KIND_PLAIN)
 #define PG_RETURN_BLOOM_P(x)	PG_RETURN_POINTER(x)

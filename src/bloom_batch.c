@@ -122,7 +122,7 @@ bloom_batch_add(FunctionCallInfo fcinfo, BloomKind kind)
 	for (int i = 0; i < n && !any; i++)
 		any = !nulls[i];
 	bloom_batch_fields(f, kind, &family, &collfp, &seed, &scheme);
-	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), family, collfp, any, &ti);
+	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), family, collfp, scheme, any, &ti);
 	for (int i = 0; i < n; i++)
 	{
 		if (nulls[i])
@@ -202,7 +202,7 @@ bloom_probe_array(FunctionCallInfo fcinfo, BloomKind kind, int *hits, int *nonnu
 	bool		empty;
 
 	bloom_batch_fields(f, kind, &family, &collfp, &seed, &scheme);
-	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), family, collfp, false, &ti);
+	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), family, collfp, scheme, false, &ti);
 	empty = family[0] == '\0';
 	*hits = *nonnull = 0;
 	/* three passes: hash every element, read the parts they need, test */

@@ -919,19 +919,22 @@ bloom_call_probe_filter(FunctionCallInfo fcinfo, int argno, BloomKind kind)
 	return bloom_call_filter_path(fcinfo, argno, kind, true, &path);
 }
 
-/* The element family and collation fields of a filter of kind. */
+/* The element family, collation and scheme fields of a filter of kind. */
 static void
-bloom_element_fields(void *f, BloomKind kind, char **family, uint32 **collfp)
+bloom_element_fields(void *f, BloomKind kind, char **family, uint32 **collfp,
+					 int *scheme)
 {
 	if (kind == BLOOM_KIND_SCALABLE)
 	{
 		*family = ((ScalableFilter *) f)->family;
 		*collfp = &((ScalableFilter *) f)->collfp;
+		*scheme = ((ScalableFilter *) f)->scheme;
 	}
 	else
 	{
 		*family = ((BloomFilter *) f)->family;
 		*collfp = &((BloomFilter *) f)->collfp;
+		*scheme = ((BloomFilter *) f)->scheme;
 	}
 }
 
@@ -945,7 +948,7 @@ bloom_element_fields(void *f, BloomKind kind, char **family, uint32 **collfp)
  */
 static uint8
 bloom_value_path(FunctionCallInfo fcinfo, char *family, uint32 *collfp,
-				 const BloomTypeInfo *ti, bool adopt)
+				 int scheme, const BloomTypeInfo *ti, bool adopt)
 {
 	BloomCallCache *cache = bloom_cache_get(fcinfo);
 	BloomConversion cv;
@@ -959,11 +962,12 @@ bloom_value_path(FunctionCallInfo fcinfo, char *family, uint32 *collfp,
 	if (cache->conv_valid && cache->conv.from == ti->typid &&
 		cache->conv.ti.collation == ti->collation &&
 		memcmp(bloom_ti_family(&cache->conv.ti, family), family, BLOOM_FAMILY_LEN) == 0 &&
-		cache->conv.ti.collfp == *collfp)
+		cache->conv.ti.collfp == *collfp &&
+		cache->conv.trim_asked == (scheme != BLOOM_SCHEME_PGEXT))
 		return BLOOM_PATH_CONVERT;
 	target = bloom_family_type(family);
 	if (!OidIsValid(target) ||
-		!bloom_conversion_init(&cv, ti->typid, target, ti->collation,
+		!bloom_conversion_init(&cv, ti->typid, target, ti->collation, scheme,
 							   fcinfo->flinfo->fn_mcxt) ||
 		memcmp(bloom_ti_family(&cv.ti, family), family, BLOOM_FAMILY_LEN) != 0)
 	{
@@ -990,12 +994,12 @@ bloom_value_path(FunctionCallInfo fcinfo, char *family, uint32 *collfp,
  */
 BloomTypeInfo *
 bloom_call_value(FunctionCallInfo fcinfo, int argno, char *family,
-				 uint32 *collfp, Datum *value)
+				 uint32 *collfp, int scheme, Datum *value)
 {
 	BloomTypeInfo *ti = bloom_call_typeinfo(fcinfo, argno);
 
 	*value = PG_GETARG_DATUM(argno);
-	if (bloom_value_path(fcinfo, family, collfp, ti, true) == BLOOM_PATH_DIRECT)
+	if (bloom_value_path(fcinfo, family, collfp, scheme, ti, true) == BLOOM_PATH_DIRECT)
 		return ti;
 	*value = bloom_convert(&((BloomCallCache *) fcinfo->flinfo->fn_extra)->conv, *value);
 	return &((BloomCallCache *) fcinfo->flinfo->fn_extra)->conv.ti;
@@ -1011,10 +1015,10 @@ bloom_call_value(FunctionCallInfo fcinfo, int argno, char *family,
  */
 BloomConversion *
 bloom_call_elements(FunctionCallInfo fcinfo, Oid elemtype, char *family,
-					uint32 *collfp, bool adopt, BloomTypeInfo **ti)
+					uint32 *collfp, int scheme, bool adopt, BloomTypeInfo **ti)
 {
 	*ti = bloom_call_elem_typeinfo(fcinfo, elemtype);
-	if (bloom_value_path(fcinfo, family, collfp, *ti, adopt) == BLOOM_PATH_DIRECT)
+	if (bloom_value_path(fcinfo, family, collfp, scheme, *ti, adopt) == BLOOM_PATH_DIRECT)
 		return NULL;
 	*ti = &((BloomCallCache *) fcinfo->flinfo->fn_extra)->conv.ti;
 	return &((BloomCallCache *) fcinfo->flinfo->fn_extra)->conv;
@@ -1045,9 +1049,10 @@ bloom_call_probe(FunctionCallInfo fcinfo, BloomKind kind, BloomTypeInfo **ti,
 	{
 		char	   *family;
 		uint32	   *collfp;
+		int			scheme;
 
-		bloom_element_fields(f, kind, &family, &collfp);
-		*path = bloom_value_path(fcinfo, family, collfp, *ti, false);
+		bloom_element_fields(f, kind, &family, &collfp, &scheme);
+		*path = bloom_value_path(fcinfo, family, collfp, scheme, *ti, false);
 	}
 	if (likely(*path == BLOOM_PATH_DIRECT))
 		return f;

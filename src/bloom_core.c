@@ -718,8 +718,6 @@ bloom_test_hash_other(const BloomFilter *f, uint64_t h)
  * ------------------------------------------------------------------------
  */
 
-#define BLOOM_COUNTER_MAX 15
-
 static inline unsigned
 bloom_counter_get(const uint8_t *c, uint64_t j)
 {

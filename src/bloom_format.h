@@ -50,6 +50,7 @@
 #define BLOOM_LAYOUT_CLASSIC	0	/* k positions anywhere in m bits */
 #define BLOOM_LAYOUT_BLOCKED	1	/* split block: 8 bits in one 256-bit block */
 #define BLOOM_LAYOUT_COUNTING	2	/* 4-bit counters (type counting_bloom) */
+#define BLOOM_COUNTER_MAX		15	/* where a 4-bit counter saturates */
 #define BLOOM_LAYOUT_SCALABLE	3	/* chain of sub-filters (type scalable_bloom) */
 
 /*

@@ -1169,7 +1169,9 @@ bloom_hash_bytes(const char *p, size_t len, uint64 seed)
  * The type a value is converted to for a filter of element family opfname
  * (a hash operator family): among the types whose default hash operator
  * class is in it, the preferred type of its category, else the widest (for
- * integer_ops: int8, which every integer converts to exactly).
+ * integer_ops: int8, which every integer converts to exactly).  None for
+ * a family whose classes are declared for a pseudo-type (multirange_ops:
+ * anymultirange), where several types share the family.
  */
 static Oid
 bloom_opfamily_type(const char *opfname)
@@ -1197,7 +1199,9 @@ bloom_opfamily_type(const char *opfname)
 		bool		preferred;
 		int			rank;
 
-		if (opc->opcfamily != opf || !opc->opcdefault)
+		/* a pseudo-type (anymultirange) names no type a value converts to */
+		if (opc->opcfamily != opf || !opc->opcdefault ||
+			get_typtype(opc->opcintype) == TYPTYPE_PSEUDO)
 			continue;
 		get_typlenbyval(opc->opcintype, &typlen, &byval);
 		get_type_category_preferred(opc->opcintype, &category, &preferred);
@@ -1252,7 +1256,7 @@ bloom_family_type(const char *family)
  */
 bool
 bloom_conversion_init(BloomConversion *cv, Oid from, Oid to, Oid collation,
-					  MemoryContext mcxt)
+					  int scheme, MemoryContext mcxt)
 {
 	Oid			funcid = InvalidOid;
 	CoercionPathType path;
@@ -1260,6 +1264,7 @@ bloom_conversion_init(BloomConversion *cv, Oid from, Oid to, Oid collation,
 	memset(cv, 0, sizeof(*cv));
 	cv->from = from;
 	cv->to = to;
+	cv->trim_asked = scheme != BLOOM_SCHEME_PGEXT;
 	path = find_coercion_pathway(to, from, COERCION_IMPLICIT, &funcid);
 	if (path == COERCION_PATH_RELABELTYPE)
 		cv->how = BLOOM_CONVERT_RELABEL;
@@ -1278,6 +1283,7 @@ bloom_conversion_init(BloomConversion *cv, Oid from, Oid to, Oid collation,
 		fmgr_info_cxt(infunc, &cv->fn, mcxt);
 		getTypeOutputInfo(from, &infunc, &cv->from_varlena);
 		fmgr_info_cxt(infunc, &cv->outfn, mcxt);
+		cv->trim_bpchar = cv->trim_asked && getBaseType(from) == BPCHAROID;
 	}
 	else
 		return false;
@@ -1298,7 +1304,18 @@ bloom_convert(BloomConversion *cv, Datum value)
 				return FunctionCall1(&cv->fn, value);
 			return FunctionCall3(&cv->fn, value, Int32GetDatum(-1), BoolGetDatum(false));
 		default:
-			return InputFunctionCall(&cv->fn, OutputFunctionCall(&cv->outfn, value),
-									 cv->ioparam, -1);
+			{
+				char	   *s = OutputFunctionCall(&cv->outfn, value);
+
+				if (cv->trim_bpchar)
+				{
+					size_t		n = strlen(s);
+
+					while (n > 0 && s[n - 1] == ' ')
+						n--;
+					s[n] = '\0';
+				}
+				return InputFunctionCall(&cv->fn, s, cv->ioparam, -1);
+			}
 	}
 }

@@ -27,14 +27,24 @@
  *					  position-major: the little-endian uint64 at byte 8 p
  *					  has bit j set when slot j's filter has bit 256 b + p
  *
- * A stripe row is 2 kB: small enough to stay in line uncompressed (the
- * column's storage is PLAIN), so a lookup reads one heap tuple per segment
- * and group it touches, found through the btree; the build inserts a group
- * of segments block-major, so the rows of one block are on adjacent pages.
- * A key (blocked layout) is its block b and 8 positions in it: per segment
- * the AND of 8 uint64 of stripe b gives the slots that may hold it.  The
- * classic layout's k positions fall in up to k stripes, ANDed per segment
- * by the aggregate bloom_index_match.
+ * Why 64 slots and 256 bits a row: a segment's bits for one position are
+ * one uint64 (the AND of a key's positions is 8 word ANDs), and 256 bits
+ * are one block of the blocked layout, so a blocked key reads exactly one
+ * row per segment.  The row is 2 kB, stored in line uncompressed (column
+ * storage PLAIN: just over the TOAST threshold, and random bits do not
+ * compress), so a lookup reads one heap tuple per segment, found through
+ * the btree.  Larger rows (more slots) would read fewer tuples but no
+ * longer fit a heap page in line; smaller ones would read more tuples.
+ *
+ * A lookup is one statement: the probe's stripes of every segment, then
+ * the slot maps of the segments with a match.  A probe whose positions lie
+ * in one stripe (one key of a blocked index) is answered row by row
+ * (bloom_index_match_stripe); otherwise the aggregate bloom_index_match
+ * ANDs each key's positions over its stripes and ORs the keys, per
+ * segment (the classic layout's k positions fall in up to k stripes).
+ * Segments are numbered from 0 and never dropped, so the lookup checks
+ * that as many segments answered as the index has: a missing stripe or
+ * slot map is data_corrupted, never filters silently left out.
  *
  * Answers equal the per-filter ones (bloom_contains) bit for bit: the same
  * hash, the same positions, the same bits.  A filter that never had an
@@ -43,12 +53,16 @@
  * until the slot is reused, and never reach an answer: answers go through
  * the map).
  *
- * Transposition is a 64 x 64 bit-matrix transpose (the recursive block
- * swap of Hacker's Delight, 7.3) per 64 positions: 4 per stripe, a few
- * hundred instructions, so a build costs about what reading the filters
- * costs.  Appends rewrite the slot's column in every stripe of one segment:
- * untranspose, replace the slot's words, transpose back.
- *
+ * The build reads the (id, filter) rows from a cursor in groups of
+ * segments whose stripes fit maintenance_work_mem.  Each segment is
+ * transposed as soon as its 64 filters are read (64 x 64 bit-matrix
+ * transposes, the recursive block swap of Hacker's Delight 7.3: 4 per
+ * stripe, a few hundred instructions, while the 64 filters are in the CPU's
+ * caches), then the group's rows are emitted block-major -- every
+ * segment's stripe 0, then stripe 1, ... -- so the rows one lookup reads
+ * share pages.  Appends rewrite the slot's column in every stripe of one
+ * segment: untranspose, replace the slot's words, transpose back.
+
  * This file holds the bit work (transposition, positions of keys, the AND
  * of stripes, the slot map) and the build's row source; the DDL and the
  * queries are PL/pgSQL in the extension script, so lookups run as one SQL
@@ -369,6 +383,9 @@ bloom_index_put(PG_FUNCTION_ARGS)
 	bool	   *fnull;
 	int			nf;
 	BloomFilter **f;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
 	uint64		a[BLOOM_INDEX_SLOTS];
 	bytea	   *out = palloc0(VARHDRSZ + BLOOM_INDEX_STRIPE_BYTES);
 	uint8	   *o = (uint8 *) VARDATA(out);
@@ -376,7 +393,8 @@ bloom_index_put(PG_FUNCTION_ARGS)
 	SET_VARSIZE(out, VARHDRSZ + BLOOM_INDEX_STRIPE_BYTES);
 	if (!PG_ARGISNULL(0))
 		memcpy(o, bloom_index_stripe_bytes(PG_GETARG_BYTEA_PP(0)), BLOOM_INDEX_STRIPE_BYTES);
-	deconstruct_array(filters, ARR_ELEMTYPE(filters), -1, false, TYPALIGN_INT,
+	get_typlenbyvalalign(ARR_ELEMTYPE(filters), &typlen, &typbyval, &typalign);
+	deconstruct_array(filters, ARR_ELEMTYPE(filters), typlen, typbyval, typalign,
 					  &fv, &fnull, &nf);
 	if (ARR_ELEMTYPE(slots) != INT4OID || ARR_HASNULL(slots) || nf != n)
 		ereport(ERROR,
@@ -782,7 +800,7 @@ bloom_index_probe(PG_FUNCTION_ARGS)
 	bloom_index_header_of(PG_GETARG_BYTEA_PP(0), &hdr);
 	if (hdr.family[0] == '\0')
 		PG_RETURN_ARRAYTYPE_P(bloom_index_probe_array(&hdr, NULL, 0));
-	ti = bloom_call_value(fcinfo, 1, hdr.family, &hdr.collfp, &value);
+	ti = bloom_call_value(fcinfo, 1, hdr.family, &hdr.collfp, hdr.scheme, &value);
 	h = bloom_hash_datum(ti, value, hdr.seed, hdr.scheme);
 	PG_RETURN_ARRAYTYPE_P(bloom_index_probe_array(&hdr, &h, 1));
 }
@@ -816,7 +834,7 @@ bloom_index_probe_any(PG_FUNCTION_ARGS)
 	h = palloc(sizeof(uint64) * Max(n, 1));
 	if (hdr.family[0] != '\0')
 	{
-		conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), hdr.family, &hdr.collfp,
+		conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), hdr.family, &hdr.collfp, hdr.scheme,
 								   false, &ti);
 		for (int i = 0; i < n; i++)
 			if (!nulls[i])
@@ -824,6 +842,30 @@ bloom_index_probe_any(PG_FUNCTION_ARGS)
 										   hdr.seed, hdr.scheme);
 	}
 	PG_RETURN_ARRAYTYPE_P(bloom_index_probe_array(&hdr, h, nh));
+}
+
+/*
+ * Check a probe (as bloom_index_probe returns it: positions per key, then
+ * each key's positions, every one a bit number of a filter): its number of
+ * elements.  Raises 22023 for anything else, so no position can address
+ * outside a stripe.
+ */
+static int
+bloom_index_probe_check(ArrayType *probe)
+{
+	int			n = ArrayGetNItems(ARR_NDIM(probe), ARR_DIMS(probe));
+	int64	   *p = (int64 *) ARR_DATA_PTR(probe);
+	bool		ok = ARR_ELEMTYPE(probe) == INT8OID && !ARR_HASNULL(probe) && n >= 1 &&
+		p[0] >= 1 && p[0] <= BLOOM_MAX_POSITIONS && (n - 1) % p[0] == 0;
+
+	for (int i = 1; ok && i < n; i++)
+		ok = p[i] >= 0 && (uint64) p[i] < BLOOM_MAX_BITS;
+	if (!ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid bloom index probe"),
+				 errdetail("A probe is the number of positions per key, then each key's positions, as bloom_index_probe returns it.")));
+	return n;
 }
 
 /*
@@ -845,15 +887,9 @@ static BloomIndexMatch *
 bloom_index_match_init(MemoryContext cxt, ArrayType *probe)
 {
 	BloomIndexMatch *m = MemoryContextAllocZero(cxt, sizeof(BloomIndexMatch));
-	int			n = ArrayGetNItems(ARR_NDIM(probe), ARR_DIMS(probe));
+	int			n = bloom_index_probe_check(probe);
 	int64	   *p = (int64 *) ARR_DATA_PTR(probe);
 
-	if (ARR_ELEMTYPE(probe) != INT8OID || ARR_HASNULL(probe) || n < 1 ||
-		p[0] < 1 || p[0] > BLOOM_MAX_POSITIONS || (n - 1) % p[0] != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid bloom index probe"),
-				 errdetail("A probe is the number of positions per key, then each key's positions, as bloom_index_probe returns it.")));
 	m->k = (int) p[0];
 	m->npos = n - 1;
 	m->pos = MemoryContextAlloc(cxt, sizeof(int64) * Max(m->npos, 1));
@@ -939,16 +975,10 @@ bloom_index_match_stripe(PG_FUNCTION_ARGS)
 	int32		blk = PG_GETARG_INT32(0);
 	const uint8 *s = bloom_index_stripe_bytes(PG_GETARG_BYTEA_PP(1));
 	ArrayType  *probe = PG_GETARG_ARRAYTYPE_P(2);
-	int			n = ArrayGetNItems(ARR_NDIM(probe), ARR_DIMS(probe));
+	int			n = bloom_index_probe_check(probe);
 	int64	   *p = (int64 *) ARR_DATA_PTR(probe);
 	uint64		any = 0;
 
-	if (ARR_ELEMTYPE(probe) != INT8OID || ARR_HASNULL(probe) || n < 1 ||
-		p[0] < 1 || p[0] > BLOOM_MAX_POSITIONS || (n - 1) % p[0] != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid bloom index probe"),
-				 errdetail("A probe is the number of positions per key, then each key's positions, as bloom_index_probe returns it.")));
 	for (int64 *key = p + 1; key < p + n; key += p[0])
 	{
 		uint64		and = ~UINT64CONST(0);

@@ -126,12 +126,11 @@ bloom_ngram_agg_trans(PG_FUNCTION_ARGS)
 
 	if (PG_NARGS() < 3)
 		n = 3;
-	else if (PG_ARGISNULL(2))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("bloom_ngram_agg n-gram length must not be NULL")));
 	else
+	{
+		bloom_agg_args_given(fcinfo, 1, "bloom_ngram_agg", "n-gram length");
 		n = bloom_ngram_n(PG_GETARG_INT32(2));
+	}
 	snprintf(family, sizeof(family), "ngram:%d", n);
 	st = bloom_agg_auto_state(fcinfo, family);
 	if (strcmp(bloom_agg_family(st), family) != 0)

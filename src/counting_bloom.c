@@ -124,7 +124,7 @@ static uint64
 counting_hash_arg(FunctionCallInfo fcinfo, BloomFilter *f)
 {
 	Datum		value;
-	BloomTypeInfo *ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, &value);
+	BloomTypeInfo *ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, f->scheme, &value);
 
 	return bloom_hash_datum(ti, value, f->seed, f->scheme);
 }
@@ -188,7 +188,7 @@ counting_bloom_remove_all(PG_FUNCTION_ARGS)
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
 	BloomTypeInfo *ti;
 	BloomConversion *conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), f->family,
-												&f->collfp, false, &ti);
+												&f->collfp, f->scheme, false, &ti);
 	Datum	   *values;
 	bool	   *nulls;
 	int			n;
@@ -386,302 +386,164 @@ counting_bloom_info(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), v, nulls)));
 }
 
-/* ---- counting_bloom_agg(anyelement, capacity, fpr) ------------------------ */
+/* ---- counting_bloom_agg: the kind's hooks of the aggregate engine ------- */
 
 /*
- * The state of counting_bloom_agg.  Sized (x, capacity, fpr): f, filled as
- * rows come.  Automatic (x): f is NULL until the final function, which
- * sizes the filter for the distinct values at 1 %; until then the hashes
- * are kept, with their multiplicity (a value added twice has counters
- * raised twice, so one removal leaves it present), in hashes[], at most
- * COUNTING_AUTO_MAX of them (8 bytes each): beyond that the sized form is
- * the way.
+ * counting_bloom_agg(x, capacity, fpr) fills a counting filter;
+ * counting_bloom_agg(x) keeps the exact set of the values' hashes with
+ * their multiplicities (bloom_agg.c), at most COUNTING_AUTO_MAX distinct
+ * ones, and the final function sizes the filter for them at 1 %: beyond
+ * that the sized form is the way.
  */
-typedef struct CountingAggState
-{
-	BloomAggValue value;		/* the value argument's type information */
-	BloomFilter *f;
-	BloomHashQueue queue;		/* hashes whose counters are being prefetched */
-	char		family[BLOOM_FAMILY_LEN];	/* automatic: element fields */
-	uint32		collfp;
-	uint64	   *hashes;			/* automatic: every value's hash */
-	uint32		nhashes;
-	uint32		maxhashes;
-	BloomAggArgs args;			/* sized: the first row's capacity and rate */
-} CountingAggState;
-
 #define COUNTING_AUTO_MAX	(1 << 22)
 
-/* Apply the queued hashes. */
+/* Prefetch every counter inserting h into the counting filter f will touch. */
 static void
-counting_state_flush(CountingAggState *st)
+counting_agg_prefetch(const void *f, uint64 h)
 {
-	for (int i = 0; i < st->queue.n; i++)
-		bloom_counting_add(st->f, st->queue.h[i]);
-	bloom_add_items(st->f, st->queue.n);
-	st->queue.n = 0;
+	bloom_counting_prefetch((const BloomFilter *) f, h);
 }
 
-/* An empty state in aggcxt (automatic until a filter is given to it). */
-static CountingAggState *
-counting_state_alloc(MemoryContext aggcxt)
+/* Raise the counters of n hashes in the counting filter *f. */
+static void
+counting_agg_insert(void **f, const uint64 *h, int n, MemoryContext cxt)
 {
-	return MemoryContextAllocZero(aggcxt, sizeof(CountingAggState));
+	for (int i = 0; i < n; i++)
+		bloom_counting_add((BloomFilter *) *f, h[i]);
 }
 
-/* A state holding filter f (copied into aggcxt). */
-static CountingAggState *
-counting_state_new(MemoryContext aggcxt, const BloomFilter *f)
+/*
+ * The filter of an automatic state's ndistinct hashes: sized for them at
+ * 1 % (final); past COUNTING_AUTO_MAX, an error.
+ */
+static void *
+counting_agg_from_exact(const void *hdr, uint64 ndistinct, MemoryContext cxt, bool final)
 {
-	CountingAggState *st = counting_state_alloc(aggcxt);
+	const BloomFilter *h = (const BloomFilter *) hdr;
+	BloomFilter *f;
 
-	st->f = bloom_copy_in(aggcxt, f);
-	return st;
+	if (!final)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("counting_bloom_agg(x) sizes automatically for at most %d distinct values",
+						COUNTING_AUTO_MAX),
+				 errdetail("It keeps every distinct value's hash, and how often it came, until the end."),
+				 errhint("Give the capacity and rate: counting_bloom_agg(x, capacity, 0.01).")));
+	f = counting_new(Max((int64) ndistinct, 1), BLOOM_AUTO_FPR);
+	memcpy(f->family, h->family, BLOOM_FAMILY_LEN);
+	f->collfp = h->collfp;
+	return f;
+}
+
+/* Add the counters of src into *dst (counting_merge_checked). */
+static void
+counting_agg_merge(void **dst, const void *src, MemoryContext cxt)
+{
+	counting_merge_checked((BloomFilter *) *dst, (const BloomFilter *) src);
+}
+
+/* The smallest empty counting filter: the aggregate of no rows. */
+static void *
+counting_agg_empty(void)
+{
+	return bloom_alloc(BLOOM_LAYOUT_COUNTING, 1, 4 * BLOOM_MIN_BITS, 0);
+}
+
+static void
+counting_agg_check_full(const void *f, FunctionCallInfo fcinfo)
+{
+	counting_check_full((const BloomFilter *) f, fcinfo);
+}
+
+static const BloomAggKind counting_agg_kind = {
+	.type = BLOOM_KIND_COUNTING,
+	.state_msg = "invalid serialized counting bloom aggregate state",
+	.empty = counting_agg_empty,
+	.check_full = counting_agg_check_full,
+	.name = "counting_bloom_agg",
+	.tag = 'c',
+	.exact_max = COUNTING_AUTO_MAX,
+	.counted = true,
+	.items_are_rows = true,
+	.hdr_size = BLOOM_HEADER_SIZE,
+	.check_hdr = bloom_agg_check_filter_hdr,
+	.fields = bloom_agg_filter_fields,
+	.prefetch = counting_agg_prefetch,
+	.insert = counting_agg_insert,
+	.from_exact = counting_agg_from_exact,
+	.merge = counting_agg_merge,
+};
+
+/* The filter of counting_bloom_agg(x, capacity, fpr), from the first row. */
+static void *
+counting_make_sized(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
+{
+	bloom_agg_args_given(fcinfo, 2, "counting_bloom_agg", "capacity and false-positive rate");
+	return bloom_copy_in(aggcxt, counting_new(PG_GETARG_INT64(2), PG_GETARG_FLOAT8(3)));
 }
 
 PG_FUNCTION_INFO_V1(counting_bloom_agg_trans);
 Datum
 counting_bloom_agg_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	CountingAggState *st;
-
-	if (PG_ARGISNULL(0))
-	{
-		if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("counting_bloom_agg capacity and false-positive rate must not be NULL")));
-		st = counting_state_new(aggcxt, counting_new(PG_GETARG_INT64(2), PG_GETARG_FLOAT8(3)));
-	}
-	else
-		st = (CountingAggState *) PG_GETARG_POINTER(0);
-	bloom_agg_same_args(&st->args, fcinfo, 2, "counting_bloom_agg");
-	if (!PG_ARGISNULL(1))
-	{
-		uint64		h;
-
-		bloom_agg_first_value(fcinfo, &st->value, st->f->family, &st->f->collfp, aggcxt);
-		h = bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1), st->f->seed, st->f->scheme);
-
-		/* queue a few rows ahead, prefetching every counter each will touch */
-		bloom_counting_prefetch(st->f, h);
-		if (bloom_queue_push(&st->queue, h))
-			counting_state_flush(st);
-	}
-	PG_RETURN_POINTER(st);
+	return bloom_agg_apply(fcinfo, &counting_agg_kind, counting_make_sized, NULL);
 }
 
-/* ---- counting_bloom_agg(anyelement): automatic sizing ------------------ */
-
-/*
- * Keep n more hashes, read from h (any alignment: a serialized state's
- * bytes), in an automatic state; an error beyond the limit.
- */
-static void
-counting_auto_append(CountingAggState *st, const void *h, uint32 n)
-{
-	if ((uint64) st->nhashes + n > COUNTING_AUTO_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("counting_bloom_agg(x) sizes automatically for at most %d values",
-						COUNTING_AUTO_MAX),
-				 errdetail("It keeps every value's hash until the end to count the distinct ones."),
-				 errhint("Give the capacity and rate: counting_bloom_agg(x, capacity, 0.01).")));
-	if (st->nhashes + n > st->maxhashes)
-	{
-		uint32		want = Max(st->maxhashes * 2, st->nhashes + n);
-
-		want = Min(Max(want, 64), COUNTING_AUTO_MAX);
-		st->hashes = st->hashes ?
-			repalloc(st->hashes, (Size) want * sizeof(uint64)) :
-			MemoryContextAlloc(GetMemoryChunkContext(st), (Size) want * sizeof(uint64));
-		st->maxhashes = want;
-	}
-	memcpy(st->hashes + st->nhashes, h, (Size) n * sizeof(uint64));
-	st->nhashes += n;
-}
-
-
-static int
-counting_hash_cmp(const void *a, const void *b)
-{
-	uint64		x = *(const uint64 *) a;
-	uint64		y = *(const uint64 *) b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The filter of an automatic state: sized for its distinct hashes at 1 %. */
-static BloomFilter *
-counting_auto_result(CountingAggState *st)
-{
-	uint64		distinct = 0;
-	BloomFilter *f;
-
-	/* sorting keeps the multiset (and the state usable for another final) */
-	qsort(st->hashes, st->nhashes, sizeof(uint64), counting_hash_cmp);
-	for (uint32 i = 0; i < st->nhashes; i++)
-		distinct += (i == 0 || st->hashes[i] != st->hashes[i - 1]);
-	f = counting_new(Max((int64) distinct, 1), BLOOM_AUTO_FPR);
-	memcpy(f->family, st->family, BLOOM_FAMILY_LEN);
-	f->collfp = st->collfp;
-	for (uint32 i = 0; i < st->nhashes; i++)
-	{
-		if ((i & 0xFFFF) == 0)
-			CHECK_FOR_INTERRUPTS();
-		bloom_counting_add(f, st->hashes[i]);
-	}
-	bloom_add_items(f, st->nhashes);
-	return f;
-}
-
+/* counting_bloom_agg(anyelement): automatic sizing. */
 PG_FUNCTION_INFO_V1(counting_bloom_agg_auto_trans);
 Datum
 counting_bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	CountingAggState *st = PG_ARGISNULL(0) ?
-		counting_state_alloc(aggcxt) :
-		(CountingAggState *) PG_GETARG_POINTER(0);
-	uint64		h;
-
-	if (PG_ARGISNULL(1))
-		PG_RETURN_POINTER(st);
-	bloom_agg_first_value(fcinfo, &st->value, st->family, &st->collfp, aggcxt);
-	h = bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1), 0, BLOOM_SCHEME_DEFAULT);
-	counting_auto_append(st, &h, 1);
-	PG_RETURN_POINTER(st);
+	return bloom_agg_apply(fcinfo, &counting_agg_kind, bloom_agg_auto_header, NULL);
 }
 
-/* Serialized automatic state: family, collation fingerprint, the hashes. */
-PG_FUNCTION_INFO_V1(counting_bloom_agg_auto_serial);
-Datum
-counting_bloom_agg_auto_serial(PG_FUNCTION_ARGS)
-{
-	CountingAggState *st = (CountingAggState *) PG_GETARG_POINTER(0);
-	StringInfoData buf;
-
-	bloom_agg_context(fcinfo);
-	pq_begintypsend(&buf);
-	pq_sendbytes(&buf, st->family, BLOOM_FAMILY_LEN);
-	pq_sendint32(&buf, st->collfp);
-	if (st->nhashes > 0)
-		pq_sendbytes(&buf, (const char *) st->hashes, (int) (st->nhashes * sizeof(uint64)));
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
-}
-
-PG_FUNCTION_INFO_V1(counting_bloom_agg_auto_deserial);
-Datum
-counting_bloom_agg_auto_deserial(PG_FUNCTION_ARGS)
-{
-	bytea	   *b = PG_GETARG_BYTEA_PP(0);
-	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	CountingAggState *st = counting_state_alloc(aggcxt);
-	const char *p = VARDATA_ANY(b);
-	size_t		len = VARSIZE_ANY_EXHDR(b);
-	size_t		head = BLOOM_FAMILY_LEN + 4;
-	uint32		collfp;
-
-	if (len < head || (len - head) % sizeof(uint64) != 0 ||
-		(len - head) / sizeof(uint64) > COUNTING_AUTO_MAX ||
-		memchr(p, '\0', BLOOM_FAMILY_LEN) == NULL)
-		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION,
-					"invalid serialized counting bloom aggregate state",
-					"its length or element family is malformed");
-	memcpy(&collfp, p + BLOOM_FAMILY_LEN, 4);
-	bloom_merge_element_fields(st->family, &st->collfp, p, pg_ntoh32(collfp),
-							   "counting_bloom_agg");
-	if (len > head)
-		counting_auto_append(st, p + head,
-							 (uint32) ((len - head) / sizeof(uint64)));
-	PG_RETURN_POINTER(st);
-}
-
-/*
- * Final: a copy of the filter (sized) or the filter of the kept hashes
- * (automatic); over no rows, the smallest empty counting filter.
- */
+/* Final, combine, serialize and deserialize: the engine's, both forms. */
 PG_FUNCTION_INFO_V1(counting_bloom_agg_final);
 Datum
 counting_bloom_agg_final(PG_FUNCTION_ARGS)
 {
-	CountingAggState *st;
-	BloomFilter *f;
-
-	bloom_agg_context(fcinfo);
-	if (PG_ARGISNULL(0))
-		PG_RETURN_BLOOM_P(bloom_alloc(BLOOM_LAYOUT_COUNTING, 1, 4 * BLOOM_MIN_BITS, 0));
-	st = (CountingAggState *) PG_GETARG_POINTER(0);
-	if (st->f == NULL)
-		f = counting_auto_result(st);
-	else
-	{
-		counting_state_flush(st);
-		f = bloom_copy(st->f);
-	}
-	counting_check_full(f, fcinfo);
-	PG_RETURN_BLOOM_P(f);
+	return bloom_agg_finish(fcinfo, &counting_agg_kind);
 }
 
 PG_FUNCTION_INFO_V1(counting_bloom_agg_combine);
 Datum
 counting_bloom_agg_combine(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	CountingAggState *a = PG_ARGISNULL(0) ? NULL : (CountingAggState *) PG_GETARG_POINTER(0);
-	CountingAggState *b = PG_ARGISNULL(1) ? NULL : (CountingAggState *) PG_GETARG_POINTER(1);
-
-	if (b == NULL)
-		PG_RETURN_POINTER(a);
-	if (b->f == NULL)
-	{
-		/* automatic states: the hashes of both */
-		if (a == NULL)
-			a = counting_state_alloc(aggcxt);
-		bloom_merge_element_fields(a->family, &a->collfp, b->family, b->collfp,
-								   "counting_bloom_agg");
-		if (b->nhashes > 0)
-			counting_auto_append(a, b->hashes, b->nhashes);
-		PG_RETURN_POINTER(a);
-	}
-	counting_state_flush(b);
-	if (a == NULL)
-		PG_RETURN_POINTER(counting_state_new(aggcxt, b->f));
-	counting_state_flush(a);
-	counting_merge_checked(a->f, b->f);
-	PG_RETURN_POINTER(a);
+	return bloom_agg_merge_states(fcinfo);
 }
 
 PG_FUNCTION_INFO_V1(counting_bloom_agg_serial);
 Datum
 counting_bloom_agg_serial(PG_FUNCTION_ARGS)
 {
-	CountingAggState *st = (CountingAggState *) PG_GETARG_POINTER(0);
+	return bloom_agg_serialize(fcinfo);
+}
 
-	bloom_agg_context(fcinfo);
-	counting_state_flush(st);
-	PG_RETURN_BYTEA_P(bloom_wire_bytea(st->f));
+PG_FUNCTION_INFO_V1(counting_bloom_agg_auto_serial);
+Datum
+counting_bloom_agg_auto_serial(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_serialize(fcinfo);
 }
 
 PG_FUNCTION_INFO_V1(counting_bloom_agg_deserial);
 Datum
 counting_bloom_agg_deserial(PG_FUNCTION_ARGS)
 {
-	bytea	   *b = PG_GETARG_BYTEA_PP(0);
-	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	CountingAggState *st = counting_state_alloc(aggcxt);
+	return bloom_agg_deserialize(fcinfo, &counting_agg_kind);
+}
 
-	st->f = bloom_parse_wire((const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b),
-							 aggcxt, BLOOM_KIND_COUNTING,
-							 "invalid serialized counting bloom aggregate state");
-	PG_RETURN_POINTER(st);
+PG_FUNCTION_INFO_V1(counting_bloom_agg_auto_deserial);
+Datum
+counting_bloom_agg_auto_deserial(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_deserialize(fcinfo, &counting_agg_kind);
 }
 
 /* ---- counting_bloom_union_agg(counting_bloom) --------------------------- */
 
 /*
- * The step of the union aggregate (bloom.c runs it): counters added in
+ * The step of the union aggregate (bloom_agg.c runs it): counters added in
  * place (counting_merge_checked: same sizes only, as counting_bloom_union);
  * an empty state takes the input.
  */
@@ -701,23 +563,7 @@ counting_union_step(MemoryContext aggcxt, void *state, const void *in)
 	return st;
 }
 
-/* The smallest empty counting filter: the union of no rows. */
-static void *
-counting_union_empty(void)
-{
-	return bloom_alloc(BLOOM_LAYOUT_COUNTING, 1, 4 * BLOOM_MIN_BITS, 0);
-}
-
-static void
-counting_check_full_any(const void *f, FunctionCallInfo fcinfo)
-{
-	counting_check_full((const BloomFilter *) f, fcinfo);
-}
-
-static const BloomSetopAgg counting_union_agg_kind = {
-	BLOOM_KIND_COUNTING, "invalid serialized counting bloom aggregate state",
-	counting_union_step, counting_union_empty, counting_check_full_any, NULL, NULL
-};
+static const BloomSetopAgg counting_union_agg_kind = {&counting_agg_kind, counting_union_step, false};
 
 PG_FUNCTION_INFO_V1(counting_bloom_union_trans);
 Datum

@@ -31,7 +31,6 @@
 #include "funcapi.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
-#include "nodes/primnodes.h"
 #include "port/pg_bswap.h"
 #include "utils/builtins.h"
 
@@ -390,7 +389,7 @@ scalable_bloom_add(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(f);
 	f = (ScalableFilter *) bloom_copy((BloomFilter *) f);
 	was_empty = f->family[0] == '\0';
-	ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, &value);
+	ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, f->scheme, &value);
 	if (was_empty)
 		scalable_adopt(f, f->family, f->collfp);	/* and every sub-filter */
 	scalable_add_hash(&f, bloom_hash_datum(ti, value, f->seed, f->scheme), CurrentMemoryContext);
@@ -600,7 +599,8 @@ scalable_bloom_info(PG_FUNCTION_ARGS)
 #define SCALABLE_DEFAULT_GROWTH		2
 
 /*
- * Distinct hashes a partial state keeps exactly: 2^22 (a 64 MiB table at
+ * Distinct hashes a partial state keeps exactly (bloom_agg.c's exact
+ * phase: partial states must not merge filters): 2^22 (a 64 MiB table at
  * most, 32 MiB serialized).  Beyond, it becomes a filter, and two such
  * partial filters can only be merged sub-filter by sub-filter, over
  * capacity (the final function's full-filter check then says so).
@@ -608,368 +608,184 @@ scalable_bloom_info(PG_FUNCTION_ARGS)
 #define SCALABLE_EXACT_MAX			(1 << 22)
 #define SCALABLE_STATE_MSG			"invalid serialized scalable bloom aggregate state"
 
+/* ---- the kind's hooks of the aggregate engine --------------------------- */
+
+/* The element fields of a scalable filter (or exact-phase header). */
+static BloomAggFields
+scalable_agg_fields(void *p)
+{
+	ScalableFilter *f = (ScalableFilter *) p;
+	BloomAggFields fl = {f->family, &f->collfp, f->seed, f->scheme};
+
+	return fl;
+}
+
+/* The element fields of f were set: its sub-filters take them too. */
+static void
+scalable_agg_adopted(void *f)
+{
+	scalable_adopt((ScalableFilter *) f, ((ScalableFilter *) f)->family,
+				   ((ScalableFilter *) f)->collfp);
+}
+
+/* Add n hashes, in order, to *f (replaced by a grown copy in cxt as needed). */
+static void
+scalable_agg_insert(void **f, const uint64 *h, int n, MemoryContext cxt)
+{
+	for (int i = 0; i < n; i++)
+		scalable_add_hash((ScalableFilter **) f, h[i], cxt);
+}
+
+/* The filter of an exact set: the header's, with its first sub-filter. */
+static void *
+scalable_agg_from_exact(const void *hdr, uint64 ndistinct, MemoryContext cxt, bool final)
+{
+	return scalable_append((const ScalableFilter *) hdr, cxt);
+}
+
+/* Two partial filters (past the exact phase): sub-filter-wise OR. */
+static void
+scalable_agg_merge(void **dst, const void *src, MemoryContext cxt)
+{
+	ScalableFilter *r = scalable_merge((ScalableFilter *) *dst, (const ScalableFilter *) src, cxt);
+
+	pfree(*dst);
+	*dst = r;
+}
+
+/* Why an exact-phase header (scalable_make_state's) is invalid, or NULL. */
+static const char *
+scalable_agg_check_hdr(const void *p)
+{
+	const ScalableFilter *h = (const ScalableFilter *) p;
+
+	if (VARSIZE(h) != SCALABLE_HEADER_SIZE || h->nsub != 0 ||
+		h->version != SCALABLE_FORMAT_VERSION || h->layout != BLOOM_LAYOUT_SCALABLE ||
+		!bloom_scheme_known(h->scheme))
+		return "the exact-set header is malformed";
+	if (memchr(h->family, '\0', BLOOM_FAMILY_LEN) == NULL)
+		return "the element family is malformed";
+	return scalable_check_params(h->capacity, scalable_fpr(h), h->growth);
+}
+
+/* The default scalable filter: the aggregate (and union) of no rows. */
+static void *
+scalable_agg_empty(void)
+{
+	return scalable_new(SCALABLE_DEFAULT_CAPACITY, SCALABLE_DEFAULT_FPR,
+						SCALABLE_DEFAULT_GROWTH, CurrentMemoryContext);
+}
+
+static void
+scalable_agg_check_full(const void *f, FunctionCallInfo fcinfo)
+{
+	scalable_check_full((const ScalableFilter *) f, fcinfo);
+}
+
+/* States and union states travel in the portable form. */
+static BloomFilter *
+scalable_agg_portable(void *f)
+{
+	return scalable_portable_copy((const ScalableFilter *) f);
+}
+
+static void *
+scalable_agg_decode(BloomFilter *wire, MemoryContext aggcxt)
+{
+	return scalable_finish_decode(wire, ERRCODE_INVALID_BINARY_REPRESENTATION, aggcxt);
+}
+
+static const BloomAggKind scalable_agg_kind = {
+	.type = BLOOM_KIND_SCALABLE,
+	.state_msg = SCALABLE_STATE_MSG,
+	.empty = scalable_agg_empty,
+	.check_full = scalable_agg_check_full,
+	.portable = scalable_agg_portable,
+	.decode = scalable_agg_decode,
+	.name = "scalable_bloom_agg",
+	.tag = 's',
+	.exact_max = SCALABLE_EXACT_MAX,
+	.hdr_size = SCALABLE_HEADER_SIZE,
+	.check_hdr = scalable_agg_check_hdr,
+	.fields = scalable_agg_fields,
+	.adopted = scalable_agg_adopted,
+	.insert = scalable_agg_insert,
+	.from_exact = scalable_agg_from_exact,
+	.merge = scalable_agg_merge,
+};
+
 /*
- * The state of scalable_bloom_agg.  A scalable filter depends on the order
- * of insertion (a value goes into the newest sub-filter), so two filters
- * built on parts of the data cannot be merged into one that keeps the rate:
- * OR-ing them sub-filter by sub-filter puts up to twice (with n workers n
- * times) the capacity into each sub-filter, measured at 56-60 % false
- * positives for a 1 % target over 1,000,000 rows.  So a state that will be
- * combined (a partial aggregate: parallel workers, partitionwise
- * aggregation; Aggref.aggsplit says so) keeps the exact set of distinct
- * hashes instead of a filter, and the combined state's final function
- * builds the filter by inserting them one by one, as the serial plan does:
- * same rate.  A state of a plain (serial) aggregate fills its filter
- * directly.
+ * The state of scalable_bloom_agg(x [, capacity, fpr]) (NULL sizing
+ * arguments: 22004): the filter, or for a partial aggregate (one whose
+ * state is combined) the exact phase under the filter's header.
  */
-typedef struct ScalableAggState
+static void *
+scalable_make_state(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
 {
-	BloomAggValue value;		/* the value argument's type information */
-	bool		deserialized;	/* made by the deserial function: ours to keep */
-	ScalableFilter *f;			/* filter phase; NULL in the exact phase */
-	ScalableFilter *hdr;		/* exact phase: parameters, element fields */
-	BloomHashSet set;			/* exact phase: the distinct hashes */
-	BloomAggArgs args;			/* the first row's capacity and rate, if given */
-} ScalableAggState;
-
-/* The header holding the element fields and parameters. */
-static ScalableFilter *
-scalable_state_header(ScalableAggState *st)
-{
-	return st->f ? st->f : st->hdr;
-}
-
-/* Does this aggregate call's state get combined (a partial aggregate)? */
-static bool
-scalable_agg_is_partial(FunctionCallInfo fcinfo)
-{
-	Aggref	   *aggref = AggGetAggref(fcinfo);
-
-	return aggref != NULL && DO_AGGSPLIT_SKIPFINAL(aggref->aggsplit);
-}
-
-/* An empty exact-phase state for the parameters of hdr (no sub-filter). */
-static ScalableAggState *
-scalable_state_exact(MemoryContext aggcxt, const ScalableFilter *hdr)
-{
-	ScalableAggState *st = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
-
-	st->hdr = MemoryContextAlloc(aggcxt, SCALABLE_HEADER_SIZE);
-	memcpy(st->hdr, hdr, SCALABLE_HEADER_SIZE);
-	SET_VARSIZE(st->hdr, SCALABLE_HEADER_SIZE);
-	st->hdr->nsub = 0;
-	st->hdr->nitems = 0;
-	bloom_hashset_init(&st->set, aggcxt);
-	return st;
-}
-
-/* A new state for the sizing arguments of this call (NULLs: 22004). */
-static ScalableAggState *
-scalable_state_new(FunctionCallInfo fcinfo, MemoryContext aggcxt)
-{
-	ScalableAggState *st;
 	ScalableFilter *f;
+	ScalableFilter *hdr;
 	int64		capacity = SCALABLE_DEFAULT_CAPACITY;
 	double		fpr = SCALABLE_DEFAULT_FPR;
 
 	if (PG_NARGS() > 3)
 	{
-		if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("scalable_bloom_agg capacity and false-positive rate must not be NULL")));
+		bloom_agg_args_given(fcinfo, 2, "scalable_bloom_agg", "capacity and false-positive rate");
 		capacity = PG_GETARG_INT64(2);
 		fpr = PG_GETARG_FLOAT8(3);
 	}
 	f = scalable_from_args(capacity, fpr, SCALABLE_DEFAULT_GROWTH, aggcxt);
-	if (scalable_agg_is_partial(fcinfo))
-	{
-		st = scalable_state_exact(aggcxt, f);
-		pfree(f);
-		return st;
-	}
-	st = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
-	st->f = f;
-	return st;
-}
-
-/* Add h to the state (the exact set may turn into a filter). */
-static void
-scalable_state_add(ScalableAggState *st, uint64 h, MemoryContext aggcxt)
-{
-	if (st->f)
-	{
-		scalable_add_hash(&st->f, h, aggcxt);
-		return;
-	}
-	bloom_hashset_insert(&st->set, h);
-	if (bloom_hashset_count(&st->set) > SCALABLE_EXACT_MAX)
-	{
-		ScalableFilter *f = scalable_append(st->hdr, aggcxt);
-		uint64		pos = 0,
-					x;
-
-		while (bloom_hashset_next(&st->set, &pos, &x))
-			scalable_add_hash(&f, x, aggcxt);
-		bloom_hashset_free(&st->set);
-		st->f = f;
-	}
-}
-
-/*
- * The filter of an exact-phase state, in cxt (the state is unchanged):
- * its hashes inserted one by one.
- */
-static ScalableFilter *
-scalable_state_build(ScalableAggState *st, MemoryContext cxt)
-{
-	ScalableFilter *f = scalable_append(st->hdr, cxt);
-	uint64		pos = 0,
-				h;
-
-	while (bloom_hashset_next(&st->set, &pos, &h))
-		scalable_add_hash(&f, h, cxt);
-	return f;
+	*exact = bloom_agg_is_partial(fcinfo);
+	if (!*exact)
+		return f;
+	hdr = MemoryContextAlloc(aggcxt, SCALABLE_HEADER_SIZE);
+	memcpy(hdr, f, SCALABLE_HEADER_SIZE);
+	SET_VARSIZE(hdr, SCALABLE_HEADER_SIZE);
+	hdr->nsub = 0;
+	hdr->nitems = 0;
+	pfree(f);
+	return hdr;
 }
 
 PG_FUNCTION_INFO_V1(scalable_bloom_agg_trans);
 Datum
 scalable_bloom_agg_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	ScalableAggState *st = PG_ARGISNULL(0) ? scalable_state_new(fcinfo, aggcxt)
-		: (ScalableAggState *) PG_GETARG_POINTER(0);
-	ScalableFilter *hdr = scalable_state_header(st);
-
-	if (PG_NARGS() > 2)
-		bloom_agg_same_args(&st->args, fcinfo, 2, "scalable_bloom_agg");
-	if (!PG_ARGISNULL(1))
-	{
-		if (bloom_agg_first_value(fcinfo, &st->value, hdr->family, &hdr->collfp, aggcxt))
-			scalable_adopt(hdr, hdr->family, hdr->collfp);	/* and its sub-filters */
-		scalable_state_add(st, bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1), hdr->seed, hdr->scheme),
-						   aggcxt);
-	}
-	PG_RETURN_POINTER(st);
+	return bloom_agg_apply(fcinfo, &scalable_agg_kind, scalable_make_state, NULL);
 }
 
+/* Final, combine, serialize and deserialize: the engine's. */
 PG_FUNCTION_INFO_V1(scalable_bloom_agg_final);
 Datum
 scalable_bloom_agg_final(PG_FUNCTION_ARGS)
 {
-	ScalableAggState *st;
-	ScalableFilter *f;
-
-	bloom_agg_context(fcinfo);
-	if (PG_ARGISNULL(0))
-		PG_RETURN_POINTER(scalable_new(SCALABLE_DEFAULT_CAPACITY, SCALABLE_DEFAULT_FPR,
-									   SCALABLE_DEFAULT_GROWTH, CurrentMemoryContext));
-	st = (ScalableAggState *) PG_GETARG_POINTER(0);
-	f = st->f ? (ScalableFilter *) bloom_copy((BloomFilter *) st->f)
-		: scalable_state_build(st, CurrentMemoryContext);
-	scalable_check_full(f, fcinfo);
-	PG_RETURN_POINTER(f);
-}
-
-/* A copy of st in aggcxt (combine may get a state it must not keep). */
-static ScalableAggState *
-scalable_state_copy(MemoryContext aggcxt, const ScalableAggState *src)
-{
-	ScalableAggState *st = MemoryContextAlloc(aggcxt, sizeof(ScalableAggState));
-
-	memcpy(st, src, sizeof(ScalableAggState));
-	st->deserialized = false;
-	if (src->f)
-		st->f = (ScalableFilter *) bloom_copy_in(aggcxt, (const BloomFilter *) src->f);
-	else
-	{
-		st->hdr = MemoryContextAlloc(aggcxt, SCALABLE_HEADER_SIZE);
-		memcpy(st->hdr, src->hdr, SCALABLE_HEADER_SIZE);
-		bloom_hashset_copy(&st->set, &src->set, aggcxt);
-	}
-	return st;
-}
-
-/* Raise the error for combining states of different sizing arguments. */
-static void
-scalable_check_same_params(const ScalableFilter *a, const ScalableFilter *b)
-{
-	if (a->capacity != b->capacity || a->fpr_bits != b->fpr_bits ||
-		a->growth != b->growth || a->seed != b->seed)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot combine scalable_bloom_agg states with different parameters"),
-				 errdetail("Capacity %llu and %llu, rate %g and %g.",
-						   (unsigned long long) a->capacity, (unsigned long long) b->capacity,
-						   scalable_fpr(a), scalable_fpr(b)),
-				 errhint("Give every group the same capacity and rate.")));
-}
-
-/*
- * Merge src into dst (dst in aggcxt).  Exact hashes are inserted one by one
- * (into dst's set or filter); an exact dst meeting a filter src becomes a
- * copy of that filter with dst's hashes inserted.  Only two filters (partial
- * states past SCALABLE_EXACT_MAX) are OR-ed sub-filter by sub-filter.
- */
-static void
-scalable_state_merge(ScalableAggState *dst, ScalableAggState *src, MemoryContext aggcxt)
-{
-	ScalableFilter *dh = scalable_state_header(dst);
-	ScalableFilter *sh = scalable_state_header(src);
-	uint64		pos = 0,
-				h;
-
-	scalable_check_same_params(dh, sh);
-	bloom_merge_element_fields(dh->family, &dh->collfp, sh->family, sh->collfp,
-							   "scalable_bloom_agg");
-	if (dst->f)
-		scalable_adopt(dst->f, dh->family, dh->collfp);
-	if (src->f == NULL)
-	{
-		while (bloom_hashset_next(&src->set, &pos, &h))
-			scalable_state_add(dst, h, aggcxt);
-	}
-	else if (dst->f == NULL)
-	{
-		ScalableFilter *f = (ScalableFilter *) bloom_copy_in(aggcxt, (const BloomFilter *) src->f);
-
-		scalable_adopt(f, dh->family, dh->collfp);
-		while (bloom_hashset_next(&dst->set, &pos, &h))
-			scalable_add_hash(&f, h, aggcxt);
-		bloom_hashset_free(&dst->set);
-		dst->f = f;
-	}
-	else
-	{
-		ScalableFilter *r = scalable_merge(dst->f, src->f, aggcxt);
-
-		pfree(dst->f);
-		dst->f = r;
-	}
+	return bloom_agg_finish(fcinfo, &scalable_agg_kind);
 }
 
 PG_FUNCTION_INFO_V1(scalable_bloom_agg_combine);
 Datum
 scalable_bloom_agg_combine(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	ScalableAggState *a = PG_ARGISNULL(0) ? NULL : (ScalableAggState *) PG_GETARG_POINTER(0);
-	ScalableAggState *b = PG_ARGISNULL(1) ? NULL : (ScalableAggState *) PG_GETARG_POINTER(1);
-
-	if (b == NULL)
-		PG_RETURN_POINTER(a);
-	if (a == NULL)
-		PG_RETURN_POINTER(b->deserialized ? b : scalable_state_copy(aggcxt, b));
-	scalable_state_merge(a, b, aggcxt);
-	PG_RETURN_POINTER(a);
+	return bloom_agg_merge_states(fcinfo);
 }
 
-/*
- * Serialized state: 'f' and the filter's binary form, or 'x', the header
- * fields that matter (capacity, rate bits, growth, seed, collation
- * fingerprint, family) and the exact set.
- */
 PG_FUNCTION_INFO_V1(scalable_bloom_agg_serial);
 Datum
 scalable_bloom_agg_serial(PG_FUNCTION_ARGS)
 {
-	ScalableAggState *st = (ScalableAggState *) PG_GETARG_POINTER(0);
-	StringInfoData buf;
-
-	bloom_agg_context(fcinfo);
-	pq_begintypsend(&buf);
-	if (st->f)
-	{
-		bytea	   *w = bloom_wire_bytea(scalable_portable_copy(st->f));
-
-		pq_sendbyte(&buf, 'f');
-		pq_sendbytes(&buf, VARDATA(w), (int) VARSIZE(w) - VARHDRSZ);
-	}
-	else
-	{
-		pq_sendbyte(&buf, 'x');
-		pq_sendint64(&buf, st->hdr->capacity);
-		pq_sendint64(&buf, st->hdr->fpr_bits);
-		pq_sendint32(&buf, st->hdr->growth);
-		pq_sendint64(&buf, st->hdr->seed);
-		pq_sendint32(&buf, st->hdr->collfp);
-		pq_sendbytes(&buf, st->hdr->family, BLOOM_FAMILY_LEN);
-		bloom_hashset_send(&buf, &st->set);
-	}
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
-}
-
-/* Read an exact-phase state (after its kind byte), validated. */
-static ScalableAggState *
-scalable_deserial_exact(StringInfo buf, MemoryContext aggcxt)
-{
-	ScalableFilter hdr;
-	ScalableAggState *st;
-	const char *why;
-
-	if (buf->len - buf->cursor < 8 + 8 + 4 + 8 + 4 + BLOOM_FAMILY_LEN)
-		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, SCALABLE_STATE_MSG,
-					"the exact-set header is truncated");
-	memset(&hdr, 0, sizeof(hdr));
-	hdr.version = SCALABLE_FORMAT_VERSION;
-	hdr.layout = BLOOM_LAYOUT_SCALABLE;
-	hdr.scheme = BLOOM_SCHEME_DEFAULT;	/* states start empty: the scheme of new filters */
-	hdr.capacity = (uint64) pq_getmsgint64(buf);
-	hdr.fpr_bits = (uint64) pq_getmsgint64(buf);
-	hdr.growth = pq_getmsgint(buf, 4);
-	hdr.seed = (uint64) pq_getmsgint64(buf);
-	hdr.collfp = pq_getmsgint(buf, 4);
-	memcpy(hdr.family, pq_getmsgbytes(buf, BLOOM_FAMILY_LEN), BLOOM_FAMILY_LEN);
-	if ((why = scalable_check_params(hdr.capacity, scalable_fpr(&hdr), hdr.growth)) != NULL)
-		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, SCALABLE_STATE_MSG, why);
-	if (memchr(hdr.family, '\0', BLOOM_FAMILY_LEN) == NULL)
-		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, SCALABLE_STATE_MSG,
-					"the element family is malformed");
-	st = scalable_state_exact(aggcxt, &hdr);
-	if ((why = bloom_hashset_recv(&st->set, buf, SCALABLE_EXACT_MAX + 1)) != NULL)
-		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, SCALABLE_STATE_MSG, why);
-	return st;
+	return bloom_agg_serialize(fcinfo);
 }
 
 PG_FUNCTION_INFO_V1(scalable_bloom_agg_deserial);
 Datum
 scalable_bloom_agg_deserial(PG_FUNCTION_ARGS)
 {
-	bytea	   *b = PG_GETARG_BYTEA_PP(0);
-	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	ScalableAggState *st;
-	StringInfoData buf;
-	int			kind;
-
-	buf.data = VARDATA_ANY(b);
-	buf.len = VARSIZE_ANY_EXHDR(b);
-	buf.cursor = 0;
-	if (buf.len < 1)
-		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, SCALABLE_STATE_MSG,
-					"the state is truncated");
-	kind = pq_getmsgbyte(&buf);
-	if (kind == 'f')
-	{
-		BloomFilter *v1 = bloom_parse_wire((const uint8 *) buf.data + buf.cursor,
-										   buf.len - buf.cursor, CurrentMemoryContext,
-										   BLOOM_KIND_SCALABLE, SCALABLE_STATE_MSG);
-
-		st = MemoryContextAllocZero(aggcxt, sizeof(ScalableAggState));
-		st->f = scalable_finish_decode(v1, ERRCODE_INVALID_BINARY_REPRESENTATION, aggcxt);
-	}
-	else if (kind == 'x')
-		st = scalable_deserial_exact(&buf, aggcxt);
-	else
-		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, SCALABLE_STATE_MSG,
-					"unknown state kind");
-	st->deserialized = true;
-	PG_RETURN_POINTER(st);
+	return bloom_agg_deserialize(fcinfo, &scalable_agg_kind);
 }
 
 /* ---- scalable_bloom_union_agg(scalable_bloom) --------------------------- */
 
 /*
- * The kind's hooks of the union aggregate (bloom.c runs it): the step is
+ * The step of the union aggregate (bloom_agg.c runs it):
  * scalable_bloom_union's sub-filter-wise OR; the final function reports a
  * union over capacity; states travel in the portable form.
  */
@@ -985,35 +801,7 @@ scalable_union_step(MemoryContext aggcxt, void *state, const void *in)
 	return r;
 }
 
-static void *
-scalable_union_empty(void)
-{
-	return scalable_new(SCALABLE_DEFAULT_CAPACITY, SCALABLE_DEFAULT_FPR,
-						SCALABLE_DEFAULT_GROWTH, CurrentMemoryContext);
-}
-
-static void
-scalable_check_full_any(const void *f, FunctionCallInfo fcinfo)
-{
-	scalable_check_full((const ScalableFilter *) f, fcinfo);
-}
-
-static BloomFilter *
-scalable_portable_any(void *f)
-{
-	return scalable_portable_copy((const ScalableFilter *) f);
-}
-
-static void *
-scalable_decode_any(BloomFilter *wire, MemoryContext aggcxt)
-{
-	return scalable_finish_decode(wire, ERRCODE_INVALID_BINARY_REPRESENTATION, aggcxt);
-}
-
-static const BloomSetopAgg scalable_union_agg_kind = {
-	BLOOM_KIND_SCALABLE, SCALABLE_STATE_MSG, scalable_union_step, scalable_union_empty,
-	scalable_check_full_any, scalable_portable_any, scalable_decode_any
-};
+static const BloomSetopAgg scalable_union_agg_kind = {&scalable_agg_kind, scalable_union_step, false};
 
 PG_FUNCTION_INFO_V1(scalable_bloom_union_trans);
 Datum

@@ -30,3 +30,18 @@ LANGUAGE sql AS $$
 	SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY cpu_s)::numeric, 2)
 	  FROM bench_once_cpu WHERE grp = g AND label = lab AND rep > 0
 $$;
+
+-- findex_copy(src, dst): the write floor of a build -- every filter of src
+-- copied into a new table dst (CREATE TABLE AS: each value read whole and
+-- stored again, out of line, as the index's build writes its rows); the
+-- previous dst dropped first.  The rows copied.
+CREATE FUNCTION findex_copy(src regclass, dst text) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+	n bigint;
+BEGIN
+	EXECUTE format('DROP TABLE IF EXISTS %I', dst);
+	EXECUTE format('CREATE TABLE %I AS SELECT id, f FROM %s', dst, src);
+	GET DIAGNOSTICS n = ROW_COUNT;
+	RETURN n;
+END $$;

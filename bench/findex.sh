@@ -6,9 +6,9 @@
 #
 # Data, the same key universe 0 ... 10^9 - 1 in three shapes:
 #  findex_100k(id bigint, f bloom): 100,000 filters bloom_agg(k, 10000, 0.01),
-#      filter i holds the keys i*10,000 ... i*10,000 + 9,999 (12 kB each);
+#      filter i holds the keys i*10,000 ... i*10,000 + 9,999 (13,256 bytes each);
 #  findex_10k(id bigint, f bloom): 10,000 filters bloom_agg(k, 100000, 0.01),
-#      filter i holds the keys i*100,000 ... i*100,000 + 99,999 (120 kB each);
+#      filter i holds the keys i*100,000 ... i*100,000 + 99,999 (131,688 bytes each);
 #  findex_brin(id bigint, k bigint): the keys 0 ... BRIN_ROWS - 1 one a row
 #      (id = k / 10,000, the findex_100k filter holding k), BRIN bloom index
 #      int8_bloom_ops(n_distinct_per_range = -1, false_positive_rate = 0.01),
@@ -20,7 +20,7 @@
 # part of 10^8 key insertions at a time, with progress) as binary COPY files
 # (bloom's send/recv form) in
 #     ${BENCH_FINDEX_CACHE:-/var/cache/bloomset-bench}/findex-v<FINDEX_FORMAT>-pg<major>[-div<d>]/
-# and every run COPYs them into its throwaway cluster (tens of seconds).
+# and every run COPYs them into its throwaway cluster (about 8 s a set here).
 # Files, not a data directory: the run's cluster creates the extension anew
 # from the sources under test, so the cache does not depend on any catalog.
 # A part is written under a temporary name and renamed when complete: an
@@ -45,7 +45,8 @@
 #    the write floor of any build, no goal);
 #  - append (group findex-append): bloom_index_add of one 10,000-key filter
 #    into the 100,000-filter index vs INSERT of the same filter into a plain
-#    table; goal <= 50 ms; the appended ids are removed after.
+#    table, interleaved (bench_group: all in one transaction); goal <= 50 ms;
+#    the appended ids are removed after.
 # Without bloom_index_create (issue 15 not merged) only the per-filter and
 # BRIN rows are measured.
 #

@@ -11,6 +11,10 @@
 # through the benchmark's helper, e.g.
 #   bench/profile.sh 10000000 \
 #     "SELECT bench_ms('SELECT count(*) FROM t WHERE bloom_contains(\$1, s)', bench_filter('big'), 0)"
+# PROFILE_FINDEX=1 also loads the findex group's filter tables (findex_100k,
+# findex_10k: see bench/findex.sh; generated into its cache if missing), e.g.
+#   PROFILE_FINDEX=1 bench/profile.sh 1000 \
+#     "SELECT count(*) FROM findex_100k WHERE f @> 42000042::bigint"
 # The server's postgres binary is stripped (Debian): its static functions
 # show as addresses; exported ones and everything in bloomset.so are named.
 set -euo pipefail
@@ -28,6 +32,12 @@ mkdir -p "$OUTDIR"
 ensure_packages linux-perf
 perf stat -e task-clock true >/dev/null 2>&1 || { echo "perf does not work here" >&2; exit 1; }
 bench_setup "$ROWS"
+if [ "${PROFILE_FINDEX:-0}" = 1 ]; then
+	source "$BENCH_DIR/findex.sh"
+	findex_check_disk
+	findex_generate
+	findex_load
+fi
 
 # Self time by function, with the unnamed (static) functions of the stripped
 # postgres binary grouped by their unwind-table (FDE) address range, so that

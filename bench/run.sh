@@ -22,14 +22,20 @@
 #              two groups, multi and multi13) lookup (point lookups over
 #              100 and 1,000 stored filters and writes by storage, timed as
 #              lookup100, lookup1k and lookwrite) union beyond space;
-#              for quick experiments, the committed report runs them all).
+#              for quick experiments, the committed report runs them all;
+#              opt-in, run only when named: findex -- the filter index of
+#              issue 15 over 10,000 and 100,000 stored filters against
+#              per-filter and BRIN lookups, a few GB of data generated once
+#              and cached in /var/cache/bloomset-bench, see bench/findex.sh:
+#              BENCH_GROUPS=findex BENCH_OUT=bench/results/findex-latest.md
+#              bash bench/run.sh 1000).
 # Progress goes to stderr; the report to stdout and the file.
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$BENCH_DIR/../scripts/lib.sh"
 
-CMDLINE="bench/run.sh${*:+ $*}"
+CMDLINE="${BENCH_GROUPS:+BENCH_GROUPS=\"$BENCH_GROUPS\" }bench/run.sh${*:+ $*}"
 N=${1:-10000000}
 REPS=${BENCH_REPS:-5}
 OUT=${BENCH_OUT:-$BENCH_DIR/results/latest.md}
@@ -101,7 +107,8 @@ UPDATE bench_q SET query = label WHERE query IS NULL;
 
 -- note: the kind of figures to add (rows, speedup, gbps, etl, 'probes N');
 -- txt: free text for the notes column
-CREATE TABLE bench_rows (ord serial, name text, grp text, label text, bgrp text, blabel text, note text, txt text);
+-- goal: 'ms X' (median <= X ms) or 'ratio X' (ratio <= X), reported against the median
+CREATE TABLE bench_rows (ord serial, name text, grp text, label text, bgrp text, blabel text, note text, txt text, goal text);
 INSERT INTO bench_rows (name, grp, label, bgrp, blabel, note) VALUES
  ('agg-text', 'agg-text', 'SELECT bloom_agg(s, @N@, 0.01) FROM t', 'agg-text', 'SELECT count(s) FROM t', 'rows'),
  ('agg-text', 'agg-text', 'SELECT bloom_agg(s, @N@, 0.01) FROM t', 'agg-text', 'SELECT hll_add_agg(hll_hash_text(s)) FROM t', 'rows'),
@@ -339,6 +346,12 @@ bench_run lookwrite
 echo "DROP TABLE lk100, lk1000, lk100b, lk1000b, lkbrin, lw_src_sparse, lw_src_full, lw_sparse_default, lw_sparse_extended, lw_sparse_external, lw_full_default, lw_full_extended, lw_full_external;" | sql
 fi
 
+# the filter index (issue 15): opt-in, only when BENCH_GROUPS names it
+if [[ " ${BENCH_GROUPS:-} " == *" findex "* ]]; then
+	source "$BENCH_DIR/findex.sh"
+	findex_run
+fi
+
 if want union; then
 say "building 2 x 1000 filters of 1 MiB"
 sql <<'EOF'
@@ -453,6 +466,16 @@ SELECT format('| %s | `%s` | %s | `%s` | %s | %s | %s |',
 			   'shared buffers per filter ' || to_char(m.buffers::numeric / split_part(r.note, ' ', 2)::numeric, 'FM999990.0')
 			   || ' vs ' || to_char(b.buffers::numeric / split_part(r.note, ' ', 2)::numeric, 'FM999990.0')
 			   || ' (per lookup ' || m.buffers || ' vs ' || b.buffers || ')'
+		   END,
+		   CASE WHEN r.note LIKE 'buffers %' THEN
+			   'shared buffers per ' || split_part(r.note, ' ', 2) || ' ' || coalesce(m.buffers::text, '?') || ' vs ' || coalesce(b.buffers::text, '?')
+		   END,
+		   CASE split_part(r.goal, ' ', 1)
+			 WHEN 'ms' THEN 'goal ≤ ' || split_part(r.goal, ' ', 2) || ' ms: median / goal = '
+				|| to_char(m.med / split_part(r.goal, ' ', 2)::numeric, 'FM99990.00')
+				|| ' (fastest round ' || to_char(m.lo, 'FM999999990.0') || ' ms)'
+			 WHEN 'ratio' THEN 'goal ratio ≤ ' || split_part(r.goal, ' ', 2) || ': ratio / goal = '
+				|| to_char(m.med / b.med / split_part(r.goal, ' ', 2)::numeric, 'FM99990.00')
 		   END,
 		   CASE WHEN r.note LIKE 'probes %' THEN
 			   to_char(m.med * 1000 / split_part(r.note, ' ', 2)::numeric, 'FM999990.000') || ' vs '

@@ -45,6 +45,18 @@ SELECT (bloom_info(u)).layout, (bloom_info(u)).bytes, round(bloom_estimate_card(
        round((bloom_info(u)).estimated_fpr::numeric, 5) AS current_fpr
 FROM (SELECT bloom_union_agg(f) AS u FROM chunk_filter) s;
 
+\echo '-- a data lake: 2,000 files, each with a filter of its 1,000 keys, all sized alike;'
+\echo '-- a bit-sliced filter index answers "which files may hold key X?" for all of them'
+\echo '-- at once (file 1234 holds it; about 1 % of the others answer "maybe")'
+CREATE TABLE file_filter AS
+SELECT file::bigint AS file, bloom_agg(file * 1000 + g, 1000, 0.01) AS f
+FROM generate_series(1, 2000) file, generate_series(0, 999) g GROUP BY file;
+SELECT bloom_index_create('file_idx', 'SELECT file, f FROM file_filter');
+SELECT count(*) AS files_that_may_hold_it, bool_or(id = 1234) AS includes_file_1234,
+       array_agg(id ORDER BY id) = (SELECT array_agg(file ORDER BY file) FROM file_filter
+                                    WHERE f @> 1234567) AS same_as_asking_each_filter
+FROM bloom_index_lookup('file_idx', 1234567) AS id;
+
 \echo '-- operators: || adds, @> probes, | unions; any hashable type, untyped literals'
 SELECT (bloom_empty(1000) || 'apple' || 'pear') @> 'apple' AS has_apple,
        (bloom_empty(1000) || 'apple' || 'pear') @> 'plum' AS has_plum;

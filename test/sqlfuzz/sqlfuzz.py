@@ -143,6 +143,7 @@ class Stats:
         self.timeouts = 0
         self.crashes = 0
         self.xx = 0
+        self.xx_expected = 0     # XX errors an oracle asked for (corrupted rows it wrote)
         self.wrong = 0
         self.passed = collections.Counter()       # oracle -> n
         self.failed = collections.Counter()
@@ -1494,6 +1495,8 @@ class Fuzzer:
         except self.pg.Error as e:
             if e.pgcode in codes and not self.conn.closed:
                 self.st.codes[e.pgcode] += 1
+                if e.pgcode.startswith('XX'):
+                    self.st.xx_expected += 1    # a corrupted row the oracle made: the server logs it
                 return None, e.pgcode
         self.st.bloom_statements -= 1
         return self.run(sql, oracle=oracle)
@@ -1747,6 +1750,10 @@ class Fuzzer:
         if self.log_crash > self.st.crashes:
             self.fail('crash', 'no_crash', '%d crash line(s) in the server log not seen by the client'
                       % (self.log_crash - self.st.crashes), '(see server log)')
+        if self.log_xx > self.st.xx + self.st.xx_expected:
+            self.fail('xx', 'no_xx', '%d XX error(s) in the server log that no statement reported or '
+                      'an oracle asked for' % (self.log_xx - self.st.xx - self.st.xx_expected),
+                      '(see server log)')
 
     def report(self):
         st = self.st
@@ -1757,8 +1764,9 @@ class Fuzzer:
         print('  most frequent SQLSTATEs: %s' % ', '.join('%s=%d' % kv for kv in st.codes.most_common(12)))
         if hasattr(st, 'cancel_max'):
             print('  slowest cancellation (statement_timeout 300 ms, 64 MiB filters): %.2f s' % st.cancel_max)
-        print('  timeouts (57014): %d; crashes: %d (server log: %d); XX errors: %d (server log: %d); '
-              'wrong answers: %d' % (st.timeouts, st.crashes, self.log_crash, st.xx, self.log_xx, st.wrong))
+        print('  timeouts (57014): %d; crashes: %d (server log: %d); XX errors: %d (server log: %d, of '
+              'them %d the oracles\' own corrupted rows, expected); wrong answers: %d'
+              % (st.timeouts, st.crashes, self.log_crash, st.xx, self.log_xx, st.xx_expected, st.wrong))
         print('  oracle checks passed: %s' % ', '.join('%s=%d' % kv for kv in sorted(st.passed.items())))
         if st.skipped:
             print('  oracle checks not evaluated (expected error): %s'

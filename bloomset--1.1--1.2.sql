@@ -634,14 +634,11 @@ COMMENT ON FUNCTION @extschema@.bloom_index_lookup(regclass, anyelement) IS
 -- an untyped literal key ('42') is text, converted as bloom_contains converts it
 CREATE FUNCTION @extschema@.bloom_index_lookup(index regclass, key text)
 RETURNS SETOF bigint
-LANGUAGE plpgsql STABLE PARALLEL SAFE ROWS 100
+LANGUAGE sql STABLE PARALLEL SAFE ROWS 100
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-	hdr bytea := @extschema@.bloom_index_meta(index);
-BEGIN
-	RETURN QUERY SELECT @extschema@.bloom_index_search(index, @extschema@.bloom_index_probe(hdr, key));
-END
+SELECT @extschema@.bloom_index_search(index,
+	@extschema@.bloom_index_probe(@extschema@.bloom_index_meta(index), key))
 $$;
 COMMENT ON FUNCTION @extschema@.bloom_index_lookup(regclass, text) IS
 'ids of the bloom index''s filters that may hold the key given as text (an untyped literal), converted to the filters'' element type as bloom_contains converts it';

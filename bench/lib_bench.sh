@@ -198,3 +198,32 @@ SELECT string_agg(format('%s = %s', n, current_setting(n)), ', ' ORDER BY o)
 					'bloomset.probe_cache_size']) WITH ORDINALITY AS u(n, o);
 SQL
 }
+
+# bench_perf_stat grp label: run the case (grp, label) of bench_q once more,
+# in a backend of its own watched by `perf stat -p` (that backend only, from
+# before the query starts to after it ends), and print the counters as one
+# Markdown table cell: dTLB load misses and cache misses per row of N (the
+# probe rows' question: is the time a TLB miss and a cache miss per row?),
+# page faults and CPU time.  Hardware counters read "not supported" where
+# the CPU's performance-monitoring unit is not exposed (many virtual
+# machines: the kernel says "PMU not available due to virtualization").
+bench_perf_stat() {
+	local out pidf
+	out=$(mktemp) pidf=$(mktemp)
+	psql_q -At >/dev/null <<EOF
+SELECT pg_backend_pid() AS pid \gset
+\setenv BENCH_PERF_PID :pid
+\! perf stat -x ';' -e dTLB-load-misses,cache-misses,page-faults,task-clock -p "\$BENCH_PERF_PID" -o $out & echo \$! > $pidf
+SELECT pg_sleep(0.5);
+SELECT bench_ms(query, bench_filter(fname), workers, false, guc) FROM bench_q WHERE grp = '$1' AND label = \$q\$$2\$q\$;
+\! kill -INT \$(cat $pidf); sleep 0.5
+EOF
+	awk -F';' -v n="$N" '
+		/^#/ || NF < 3 { next }
+		$3 ~ /task-clock/ { printf "%sCPU %.0f ms", sep, $1; sep = ", "; next }
+		$1 ~ /not (supported|counted)/ { printf "%s%s %s", sep, $3, "not supported"; sep = ", "; next }
+		$3 ~ /page-faults/ { printf "%spage faults %d", sep, $1; sep = ", "; next }
+		{ printf "%s%s %.2f per row", sep, $3, $1 / n; sep = ", " }
+		END { print "" }' "$out"
+	rm -f "$out" "$pidf"
+}

@@ -17,6 +17,8 @@
 #              256MB, jit = off; default: PostgreSQL's defaults, as users run
 #              it; see bench_setup in lib_bench.sh; the report's header
 #              names the configuration and its settings),
+#              BENCH_PERF (0: leave out the perf stat counters of the
+#              probing cases, see bench_perf_stat in lib_bench.sh),
 #              BENCH_GROUPS (space-separated case groups to run, default all:
 #              agg-text agg-int agg-auto probe etl parallel multi (timed as
 #              two groups, multi and multi13) lookup (point lookups over
@@ -418,6 +420,17 @@ EOF
 run_group beyond
 fi
 
+# perf stat of every probing case (counters of the backend over one more
+# run of the query; see bench_perf_stat in lib_bench.sh)
+PERF_ROWS=
+if [ "${BENCH_PERF:-1}" = 1 ] && { want probe || want beyond; }; then
+	say "perf stat of the probing cases"
+	ensure_packages linux-perf
+	while IFS=$'\t' read -r grp label; do
+		PERF_ROWS+="| $grp | \`$label\` | $(bench_perf_stat "$grp" "$label") |"$'\n'
+	done < <(psql_q -At -F $'\t' -c "SELECT grp, label FROM bench_q WHERE label ~ '_contains|@>' AND grp IN ('probe', 'beyond') ORDER BY grp, ord")
+fi
+
 SPACE_ROWS=
 if want space; then
 say "space"
@@ -526,6 +539,14 @@ mkdir -p "$(dirname "$OUT")"
 	echo "|---|---|---|---|---|---|---|"
 	echo "$TABLE_ROWS"
 	echo
+	if [ -n "$PERF_ROWS" ]; then
+		echo "## Counters of the probing cases (perf stat -p of the backend, one run)"
+		echo
+		echo "| case | query | counters |"
+		echo "|---|---|---|"
+		printf '%s' "$PERF_ROWS"
+		echo
+	fi
 	echo "## Space (capacity $N)"
 	echo
 	echo "| rate | layout | bits/item | k | classic optimum −ln p/(ln 2)² | floor log2(1/p) | over optimum | model FPR | measured FPR (1M absent) |"

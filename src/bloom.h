@@ -319,6 +319,7 @@ typedef struct BloomAggKind
 	const char *name;			/* for messages */
 	char		tag;			/* first byte of a serialized state */
 	uint32		exact_max;		/* distinct hashes the exact phase keeps */
+	uint32		list_max;		/* hashes the list phase keeps; 0: no list */
 	bool		counted;		/* the exact phase keeps multiplicities */
 	bool		items_are_rows; /* the result counts the non-null rows */
 	Size		hdr_size;		/* of an exact-phase header */

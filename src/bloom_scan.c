@@ -5,14 +5,16 @@
  *	  cache misses of a scan's bloom_contains probes.
  *
  * A scan such as SELECT ... FROM t WHERE bloom_contains($1, s) with a large
- * filter takes one cache miss (and TLB miss) per row, which nothing
- * overlaps: the probe of the next row starts only when this row's probe has
- * returned.  The node below pulls a batch of rows from its child scan,
- * hashes the probed value of each exactly as bloom_contains does (it calls
- * bloom_contains_hash, the first half of that function, through an
- * FmgrInfo of its own, so the call-site cache serves it as it serves the
- * function), prefetches the filter's block for each hash, and only then
- * tests them, returning the rows that pass in their order.
+ * filter takes a cache miss and a TLB miss per row, which nothing overlaps:
+ * each row's test is followed by the scan's work for the next row (fetch,
+ * visibility, deforming: hundreds of instructions), more than the CPU's
+ * out-of-order window, so the misses are taken one at a time.  The node
+ * below pulls a batch of rows from its child scan, hashes the probed value
+ * of each exactly as bloom_contains does (it calls bloom_contains_hash, the
+ * first half of that function, through an FmgrInfo of its own, so the
+ * call-site cache serves it as it serves the function), then runs the
+ * batch's tests back to back -- independent loads, whose misses the CPU
+ * overlaps -- and returns the rows that pass in their order.
  *
  * Planning.  A set_rel_pathlist_hook looks, for a plain table scanned by a
  * SELECT (no FOR UPDATE / SHARE, no DML anywhere above: the node supports
@@ -41,12 +43,13 @@
  * arrives (an empty scan never evaluates it, as the plain scan does not).
  * Phase 1 fills the ring: for each row, the value argument is evaluated
  * (a per-row memory context) and bloom_contains_hash gives the filter and
- * the hash; the block is prefetched and the test deferred when the filter
- * stays valid across rows (bloom_call_stable), else -- the reused image of
- * a filter read in slices, a filter read whole without being kept -- the
- * row is tested at once.  Phase 2 returns the rows whose test passes (the
- * NOT form: fails), in order, projecting when the target list asks it.  A
- * NULL filter or value rejects the row, as the strict function does.
+ * the hash; the test is deferred when the filter stays valid across rows
+ * (bloom_call_stable), else -- the reused image of a filter read in
+ * slices, a filter read whole without being kept -- the row is tested at
+ * once.  Phase 2 runs the deferred tests; phase 3 returns the rows whose
+ * test passed (the NOT form: failed), in order, projecting when the target
+ * list asks it.  A NULL filter or value rejects the row, as the strict
+ * function does.
  *
  *-------------------------------------------------------------------------
  */
@@ -79,11 +82,15 @@
 #endif
 
 /*
- * Rows per batch: enough prefetches in flight to cover a miss to memory
- * (a few hundred ns) with the per-row work of a scan (tens of ns); more
- * only holds more buffer pins.
+ * Rows per batch.  The batch's tests run back to back, so that the CPU
+ * overlaps their cache and TLB misses (as many as its out-of-order window
+ * holds: about ten); a larger batch adds nothing to that but costs buffer
+ * pins -- a ring slot keeps its page pinned, and re-pins only when the next
+ * batch puts a tuple of another page in it, which a batch smaller than a
+ * page's tuples mostly avoids (README, "The batched probe": 8 to 32 measured
+ * alike for a 12.6 MiB filter, 64 and more slower).
  */
-#define BLOOM_SCAN_BATCH	64
+#define BLOOM_SCAN_BATCH	16
 
 /*
  * The cost the node saves, as a share of the probe's per-row cost: the
@@ -99,7 +106,7 @@ bool		bloom_batched_probe = true;
 
 static set_rel_pathlist_hook_type bloom_prev_pathlist = NULL;
 
-/* Per row of the ring: the test deferred to phase 2, or its answer. */
+/* Per row of the ring: the test deferred to the batch's tests, or its answer. */
 typedef struct BloomScanRow
 {
 	BloomFilter *f;				/* deferred: the filter to test h against */
@@ -458,8 +465,9 @@ bloom_scan_filter(BloomScanState *state)
 }
 
 /*
- * Phase 1 for the row in ring slot i: hash its value (bloom_contains_hash)
- * and prefetch, deferring the test, or answer at once.
+ * Phase 1 for the row in ring slot i: hash its value (bloom_contains_hash),
+ * deferring the test to the batch's, or answer at once when the filter is
+ * not one that stays valid (bloom_call_stable).
  */
 static void
 bloom_scan_hash_row(BloomScanState *state, int i)
@@ -487,17 +495,33 @@ bloom_scan_hash_row(BloomScanState *state, int i)
 		if (f == NULL)
 			row->pass = state->negate;
 		else if (bloom_call_stable(state->fcinfo, f))
-		{
-			bloom_prefetch_hash(f, row->h, false);
-			row->f = f;
-		}
+			row->f = f;			/* tested with the batch */
 		else
 			row->pass = bloom_test_hash(f, row->h) != state->negate;
 	}
 	MemoryContextSwitchTo(old);
 }
 
-/* Phase 1: fill the ring from the child; false when it had no more rows. */
+/*
+ * Phase 2: the deferred tests of the batch, back to back: nothing between
+ * them depends on their loads, so their misses overlap.  (Prefetching each
+ * hash's block as it is computed, the design first tried, made the scan
+ * slower than testing at once on the development machine, a VM: see the
+ * README.)
+ */
+static void
+bloom_scan_test_batch(BloomScanState *state)
+{
+	for (int i = 0; i < state->nrows; i++)
+	{
+		BloomScanRow *row = &state->rows[i];
+
+		if (row->f != NULL)
+			row->pass = bloom_test_hash(row->f, row->h) != state->negate;
+	}
+}
+
+/* Phase 1 and 2: fill the ring from the child; false when it had no more rows. */
 static bool
 bloom_scan_fill(BloomScanState *state)
 {
@@ -521,10 +545,11 @@ bloom_scan_fill(BloomScanState *state)
 		n++;
 	}
 	state->nrows = n;
+	bloom_scan_test_batch(state);
 	return n > 0;
 }
 
-/* ExecCustomScan: the next row of the ring that passes (phase 2). */
+/* ExecCustomScan: the next row of the ring that passes (phase 3). */
 static TupleTableSlot *
 bloom_scan_exec(CustomScanState *node)
 {
@@ -535,11 +560,8 @@ bloom_scan_exec(CustomScanState *node)
 		while (state->next < state->nrows)
 		{
 			int			i = state->next++;
-			BloomScanRow *row = &state->rows[i];
 
-			if (row->f != NULL)
-				row->pass = bloom_test_hash(row->f, row->h) != state->negate;
-			if (row->pass)
+			if (state->rows[i].pass)
 			{
 				ProjectionInfo *proj = node->ss.ps.ps_ProjInfo;
 
@@ -613,8 +635,8 @@ void
 bloom_scan_init(void)
 {
 	DefineCustomBoolVariable("bloomset.batched_probe",
-							 "Probe the rows of a scan in batches, prefetching the filter's blocks.",
-							 "A scan whose condition probes a filter that is constant for the scan (a constant, a parameter, a sub-select's result) is run by a BloomProbe node that hashes a batch of rows and prefetches before testing them.  Answers never depend on it.",
+							 "Probe the rows of a scan in batches, overlapping the filter's cache misses.",
+							 "A scan whose condition probes a filter that is constant for the scan (a constant, a parameter, a sub-select's result) is run by a BloomProbe node that hashes a batch of rows and then tests them back to back.  Answers never depend on it.",
 							 &bloom_batched_probe, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	RegisterCustomScanMethods(&bloom_plan_methods);

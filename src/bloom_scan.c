@@ -614,7 +614,7 @@ bloom_scan_rescan(CustomScanState *node)
 	state->child_done = false;
 }
 
-/* ExplainCustomScan: the probe clause and the batch size. */
+/* ExplainCustomScan: the probe clause (and, VERBOSE, the batch size). */
 static void
 bloom_scan_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {
@@ -627,7 +627,8 @@ bloom_scan_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	probe = deparse_expression(linitial(cscan->custom_exprs), context,
 							   es->verbose || list_length(es->rtable) > 1, false);
 	ExplainPropertyText("Probe", probe, es);
-	ExplainPropertyInteger("Batch Size", NULL, BLOOM_SCAN_BATCH, es);
+	if (es->verbose)
+		ExplainPropertyInteger("Batch Size", NULL, BLOOM_SCAN_BATCH, es);
 }
 
 /* _PG_init's part: the setting, the hook, the plan node's methods. */

@@ -121,6 +121,9 @@ typedef struct BloomScanState
 	bool		negate;			/* NOT bloom_contains(...) */
 	ExprState  *filter_expr;	/* the filter argument (constant for a scan) */
 	ExprState  *value_expr;		/* the value argument (per row) */
+	AttrNumber	value_attno;	/* or, when it is a column, its number */
+	bool		no_columns;		/* the node returns no columns (count(*)) */
+	BloomFilter *stable;		/* a filter bloom_call_stable accepted */
 	ExprContext *row_cxt;		/* per-row memory of phase 1 */
 	MemoryContext scan_cxt;		/* the filter's value, reset by a rescan */
 	FmgrInfo	flinfo;			/* bloom_contains, for the call-site cache */
@@ -428,6 +431,9 @@ bloom_scan_begin(CustomScanState *node, EState *estate, int eflags)
 		elog(ERROR, "bloomset: the batched probe's clause is not a probe");
 	state->filter_expr = ExecInitExpr(linitial(args), &node->ss.ps);
 	state->value_expr = ExecInitExpr(lsecond(args), &node->ss.ps);
+	if (IsA(lsecond(args), Var))
+		state->value_attno = ((Var *) lsecond(args))->varattno;
+	state->no_columns = cscan->scan.plan.targetlist == NIL;
 	state->row_cxt = CreateExprContext(estate);
 	state->scan_cxt = AllocSetContextCreate(CurrentMemoryContext,
 											"bloomset batched probe",
@@ -461,6 +467,7 @@ bloom_scan_filter(BloomScanState *state)
 	state->fcinfo->args[0].value = d;
 	state->fcinfo->args[0].isnull = isnull;
 	state->filter_null = isnull;
+	state->stable = NULL;
 	state->filter_ready = true;
 }
 
@@ -483,10 +490,17 @@ bloom_scan_hash_row(BloomScanState *state, int i)
 	row->pass = false;
 	if (state->filter_null)
 		return;
-	ResetExprContext(econtext);
-	econtext->ecxt_scantuple = state->ring[i];
+	/* most rows allocate nothing: skip the call */
+	if (!econtext->ecxt_per_tuple_memory->isReset)
+		MemoryContextReset(econtext->ecxt_per_tuple_memory);
 	old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
-	value = ExecEvalExpr(state->value_expr, econtext, &isnull);
+	if (state->value_attno > 0)
+		value = slot_getattr(state->ring[i], state->value_attno, &isnull);
+	else
+	{
+		econtext->ecxt_scantuple = state->ring[i];
+		value = ExecEvalExpr(state->value_expr, econtext, &isnull);
+	}
 	if (!isnull)
 	{
 		state->fcinfo->args[1].value = value;
@@ -494,8 +508,11 @@ bloom_scan_hash_row(BloomScanState *state, int i)
 		f = bloom_contains_hash(state->fcinfo, &row->h);
 		if (f == NULL)
 			row->pass = state->negate;
-		else if (bloom_call_stable(state->fcinfo, f))
+		else if (f == state->stable || bloom_call_stable(state->fcinfo, f))
+		{
+			state->stable = f;
 			row->f = f;			/* tested with the batch */
+		}
 		else
 			row->pass = bloom_test_hash(f, row->h) != state->negate;
 	}
@@ -567,6 +584,14 @@ bloom_scan_exec(CustomScanState *node)
 
 				if (proj == NULL)
 					return state->ring[i];
+				if (state->no_columns)
+				{
+					/* what projecting no columns gives, without the work */
+					TupleTableSlot *slot = node->ss.ps.ps_ResultTupleSlot;
+
+					ExecClearTuple(slot);
+					return ExecStoreVirtualTuple(slot);
+				}
 				ResetExprContext(node->ss.ps.ps_ExprContext);
 				node->ss.ps.ps_ExprContext->ecxt_scantuple = state->ring[i];
 				return ExecProject(proj);

@@ -170,6 +170,24 @@ CREATE TABLE bpd AS SELECT id, 0 AS gone, s FROM bpt;
 ALTER TABLE bpd DROP COLUMN gone;
 SELECT (bp_check('SELECT id FROM bpd WHERE bloom_contains($1, s)', f)).* FROM bpf WHERE name = 'text2';
 
+-- row-level security: the policy's condition runs in the child scan before
+-- the probe; a probe that is the policy's own condition runs before the
+-- user's conditions, so the node does not take it
+CREATE ROLE regress_bp_user;
+CREATE TABLE bpr AS SELECT id, s FROM bpt;
+ALTER TABLE bpr ENABLE ROW LEVEL SECURITY;
+CREATE POLICY bpr_even ON bpr USING (id % 2 = 0);
+CREATE TABLE bpr2 AS SELECT id, s FROM bpt;
+ALTER TABLE bpr2 ENABLE ROW LEVEL SECURITY;
+CREATE POLICY bpr2_probe ON bpr2 USING (bloom_contains((SELECT f FROM bpf WHERE name = 'text3'), s));
+GRANT SELECT ON bpr, bpr2, bpf TO regress_bp_user;
+SET ROLE regress_bp_user;
+SELECT (bp_check('SELECT id FROM bpr WHERE bloom_contains((SELECT f FROM bpf WHERE name = ''text3''), s)')).*;
+SELECT (bp_check('SELECT id FROM bpr2 WHERE id % 2 = 0')).*;
+RESET ROLE;
+DROP TABLE bpr, bpr2;
+DROP ROLE regress_bp_user;
+
 -- a cursor, fetched forward and (SCROLL) backward
 BEGIN;
 DECLARE c1 SCROLL CURSOR FOR

@@ -69,6 +69,11 @@ INSERT INTO bench_q (grp, ord, label, query, workers, fname, guc) VALUES
  ('probe', 4, 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE name=''big''), s)', NULL, 0, NULL, NULL),
  ('probe', 5, 'SELECT count(*) FROM t JOIN filters ON name=''big'' WHERE bloom_contains(filters.f, t.s)', NULL, 0, NULL, NULL),
  ('probe', 8, 'SELECT count(*) FROM t JOIN filters ON name=''big'' WHERE t.s <> '''' /* the join itself */', NULL, 0, NULL, NULL),
+ -- the batched probe (a BloomProbe node, on by default) against the plain
+ -- probe; last in the group, so the library is loaded when bench_ms reads
+ -- the setting to restore it
+ ('probe', 9, 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s) /* bloomset.batched_probe = off */', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s)', 0, 'big', 'bloomset.batched_probe=off'),
+ ('probe', 10, 'SELECT count(*) FROM t WHERE bloom_contains($1 /* 1 MiB */, s) /* bloomset.batched_probe = off */', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* 1 MiB */, s)', 0, 'small', 'bloomset.batched_probe=off'),
  ('etl', 1, 'SELECT count(*) FROM staging WHERE NOT bloom_contains((SELECT f FROM filters WHERE name=''target''), key)', NULL, 0, NULL, NULL),
  ('etl', 2, 'SELECT count(*) FROM staging s WHERE NOT EXISTS (SELECT 1 FROM target t WHERE t.key = s.key)', NULL, 0, NULL, NULL),
  ('parallel', 1, 'SELECT bloom_agg(s, @N@, 0.01) FROM t /* 2 workers */', NULL, 2, NULL, NULL),
@@ -119,6 +124,10 @@ INSERT INTO bench_rows (name, grp, label, bgrp, blabel, note) VALUES
  ('agg-auto', 'agg-auto', 'SELECT bloom_agg(s) FROM t', 'agg-auto', 'SELECT count(s) FROM t', 'rows'),
  ('probe-const', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s)', 'probe', 'SELECT count(*) FROM t WHERE s <> ''''', 'rows'),
  ('probe-const', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* 1 MiB */, s)', 'probe', 'SELECT count(*) FROM t WHERE s <> ''''', 'rows'),
+ ('probe-const (batched off)', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s) /* bloomset.batched_probe = off */', 'probe', 'SELECT count(*) FROM t WHERE s <> ''''', 'rows'),
+ ('probe-const (batched off)', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* 1 MiB */, s) /* bloomset.batched_probe = off */', 'probe', 'SELECT count(*) FROM t WHERE s <> ''''', 'rows'),
+ ('probe-batched (on vs off)', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s)', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s) /* bloomset.batched_probe = off */', 'rows'),
+ ('probe-batched (on vs off)', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* 1 MiB */, s)', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* 1 MiB */, s) /* bloomset.batched_probe = off */', 'rows'),
  ('probe-stored', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE name=''big''), s)', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s)', 'rows'),
  ('probe-stored', 'probe', 'SELECT count(*) FROM t JOIN filters ON name=''big'' WHERE bloom_contains(filters.f, t.s)', 'probe', 'SELECT count(*) FROM t WHERE bloom_contains($1 /* big */, s)', 'rows'),
  ('probe-stored (join floor)', 'probe', 'SELECT count(*) FROM t JOIN filters ON name=''big'' WHERE t.s <> '''' /* the join itself */', 'probe', 'SELECT count(*) FROM t WHERE s <> ''''', 'rows'),

@@ -289,21 +289,36 @@ bloom_add(PG_FUNCTION_ARGS)
 	PG_RETURN_BLOOM_P(f);
 }
 
+/*
+ * The first half of bloom_contains(f, x), called with its arguments in
+ * fcinfo: the filter to test (read through the call-site cache, its part
+ * for x read if it is stored in slices) and in *h the hash of x, or NULL
+ * when nothing was ever added to f (x is not in it).  bloom_contains tests
+ * the hash at once; the batched probe (bloom_scan.c) calls this for a batch
+ * of rows, prefetches, and tests later -- one implementation of the probe.
+ */
+BloomFilter *
+bloom_contains_hash(FunctionCallInfo fcinfo, uint64 *h)
+{
+	BloomTypeInfo *ti;
+	Datum		value;
+	BloomFilter *f = bloom_call_probe(fcinfo, BLOOM_KIND_PLAIN, &ti, &value);
+
+	if (f->family[0] == '\0')
+		return NULL;			/* nothing was ever added */
+	*h = bloom_hash_datum(ti, value, f->seed, f->scheme);
+	return bloom_call_parts(fcinfo, f, h, 1);	/* a stored filter: its part for h */
+}
+
 /* bloom_contains(bloom, anycompatible) -> boolean */
 PG_FUNCTION_INFO_V1(bloom_contains);
 Datum
 bloom_contains(PG_FUNCTION_ARGS)
 {
-	BloomTypeInfo *ti;
-	Datum		value;
-	BloomFilter *f = bloom_call_probe(fcinfo, BLOOM_KIND_PLAIN, &ti, &value);
 	uint64		h;
+	BloomFilter *f = bloom_contains_hash(fcinfo, &h);
 
-	if (f->family[0] == '\0')
-		PG_RETURN_BOOL(false);	/* nothing was ever added */
-	h = bloom_hash_datum(ti, value, f->seed, f->scheme);
-	f = bloom_call_parts(fcinfo, f, &h, 1);	/* a stored filter: its part for h */
-	PG_RETURN_BOOL(bloom_test_hash(f, h));
+	PG_RETURN_BOOL(f != NULL && bloom_test_hash(f, h));
 }
 
 /*

@@ -269,9 +269,13 @@ extern BloomConversion *bloom_call_elements(FunctionCallInfo fcinfo, Oid elemtyp
 											int scheme, bool adopt,
 											BloomTypeInfo **ti);
 
+extern bool bloom_call_stable(FunctionCallInfo fcinfo, const void *f);
+
 extern MemoryContext bloom_agg_context(FunctionCallInfo fcinfo);
 
 /* bloom.c: the bloom type (sizing, set operations); bloom_agg.c: aggregates */
+extern BloomFilter *bloom_contains_hash(FunctionCallInfo fcinfo, uint64 *h);
+extern PGDLLEXPORT Datum bloom_contains(PG_FUNCTION_ARGS);
 extern BloomFilter *bloom_combine(const BloomFilter *a, const BloomFilter *b,
 								  bool is_union);
 extern uint32 bloom_result_flags(const BloomFilter *a, const BloomFilter *b);
@@ -401,6 +405,10 @@ extern void scalable_check_full(const struct ScalableFilter *f,
 								FunctionCallInfo fcinfo);
 extern void scalable_add_hashes(struct ScalableFilter **pf, const uint64 *h, int n);
 extern bool scalable_test_hash(const struct ScalableFilter *f, uint64 h);
+
+/* bloom_scan.c: the batched probe (a custom scan), set up by _PG_init */
+extern bool bloom_batched_probe;
+extern void bloom_scan_init(void);
 
 #define PG_GETARG_BLOOM_P(n)	bloom_from_datum_kind(PG_GETARG_DATUM(n), BLOOM_KIND_PLAIN)
 #define PG_RETURN_BLOOM_P(x)	PG_RETURN_POINTER(x)

@@ -820,6 +820,30 @@ bloom_call_parts(FunctionCallInfo fcinfo, void *f, const uint64 *h, int n)
 
 
 /*
+ * Does f, the filter a probe at this call site was just given (by
+ * bloom_call_parts), stay valid and unchanged until the filter argument
+ * changes?  True for the argument itself used in place, the kept plan
+ * constant and the cached filter in use (nothing evicts it while the same
+ * argument is probed); false for the reused image of a sliced read and for
+ * a copy read without being kept (in the caller's memory context).  For
+ * callers that test a hash after probing other rows (bloom_scan.c).
+ */
+bool
+bloom_call_stable(FunctionCallInfo fcinfo, const void *f)
+{
+	BloomCallCache *cache = (BloomCallCache *) fcinfo->flinfo->fn_extra;
+
+	if (f == (const void *) DatumGetPointer(PG_GETARG_DATUM(0)))
+		return true;
+	if (cache == NULL)
+		return false;
+	if (f == cache->const_filter)
+		return true;
+	return !dlist_is_empty(&cache->lru) &&
+		f == dlist_head_element(BloomCacheEntry, lru, &cache->lru)->filter;
+}
+
+/*
  * The filter argument argno of kind, validated; *path points at how
  * values reach it (BLOOM_PATH_*), or at a scratch BLOOM_PATH_UNCHECKED for
  * a filter that is not cached.  Where the value is decides the read (see

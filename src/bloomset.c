@@ -164,6 +164,7 @@ _PG_init(void)
 							 &bloom_full_filter_action, BLOOM_FULL_WARNING,
 							 bloom_full_filter_options, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	bloom_scan_init();
 	DefineCustomStringVariable("bloomset.simd",
 							   "The CPU kernels in use (portable, popcnt or avx2).",
 							   NULL, &bloom_simd_setting, bloom_cpu_path(),

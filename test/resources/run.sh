@@ -277,6 +277,7 @@ SQL
 	psql_q -c "DROP TABLE c256_bytea, c256_text, c256_cnt" >/dev/null 2>&1
 	cancel_lookup_check
 	cancel_index_check
+	cancel_batched_check
 }
 
 # A lookup over many large stored filters (40 of 8 MiB, stored out of line
@@ -306,6 +307,37 @@ SQL
 		fi
 	done
 	psql_q -c "DROP TABLE clk" >/dev/null 2>&1
+}
+
+# A scan run by the batched probe (the BloomProbe node, bloomset.batched_probe):
+# 500,000 rows probed against a 4 MiB filter, rescanned for 100 outer rows
+# with the filter changing between them (50 M probes, several seconds): the
+# statement must stop with 57014 within the limit of a 1 s timeout (the
+# child scan checks for interrupts per row, the node once per batch).
+cancel_batched_check() {
+	local lat plan
+	psql_q <<'SQL' || { fail "5 setup of the batched-probe table"; return; }
+SET statement_timeout = 0;
+DROP TABLE IF EXISTS cbp, cbpf;
+CREATE UNLOGGED TABLE cbp AS SELECT g AS id, md5(g::text) AS s FROM generate_series(1, 500000) g;
+CREATE UNLOGGED TABLE cbpf AS SELECT n, bloom_agg(s, 3000000, 0.01) AS f FROM cbp, generate_series(0, 1) n WHERE id % 2 = n GROUP BY n;
+VACUUM ANALYZE cbp, cbpf;
+SQL
+	local q="SELECT sum(c) FROM generate_series(1, 100) g, LATERAL (SELECT count(*) AS c FROM cbp WHERE bloom_contains((SELECT f FROM cbpf WHERE n = g % 2), s)) x;"
+	plan=$($PSQL -X -At -c "SET max_parallel_workers_per_gather = 0;" -c "EXPLAIN (COSTS OFF) $q" 2>&1)
+	if [[ "$plan" != *"Custom Scan (BloomProbe)"* ]]; then
+		fail "5 cancel: batched probe: the plan does not use the BloomProbe node: $plan"
+	else
+		timed cbp "SET statement_timeout = 1000; SET max_parallel_workers_per_gather = 0;" "$q"
+		lat=$(calc "$T_MS - 1000" 0)
+		CANCEL_ROWS+=("| batched probe (BloomProbe) of 500,000 rows x 100 rescans, 4 MiB filter | $(calc "$lat / 1000" 2) | 0 | $T_STATE |")
+		if [ "$T_STATE" = 57014 ] && awk "BEGIN { exit !($lat <= $CANCEL_LIMIT_MS) }" </dev/null; then
+			pass "5 cancel: batched probe over 500,000 rows x 100 rescans: 57014 $(calc "$lat / 1000" 2) s after the timeout"
+		else
+			fail "5 cancel: batched probe over 500,000 rows x 100 rescans: $T_STATE $(calc "$lat / 1000" 2) s after the timeout (want 57014 within $(calc "$CANCEL_LIMIT_MS / 1000" 0) s) $T_ERR"
+		fi
+	fi
+	psql_q -c "DROP TABLE cbp, cbpf" >/dev/null 2>&1
 }
 
 # Building a filter index over many large filters (320 of 1 MiB, stored out

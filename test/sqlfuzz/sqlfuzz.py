@@ -1429,6 +1429,78 @@ class Fuzzer:
         if res[0] is not None and res[1] is not None:
             self.check('fast_hash_on_equals_off', res[0] == res[1], 'fast_hash on %s / off %s' % tuple(res), sql)
 
+    def oracle_batched(self):
+        """The batched probe (a BloomProbe node over the scan) answers as the plain probe: random probes of a
+        filter constant for the scan (init-plan, constant, correlated per outer row), NOT, other quals, LIMIT,
+        random storage and cache budget, run with bloomset.batched_probe on and off.  The on-run's plan is
+        counted (batched_plan_used / batched_plan_plain): the report gives the share that used the node."""
+        rng = self.rng
+        fam = self.fam()
+        for _ in range(4):
+            kind, b = self.build(fam, 'src')
+            if kind == 'bloom' and ' FROM (' not in b:
+                break
+        if ' FROM (' in b:
+            return
+        storage = rng.choice(['EXTERNAL', 'EXTERNAL', 'EXTENDED', 'MAIN'])
+        self.run('DROP TABLE IF EXISTS fz_batched', bloom=False)
+        self.run('CREATE TABLE fz_batched (k int, f %s)' % kind, bloom=False)
+        self.run('ALTER TABLE fz_batched ALTER f SET STORAGE %s' % storage, bloom=False)
+        for k in range(rng.choice([1, 1, 3])):
+            _, code = self.run('INSERT INTO fz_batched WITH src AS (SELECT id, x FROM v_%s WHERE %s) SELECT %d, %s '
+                               'FROM src' % (fam, self.subset(), k, b), oracle='batched')
+            if code:
+                return
+        if rng.random() < 0.1:
+            self.run('UPDATE fz_batched SET f = NULL WHERE k = 0', bloom=False)
+        if kind == 'bloom' and rng.random() < 0.7:
+            probe = rng.choice(['bloom_contains(f, x)', 'f @> x', 'bloom_contains(bloom_fold(f, 1), x)'])
+        else:
+            probe = self.probe(kind, fam)
+        if rng.random() < 0.3:
+            probe = 'NOT ' + probe
+        source = rng.choice(['init', 'init', 'const', 'correlated'])
+        if source == 'const':
+            rows, code = self.run('SELECT f::text, length(f::text) FROM fz_batched WHERE k = 0', oracle='batched')
+            if code or not rows or rows[0][0] is None or rows[0][1] > 200000:
+                source = 'init'
+            else:
+                fsrc = '%s::%s' % (lit(rows[0][0]), kind)
+        if source == 'init':
+            fsrc = '(SELECT f FROM fz_batched WHERE k = 0)'
+        if source == 'correlated':
+            fsrc = 'fz.f'
+        cond = re.sub(r'\bf\b', lambda m: fsrc, probe)
+        extra = rng.choice(['', '', ' AND id %% %d <> 0' % rng.choice([2, 3, 7]), ' AND x IS NOT NULL'])
+        limit = rng.choice(['', '', ' LIMIT %d' % rng.choice([1, 5, 70, 200])])
+        inner = 'SELECT id FROM v_%s WHERE %s%s%s' % (fam, cond, extra, limit)
+        if source == 'correlated':
+            sql = ('SELECT fz.k, (SELECT md5(string_agg(id::text, \',\')) || count(*) FROM (%s) s) '
+                   'FROM fz_batched fz ORDER BY fz.k' % inner)
+        else:
+            sql = "SELECT md5(string_agg(id::text, ',')), count(*) FROM (%s) s" % inner
+        budget = rng.choice([None, None, '0', "'64kB'"])
+        if budget:
+            self.set('bloomset.probe_cache_size', budget)
+        results = []
+        for v in ('on', 'off'):
+            self.set('bloomset.batched_probe', v)
+            if v == 'on':
+                plan, _ = self.run('EXPLAIN (COSTS OFF) ' + sql, oracle='batched')
+                if plan is not None:
+                    used = any('BloomProbe' in r[0] for r in plan)
+                    self.st.passed['batched_plan_used' if used else 'batched_plan_plain'] += 1
+            results.append(self.run(sql, oracle='batched'))
+        self.run('RESET bloomset.batched_probe', bloom=False)
+        self.run('RESET bloomset.probe_cache_size', bloom=False)
+        (r0, c0), (r1, c1) = results
+        if r0 is not None and r1 is not None:
+            self.check('batched_on_equals_off', r0 == r1, 'on %s / off %s' % (r0, r1), sql)
+        elif c0 != c1 and '08006' not in (c0, c1) and '57014' not in (c0, c1):
+            self.check('batched_on_equals_off', False, 'on %s / off %s' % (c0, c1), sql)
+        else:
+            self.st.skipped['batched_on_equals_off'] += 1
+
     def oracle_sliced(self):
         """Sliced answer = whole answer: a filter stored with a random storage (out of line uncompressed,
         compressed, in line), probed with bloomset.sliced_reads on and off."""
@@ -1705,7 +1777,7 @@ class Fuzzer:
                  (self.oracle_scan, 1), (self.st_copy_mutated, 2), (self.oracle_cancel, self.args.cancel_weight),
                  (self.oracle_parallel_members, 0.25), (self.oracle_add_probe, 1), (self.oracle_ordering, 0.5),
                  (self.oracle_sliced, 1), (self.oracle_rate, 1), (self.oracle_parquet, 0.8),
-                 (self.oracle_index, 0.6)]
+                 (self.oracle_index, 0.6), (self.oracle_batched, 1.2)]
         fns = [k for k, w in kinds]
         weights = [w for k, w in kinds]
         t0 = time.time()
@@ -1771,6 +1843,13 @@ class Fuzzer:
         if st.skipped:
             print('  oracle checks not evaluated (expected error): %s'
                   % ', '.join('%s=%d' % kv for kv in sorted(st.skipped.items())))
+        used, plain = st.passed.get('batched_plan_used', 0), st.passed.get('batched_plan_plain', 0)
+        if used + plain:
+            print('  batched probe (on = off): the BloomProbe node ran %d of %d on-runs (%.0f %%)'
+                  % (used, used + plain, 100.0 * used / (used + plain)))
+        if used + plain >= 20 and used < 0.3 * (used + plain):
+            self.fail('wrong', 'batched_plan_share', 'the BloomProbe node ran only %d of %d on-runs'
+                      % (used, used + plain), '(oracle_batched)')
         if st.failed:
             print('  oracle checks failed: %s' % ', '.join('%s=%d' % kv for kv in sorted(st.failed.items())))
         print('  time by statement kind: %s' % ', '.join(
@@ -1784,7 +1863,7 @@ class Fuzzer:
             for dt, q in sorted(self.slow, reverse=True)[:15]:
                 print('  slow %.2fs: %s' % (dt, q))
         summarize_failures(st.failures)
-        passed = sum(v for k, v in st.passed.items() if not k.startswith('parallel_plan')) + (
+        passed = sum(v for k, v in st.passed.items() if not k.startswith(('parallel_plan', 'batched_plan'))) + (
             1 if st.crashes == 0 else 0) + (1 if st.xx == 0 else 0)
         print('RESULT passed=%d failed=%d' % (passed, len(st.failures)))
 

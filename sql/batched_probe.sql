@@ -129,8 +129,16 @@ INSERT INTO bp_cases (label, q, fname) VALUES
  ('correlated subquery', 'SELECT name AS id, (SELECT count(*) FROM bpt WHERE bloom_contains(bpf.f, bpt.s) AND bpt.id % 3 = 0) FROM bpf WHERE name NOT IN (''int8'', ''ctid'') ORDER BY name', NULL),
  ('lateral', 'SELECT name AS id, c FROM bpf, LATERAL (SELECT count(*) AS c FROM bpt WHERE bpf.f @> bpt.s) x WHERE name LIKE ''text%'' ORDER BY name', NULL),
  ('rescan in a nested loop', 'SELECT o.x AS id, t.id FROM generate_series(1, 3) o(x), LATERAL (SELECT id FROM bpt WHERE bloom_contains((SELECT f FROM bpf WHERE name = ''text'' || (o.x % 2 + 2)), s) AND bpt.id % 1000 = o.x OFFSET 0) t', NULL),
+ -- joins: the filter comes from the outer side of a nested loop, one
+ -- rescan of the node per filter (a parameterized path)
+ ('join, one filter', 'SELECT f.name AS id, count(*) FROM bpf f JOIN bpt ON f.name = ''text2'' WHERE bloom_contains(f.f, bpt.s) GROUP BY f.name', NULL),
+ ('join, one filter, @>', 'SELECT bpt.id FROM bpf f JOIN bpt ON f.name = ''text3'' WHERE f.f @> bpt.s ORDER BY bpt.id', NULL),
+ ('join, converted key', 'SELECT f.name AS id, count(*) FROM bpf f JOIN bpt ON f.name = ''int8'' WHERE bloom_contains(f.f, bpt.k4) GROUP BY f.name', NULL),
+ ('join, NULL filter', 'SELECT f.name AS id, count(*) FROM bpf f JOIN bpt ON f.name = ''null'' WHERE bloom_contains(f.f, bpt.s) GROUP BY f.name', NULL),
+ ('join, two filters', 'SELECT f.name AS id, count(*) FROM bpf f JOIN bpt ON f.name IN (''text2'', ''text3'') WHERE f.f @> bpt.s GROUP BY f.name ORDER BY 1', NULL),
+ ('join, other join clause', 'SELECT bpt.id FROM bpf f JOIN bpt ON f.name = ''text2'' AND length(f.name) < bpt.id WHERE bloom_contains(f.f, bpt.s) ORDER BY bpt.id', NULL),
+ ('join, every filter', 'SELECT bpt.id FROM bpt JOIN bpf ON bpf.name LIKE ''text%'' WHERE bloom_contains(bpf.f, bpt.s)', NULL),
  -- not for the batched probe
- ('join-varying filter', 'SELECT bpt.id FROM bpt JOIN bpf ON bpf.name LIKE ''text%'' WHERE bloom_contains(bpf.f, bpt.s)', NULL),
  ('volatile filter', 'SELECT id FROM bpt WHERE bloom_contains(CASE WHEN random() < 2 THEN $1 END, s)', 'text2'),
  ('value not leakproof', 'SELECT id FROM bpt WHERE bloom_contains($1, lower(s))', 'text2'),
  ('FOR UPDATE', 'SELECT id FROM bpt WHERE bloom_contains($1, s) FOR UPDATE', 'text2'),

@@ -37,6 +37,17 @@
  * be built (dropped columns, columns added with a default) are left to
  * the plain scan.  bloomset.batched_probe = off adds nothing.
  *
+ * Joins.  A probe whose filter comes from another relation of the join --
+ * t JOIN filters ON ... WHERE bloom_contains(filters.f, t.s) -- is a join
+ * clause, evaluated by the join node for every pair, one row at a time.
+ * For it the hook adds a parameterized path (required_outer: the
+ * relations the filter argument reads): a nested loop with that side outer
+ * rescans the node once per outer row, the filter's Vars replaced by the
+ * nested loop's parameters (replace_nestloop_param_var, as the core does
+ * for an index scan's join clauses), so within each rescan the filter is
+ * constant and the batch works as above.  Offered only when the probe is
+ * the one join clause such a path would move into the scan.
+ *
  * Execution.  A ring of BLOOM_SCAN_BATCH slots of the table's slot type:
  * copying the child's buffer tuple into one pins the buffer, nothing more.
  * The filter argument is evaluated once per (re)scan, when the first row
@@ -66,6 +77,7 @@
 #include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
+#include "optimizer/paramassign.h"
 #include "optimizer/pathnode.h"
 #include "optimizer/paths.h"
 #include "optimizer/plancat.h"
@@ -100,6 +112,13 @@
 #define BLOOM_SCAN_SAVING	0.5
 
 #define BLOOM_SCAN_NAME		"BloomProbe"
+
+/* 14 gave pull_varnos the planner's state */
+#if PG_VERSION_NUM >= 140000
+#define bloom_pull_varnos(root, node)	pull_varnos((root), (node))
+#else
+#define bloom_pull_varnos(root, node)	pull_varnos(node)
+#endif
 
 /* bloomset.batched_probe */
 bool		bloom_batched_probe = true;
@@ -239,25 +258,47 @@ bloom_scan_value_unsafe(Node *node, void *context)
 	return expression_tree_walker(node, bloom_scan_value_unsafe, context);
 }
 
+/* Walker: does node hold a PlaceHolderVar? */
+static bool
+bloom_scan_has_phv(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, PlaceHolderVar))
+		return true;
+	return expression_tree_walker(node, bloom_scan_has_phv, context);
+}
+
 /*
  * May the node evaluate the probe clause of rinfo, as the last clause of
- * the scan, with the filter evaluated once per scan?
+ * the scan, with the filter evaluated once per scan?  For a join clause
+ * (the filter reads other relations: *outer, else NULL), once per rescan.
  */
 static bool
-bloom_scan_claimable(RelOptInfo *rel, RestrictInfo *rinfo)
+bloom_scan_claimable(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo,
+					 Relids *outer)
 {
 	bool		negate;
 	List	   *args;
 	Node	   *filter;
 	ListCell   *lc;
 
+	*outer = NULL;
 	if (rinfo->pseudoconstant ||
 		bloom_scan_probe_call(rinfo->clause, &negate, &args) == NULL)
 		return false;
 	filter = linitial(args);
-	if (contain_var_clause(filter) || contain_volatile_functions(filter) ||
-		contain_subplans(filter))
+	if (contain_volatile_functions(filter) || contain_subplans(filter))
 		return false;
+	if (contain_var_clause(filter))
+	{
+		/* a join clause: the filter reads other relations only, no PHVs */
+		*outer = bloom_pull_varnos(root, filter);
+		if (bms_is_empty(*outer) || bms_overlap(*outer, rel->relids) ||
+			!bms_is_subset(bloom_pull_varnos(root, lsecond(args)), rel->relids) ||
+			bloom_scan_has_phv(filter, NULL))
+			return false;
+	}
 	if (!contain_var_clause(lsecond(args)) ||
 		contain_volatile_functions(lsecond(args)) ||
 		bloom_scan_value_unsafe(lsecond(args), NULL))
@@ -292,7 +333,7 @@ bloom_scan_plain_select(PlannerInfo *root)
  */
 static CustomPath *
 bloom_scan_path(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo,
-				PathTarget *ptarget, int workers)
+				PathTarget *ptarget, int workers, ParamPathInfo *ppi)
 {
 	Path	   *child = create_seqscan_path(root, rel, NULL, workers);
 	CustomPath *cpath = makeNode(CustomPath);
@@ -303,12 +344,12 @@ bloom_scan_path(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo,
 	cpath->path.pathtype = T_CustomScan;
 	cpath->path.parent = rel;
 	cpath->path.pathtarget = rel->reltarget;
-	cpath->path.param_info = NULL;
+	cpath->path.param_info = ppi;
 	cpath->path.parallel_aware = false;
 	cpath->path.parallel_safe = child->parallel_safe &&
 		is_parallel_safe(root, (Node *) rinfo->clause);
 	cpath->path.parallel_workers = child->parallel_workers;
-	cpath->path.rows = child->rows;
+	cpath->path.rows = ppi ? ppi->ppi_rows : child->rows;
 #if PG_VERSION_NUM >= 180000
 	cpath->path.disabled_nodes = child->disabled_nodes;
 #endif
@@ -326,41 +367,87 @@ bloom_scan_path(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo,
 	return cpath;
 }
 
+/*
+ * The parameterized BloomProbe path for the join clause rinfo, whose
+ * filter reads the relations outer: offered when it is the one join clause
+ * a path parameterized by outer would evaluate in the scan.
+ */
+static void
+bloom_scan_join_path(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo,
+					 Relids outer, PathTarget *ptarget)
+{
+	ParamPathInfo *ppi = get_baserel_parampathinfo(root, rel, outer);
+
+	if (list_length(ppi->ppi_clauses) != 1 || linitial(ppi->ppi_clauses) != rinfo)
+		return;
+	add_path(rel, (Path *) bloom_scan_path(root, rel, rinfo, ptarget, 0, ppi));
+}
+
 /* set_rel_pathlist_hook: offer BloomProbe paths for a claimable probe. */
 static void
 bloom_scan_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 					RangeTblEntry *rte)
 {
 	RestrictInfo *rinfo = NULL;
+	List	   *joins = NIL;
+	List	   *outers = NIL;
+	Relids		outer;
 	List	   *ptlist;
 	PathTarget *ptarget;
-	ListCell   *lc;
+	ListCell   *lc,
+			   *lc2;
 
 	if (bloom_prev_pathlist)
 		bloom_prev_pathlist(root, rel, rti, rte);
 	if (!bloom_batched_probe || rel->reloptkind != RELOPT_BASEREL ||
 		rte->rtekind != RTE_RELATION || rte->inh || rte->tablesample != NULL ||
 		(rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW) ||
-		rel->baserestrictinfo == NIL || !bloom_scan_plain_select(root))
+		!bloom_scan_plain_select(root))
 		return;
 	foreach(lc, rel->baserestrictinfo)
-		if (bloom_scan_claimable(rel, lfirst_node(RestrictInfo, lc)))
+		if (bloom_scan_claimable(root, rel, lfirst_node(RestrictInfo, lc), &outer))
 		{
 			rinfo = lfirst_node(RestrictInfo, lc);
 			break;
 		}
-	if (rinfo == NULL || (ptlist = build_physical_tlist(root, rel)) == NIL)
+	foreach(lc, rel->joininfo)
+		if (bloom_scan_claimable(root, rel, lfirst_node(RestrictInfo, lc), &outer) &&
+			outer != NULL)
+		{
+			joins = lappend(joins, lfirst(lc));
+			outers = lappend(outers, outer);
+		}
+	if ((rinfo == NULL && joins == NIL) ||
+		(ptlist = build_physical_tlist(root, rel)) == NIL)
 		return;
 	ptarget = create_pathtarget(root, ptlist);
-	add_path(rel, (Path *) bloom_scan_path(root, rel, rinfo, ptarget, 0));
-	if (rel->consider_parallel && rel->partial_pathlist != NIL)
+	if (rinfo != NULL)
 	{
-		int			workers = ((Path *) linitial(rel->partial_pathlist))->parallel_workers;
-		CustomPath *p = bloom_scan_path(root, rel, rinfo, ptarget, workers);
+		add_path(rel, (Path *) bloom_scan_path(root, rel, rinfo, ptarget, 0, NULL));
+		if (rel->consider_parallel && rel->partial_pathlist != NIL)
+		{
+			int			workers = ((Path *) linitial(rel->partial_pathlist))->parallel_workers;
+			CustomPath *p = bloom_scan_path(root, rel, rinfo, ptarget, workers, NULL);
 
-		if (p->path.parallel_safe)
-			add_partial_path(rel, (Path *) p);
+			if (p->path.parallel_safe)
+				add_partial_path(rel, (Path *) p);
+		}
 	}
+	forboth(lc, joins, lc2, outers)
+		bloom_scan_join_path(root, rel, lfirst_node(RestrictInfo, lc),
+							 (Relids) lfirst(lc2), ptarget);
+}
+
+/* Mutator: the Vars of the outer relations, as nested-loop parameters. */
+static Node *
+bloom_scan_outer_params(Node *node, PlannerInfo *root)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Var) && ((Var *) node)->varlevelsup == 0 &&
+		bms_is_member(((Var *) node)->varno, root->curOuterRels))
+		return (Node *) replace_nestloop_param_var(root, (Var *) copyObject(node));
+	return expression_tree_mutator(node, bloom_scan_outer_params, root);
 }
 
 /*
@@ -376,9 +463,15 @@ bloom_scan_plan(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	Expr	   *probe = linitial(best_path->custom_private);
 	int			before = list_length(child->qual);
 
-	child->qual = list_delete_ptr(child->qual, probe);
-	if (list_length(child->qual) == before)
-		elog(ERROR, "bloomset: the probe clause is not among the scan's quals");
+	if (best_path->path.param_info != NULL)
+		/* a join clause, never among the child's quals */
+		probe = (Expr *) bloom_scan_outer_params((Node *) probe, root);
+	else
+	{
+		child->qual = list_delete_ptr(child->qual, probe);
+		if (list_length(child->qual) == before)
+			elog(ERROR, "bloomset: the probe clause is not among the scan's quals");
+	}
 	cscan->scan.plan.targetlist = tlist;
 	cscan->scan.plan.qual = NIL;
 	cscan->scan.scanrelid = rel->relid;

@@ -1459,7 +1459,7 @@ class Fuzzer:
             probe = self.probe(kind, fam)
         if rng.random() < 0.3:
             probe = 'NOT ' + probe
-        source = rng.choice(['init', 'init', 'const', 'correlated'])
+        source = rng.choice(['init', 'init', 'const', 'correlated', 'join'])
         if source == 'const':
             rows, code = self.run('SELECT f::text, length(f::text) FROM fz_batched WHERE k = 0', oracle='batched')
             if code or not rows or rows[0][0] is None or rows[0][1] > 200000:
@@ -1468,7 +1468,7 @@ class Fuzzer:
                 fsrc = '%s::%s' % (lit(rows[0][0]), kind)
         if source == 'init':
             fsrc = '(SELECT f FROM fz_batched WHERE k = 0)'
-        if source == 'correlated':
+        if source in ('correlated', 'join'):
             fsrc = 'fz.f'
         cond = re.sub(r'\bf\b', lambda m: fsrc, probe)
         extra = rng.choice(['', '', ' AND id %% %d <> 0' % rng.choice([2, 3, 7]), ' AND x IS NOT NULL'])
@@ -1477,6 +1477,13 @@ class Fuzzer:
         if source == 'correlated':
             sql = ('SELECT fz.k, (SELECT md5(string_agg(id::text, \',\')) || count(*) FROM (%s) s) '
                    'FROM fz_batched fz ORDER BY fz.k' % inner)
+        elif source == 'join':
+            # the filter from the outer side of a join (a parameterized
+            # BloomProbe path under a nested loop, when the planner takes it)
+            which = rng.choice(['fz.k = 0', 'fz.k = 0', 'fz.k >= 0'])
+            sql = ('SELECT fz.k, md5(string_agg(v.id::text, \',\' ORDER BY v.id)), count(*) '
+                   'FROM fz_batched fz JOIN v_%s v ON %s WHERE %s%s GROUP BY fz.k ORDER BY fz.k'
+                   % (fam, which, re.sub(r'\bx\b', 'v.x', cond), extra.replace(' id ', ' v.id ').replace(' x ', ' v.x ')))
         else:
             sql = "SELECT md5(string_agg(id::text, ',')), count(*) FROM (%s) s" % inner
         budget = rng.choice([None, None, '0', "'64kB'"])

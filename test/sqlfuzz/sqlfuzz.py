@@ -1497,6 +1497,8 @@ class Fuzzer:
                 if plan is not None:
                     used = any('BloomProbe' in r[0] for r in plan)
                     self.st.passed['batched_plan_used' if used else 'batched_plan_plain'] += 1
+                    if source == 'join':
+                        self.st.passed['batched_join_plan_used' if used else 'batched_join_plan_plain'] += 1
             results.append(self.run(sql, oracle='batched'))
         self.run('RESET bloomset.batched_probe', bloom=False)
         self.run('RESET bloomset.probe_cache_size', bloom=False)

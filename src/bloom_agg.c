@@ -113,16 +113,6 @@
  */
 #define BLOOM_QUEUE_LEN		32
 
-/*
- * The batch: a filter state whose filter is larger than the CPU's caches
- * (BLOOM_BATCH_MIN_BYTES) keeps its hashes here instead, BLOOM_BATCH_LEN
- * at a time (32 KiB), and inserts them in one tight loop that prefetches a
- * queue's length ahead (bloom_list_into_filter): between rows, the
- * executor's own memory traffic evicts what was prefetched for the filter.
- */
-#define BLOOM_BATCH_LEN			4096
-#define BLOOM_BATCH_MIN_BYTES	(1024 * 1024)
-
 typedef struct BloomHashQueue
 {
 	int			n;
@@ -186,9 +176,6 @@ struct BloomAggState
 	bool		deserialized;	/* made by deserialize: combine may keep it */
 	BloomAggArgs args;			/* sizing arguments of the first row */
 	BloomHashQueue queue;
-	uint64	   *batch;			/* BLOOM_AGG_FILTER, large filter: the batch */
-	int			nbatch;
-	bool		batch_checked;	/* whether the filter is large was decided */
 };
 
 /* ---- the exact hash set ----------------------------------------------- */
@@ -588,29 +575,6 @@ bloom_state_flush(BloomAggState *st)
 	if (i < q->n)
 		st->kind->insert(&st->filter, q->h + i, q->n - i, GetMemoryChunkContext(st));
 	q->n = 0;
-	if (st->nbatch > 0)
-	{
-		bloom_list_into_filter(st->kind, st->batch, st->nbatch, &st->filter,
-							   GetMemoryChunkContext(st));
-		st->nbatch = 0;
-	}
-}
-
-/*
- * Does this filter-phase state batch its hashes?  Decided on its first
- * hash: a kind that prefetches, a filter of BLOOM_BATCH_MIN_BYTES or more.
- */
-static bool
-bloom_state_batches(BloomAggState *st)
-{
-	if (!st->batch_checked)
-	{
-		st->batch_checked = true;
-		if (st->kind->prefetch && VARSIZE(st->filter) >= BLOOM_BATCH_MIN_BYTES)
-			st->batch = MemoryContextAlloc(GetMemoryChunkContext(st),
-										   BLOOM_BATCH_LEN * sizeof(uint64));
-	}
-	return st->batch != NULL;
 }
 
 /* Queue hash h, prefetching the memory it will touch. */
@@ -619,13 +583,6 @@ bloom_state_push(BloomAggState *st, uint64 h)
 {
 	if (st->mode == BLOOM_AGG_FILTER)
 	{
-		if (st->queue.n == 0 && bloom_state_batches(st))
-		{
-			st->batch[st->nbatch++] = h;
-			if (st->nbatch == BLOOM_BATCH_LEN)
-				bloom_state_flush(st);
-			return;
-		}
 		if (st->kind->prefetch)
 			st->kind->prefetch(st->filter, h);
 	}
@@ -928,9 +885,6 @@ bloom_state_copy(MemoryContext aggcxt, const BloomAggState *src)
 
 	memcpy(st, src, sizeof(BloomAggState));
 	st->deserialized = false;
-	st->batch = NULL;			/* src was flushed: its batch is empty */
-	st->nbatch = 0;
-	st->batch_checked = false;
 	if (src->mode == BLOOM_AGG_FILTER)
 		st->filter = bloom_copy_in(aggcxt, src->filter);
 	else

@@ -124,66 +124,132 @@ scalable_new(uint64 capacity, double fpr, uint32 growth, MemoryContext cxt)
 }
 
 /*
- * Does some sub-filter answer "maybe" for h?  The cache lines of all the
- * sub-filters are prefetched first, so their memory misses overlap, then
+ * The sub-filters of a scalable filter as probes and adds use them:
+ * pointers to each, oldest first, found once for a batch of hashes (the
+ * chain is walked header by header), and whether all are blocked (those
+ * of 1.1 and later always are; 1.0 may have written classic ones).
+ */
+typedef struct ScalableStages
+{
+	int			n;
+	bool		blocked;
+	BloomFilter *sub[SCALABLE_MAX_SUB];
+} ScalableStages;
+
+/* The stages of f. */
+static void
+scalable_stages(const ScalableFilter *f, ScalableStages *st)
+{
+	BloomFilter *sub = scalable_first(f);
+
+	st->n = f->nsub;
+	st->blocked = true;
+	for (int i = 0; i < f->nsub; i++, sub = scalable_next(sub))
+	{
+		st->sub[i] = sub;
+		st->blocked &= sub->layout == BLOOM_LAYOUT_BLOCKED;
+	}
+}
+
+/* Hint the CPU to fetch h's cache line in every stage (the newest for writing). */
+static inline void
+scalable_prefetch(const ScalableStages *st, uint64 h)
+{
+	for (int i = 0; i < st->n; i++)
+		bloom_prefetch_hash(st->sub[i], h, i == st->n - 1);
+}
+
+/*
+ * Does some stage answer "maybe" for h?  Blocked stages (all of them, in
+ * any filter built since 1.1): h's block in each, tested against h's eight
+ * bits computed once (bloom_blocks_test_any), every block loaded together
+ * so that their misses overlap.  Otherwise each stage is prefetched, then
  * tested newest (largest) first.
  */
 static bool
-scalable_test(const ScalableFilter *f, uint64 h)
+scalable_stages_test(const ScalableStages *st, uint64 h)
 {
-	const BloomFilter *subs[SCALABLE_MAX_SUB];
-	const BloomFilter *sub = scalable_first(f);
-	int			n = f->nsub;
-
-	for (int i = 0; i < n; i++, sub = scalable_next(sub))
+	if (likely(st->blocked))
 	{
-		subs[i] = sub;
-		bloom_prefetch_hash(sub, h, false);
+		const uint32 *blk[SCALABLE_MAX_SUB];
+
+		for (int i = 0; i < st->n; i++)
+			blk[i] = bloom_block_ptr(st->sub[i], h);
+		return bloom_blocks_test_any(blk, st->n, (uint32) h);
 	}
-	for (int i = n - 1; i >= 0; i--)
-		if (bloom_test_hash(subs[i], h))
+	scalable_prefetch(st, h);
+	for (int i = st->n - 1; i >= 0; i--)
+		if (bloom_test_hash(st->sub[i], h))
 			return true;
 	return false;
 }
 
-/* The newest sub-filter. */
-static BloomFilter *
-scalable_last(ScalableFilter *f)
+/* Does some sub-filter of f answer "maybe" for h? */
+static bool
+scalable_test(const ScalableFilter *f, uint64 h)
 {
-	BloomFilter *sub = scalable_first(f);
+	ScalableStages st;
 
-	for (int i = 1; i < f->nsub; i++)
-		sub = scalable_next(sub);
-	return sub;
+	scalable_stages(f, &st);
+	return scalable_stages_test(&st, h);
 }
 
 /*
- * Add h to *pf (which may be replaced by a grown copy in cxt; the old one
- * is then freed).
+ * Hashes an add prefetches ahead of the one it inserts: each brings one
+ * cache line per stage, most of them misses in the large stages.
+ */
+#define SCALABLE_PREFETCH_AHEAD		8
+
+/*
+ * Add the n hashes h, in order, to *pf (which may be replaced by a grown
+ * copy in cxt; the old one is then freed).  A hash some stage answers
+ * "maybe" for uses no capacity; otherwise it goes into the newest stage,
+ * after a new one is appended if the newest is full.  The stages are found
+ * once (and again after growing), the capacity of the newest computed once,
+ * and the cache lines of the hashes SCALABLE_PREFETCH_AHEAD ahead fetched
+ * while this one is tested.
  */
 static void
-scalable_add_hash(ScalableFilter **pf, uint64 h, MemoryContext cxt)
+scalable_add_batch(ScalableFilter **pf, const uint64 *h, int n, MemoryContext cxt)
 {
 	ScalableFilter *f = *pf;
+	ScalableStages st;
 	BloomFilter *last;
 	double		cap,
 				fpr;
 
-	if (scalable_test(f, h))
-		return;					/* already (maybe) present: no capacity used */
-	last = scalable_last(f);
-	scalable_sub_target(f, f->nsub - 1, &cap, &fpr);
-	if ((double) last->nitems >= cap)
+	scalable_stages(f, &st);
+	last = st.sub[st.n - 1];
+	scalable_sub_target(f, st.n - 1, &cap, &fpr);
+	for (int i = 0; i < Min(n, SCALABLE_PREFETCH_AHEAD); i++)
+		scalable_prefetch(&st, h[i]);
+	for (int i = 0; i < n; i++)
 	{
-		ScalableFilter *g = scalable_append(f, cxt);
+		if (i + SCALABLE_PREFETCH_AHEAD < n)
+			scalable_prefetch(&st, h[i + SCALABLE_PREFETCH_AHEAD]);
+		if (scalable_stages_test(&st, h[i]))
+			continue;			/* already (maybe) present: no capacity used */
+		if ((double) last->nitems >= cap)
+		{
+			ScalableFilter *g = scalable_append(f, cxt);
 
-		pfree(f);
-		*pf = f = g;
-		last = scalable_last(f);
+			pfree(f);
+			*pf = f = g;
+			scalable_stages(f, &st);
+			last = st.sub[st.n - 1];
+			scalable_sub_target(f, st.n - 1, &cap, &fpr);
+		}
+		bloom_insert_hash(last, h[i]);
+		bloom_add_items(last, 1);
+		f->nitems = f->nitems == PG_UINT64_MAX ? f->nitems : f->nitems + 1;
 	}
-	bloom_insert_hash(last, h);
-	bloom_add_items(last, 1);
-	f->nitems = f->nitems == PG_UINT64_MAX ? f->nitems : f->nitems + 1;
+}
+
+/* Add h to *pf (replaced by a grown copy in cxt as needed). */
+static void
+scalable_add_hash(ScalableFilter **pf, uint64 h, MemoryContext cxt)
+{
+	scalable_add_batch(pf, &h, 1, cxt);
 }
 
 /* Set the family of f and of all its sub-filters (first add). */
@@ -211,8 +277,11 @@ void
 scalable_add_hashes(ScalableFilter **pf, const uint64 *h, int n)
 {
 	scalable_adopt(*pf, (*pf)->family, (*pf)->collfp);
-	for (int i = 0; i < n; i++)
-		scalable_add_hash(pf, h[i], CurrentMemoryContext);
+	for (int i = 0; i < n; i += 1024)
+	{
+		CHECK_FOR_INTERRUPTS();
+		scalable_add_batch(pf, h + i, Min(n - i, 1024), CurrentMemoryContext);
+	}
 }
 
 bool
@@ -632,8 +701,7 @@ scalable_agg_adopted(void *f)
 static void
 scalable_agg_insert(void **f, const uint64 *h, int n, MemoryContext cxt)
 {
-	for (int i = 0; i < n; i++)
-		scalable_add_hash((ScalableFilter **) f, h[i], cxt);
+	scalable_add_batch((ScalableFilter **) f, h, n, cxt);
 }
 
 /* The filter of an exact set: the header's, with its first sub-filter. */

@@ -546,6 +546,7 @@ bloom_block_ptr(const BloomFilter *f, uint64_t h)
 /* counting layout ------------------------------------------------------ */
 
 extern void bloom_counting_add(BloomFilter *f, uint64_t h);
+extern void bloom_counting_add_at(BloomFilter *f, const uint64_t *pos, int k);
 extern void bloom_counting_prefetch(const BloomFilter *f, uint64_t h);
 extern bool bloom_counting_test(const BloomFilter *f, uint64_t h);
 extern bool bloom_counting_remove(BloomFilter *f, uint64_t h);

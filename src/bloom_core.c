@@ -1279,19 +1279,6 @@ bloom_block_test_avx2(const uint32_t *block, uint32_t h32)
 							  bloom_block_mask_avx2(h32)) != 0;
 }
 
-/* bloom_blocks_test_any with AVX2: one mask, then a test per block. */
-__attribute__((target("avx2")))
-static bool
-bloom_blocks_test_any_avx2(const uint32_t *const *blocks, int n, uint32_t h32)
-{
-	__m256i		mask = bloom_block_mask_avx2(h32);
-	int			any = 0;
-
-	for (int i = 0; i < n; i++)
-		any |= _mm256_testc_si256(_mm256_loadu_si256((const __m256i *) blocks[i]), mask);
-	return any != 0;
-}
-
 /*
  * Insert n hashes into a blocked filter with AVX2: the eight salted bit
  * positions of a block are computed in one 256-bit multiply, shift and
@@ -1369,41 +1356,6 @@ static const char *bloom_path = "portable";
 #ifdef BLOOM_BLOCK_DISPATCH
 bool		bloom_block_avx2 = false;
 #endif
-
-/*
- * bloom_blocks_test_any (bloom_format.h): the eight salted bits of h32
- * computed once, then each block tested against them (AVX2 when the CPU
- * has it; the same answers either way).
- */
-bool
-bloom_blocks_test_any(const uint32_t *const *blocks, int n, uint32_t h32)
-{
-	uint32_t	bit[BLOOM_BLOCK_WORDS32];
-	uint32_t	any = 0;
-
-#ifdef BLOOM_BLOCK_DISPATCH
-	if (bloom_block_avx2)
-		return bloom_blocks_test_any_avx2(blocks, n, h32);
-#endif
-	for (int i = 0; i < BLOOM_BLOCK_WORDS32; i++)
-		bit[i] = (h32 * bloom_salt[i]) >> 27;
-	for (int b = 0; b < n; b++)
-	{
-		uint32_t	miss = 0;
-
-		for (int i = 0; i < BLOOM_BLOCK_WORDS32; i++)
-		{
-#ifdef BLOOM_BIG_ENDIAN
-			/* bit j of word i is bit j % 8 of byte 4 i + j / 8 */
-			miss |= !BLOOM_GET_BIT((const uint8_t *) blocks[b], i * 32 + bit[i]);
-#else
-			miss |= ~blocks[b][i] & (UINT32_C(1) << bit[i]);
-#endif
-		}
-		any |= miss == 0;
-	}
-	return any != 0;
-}
 
 /*
  * Choose the word kernels for this CPU.  portable_only forces the plain C

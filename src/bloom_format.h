@@ -525,24 +525,6 @@ bloom_prefetch_hash(const BloomFilter *f, uint64_t h, bool for_write)
 #endif
 }
 
-/*
- * Blocked filters probed together for one hash (the sub-filters of a
- * scalable filter): the block of h differs from filter to filter, but its
- * eight salted bits do not, so they are computed once for all of them.
- * blocks[i] is the first 32-bit word of h's block in filter i (see
- * bloom_block_ptr).  Does some block hold all of h's bits?  Every block is
- * tested, without branches: the caller has prefetched them all, so they
- * arrive together.
- */
-extern bool bloom_blocks_test_any(const uint32_t *const *blocks, int n, uint32_t h32);
-
-/* The first word of hash h's block in blocked filter f. */
-static inline uint32_t *
-bloom_block_ptr(const BloomFilter *f, uint64_t h)
-{
-	return (uint32_t *) f->words + bloom_block_of(f, h) * BLOOM_BLOCK_WORDS32;
-}
-
 /* counting layout ------------------------------------------------------ */
 
 extern void bloom_counting_add(BloomFilter *f, uint64_t h);

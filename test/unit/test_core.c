@@ -252,64 +252,6 @@ test_kernels_agree(bool portable)
 	bloom_cpu_init(portable);
 }
 
-/*
- * bloom_blocks_test_any (the stages of a scalable filter probed together)
- * answers as bloom_test_hash over the same filters would, OR-ed: blocked
- * filters of different sizes and fills, hashes present in one, in none,
- * and every number of filters from 0 to 5, under both kernels.
- */
-static void
-test_blocks_any(bool portable)
-{
-	BloomFilter *f[5];
-	long		disagree = 0,
-				hits = 0,
-				misses = 0;
-
-	for (int v = 0; v < 5; v++)
-	{
-		BloomSizing s = bloom_size_for(1000 << v, 0.01 / (2 << v), BLOOM_LAYOUT_BLOCKED, false);
-
-		f[v] = new_filter(BLOOM_LAYOUT_BLOCKED, s.nhashes, s.nbits);
-		/* filter v holds keys [v * 100000, v * 100000 + (1000 << v)) */
-		for (uint64_t i = 0; i < (uint64_t) (1000 << v); i++)
-			bloom_insert_hash(f[v], bloom_mix64(v * 100000 + i));
-	}
-	for (int p = 0; p < 2; p++)
-	{
-		bloom_cpu_init(p == 1);
-		for (uint64_t i = 0; i < 600000; i += 7)
-		{
-			uint64_t	h = bloom_mix64(i);
-			const uint32_t *blk[5];
-			bool		want = false;
-
-			for (int n = 0; n <= 5; n++)
-			{
-				if (n > 0)
-				{
-					blk[n - 1] = bloom_block_ptr(f[n - 1], h);
-					want |= bloom_test_hash(f[n - 1], h);
-				}
-				if (bloom_blocks_test_any(blk, n, (uint32_t) h) != want)
-					disagree++;
-			}
-			if (want)
-				hits++;
-			else
-				misses++;
-			/* no false negatives: a key of filter v is found */
-			if (i / 100000 < 5 && i % 100000 < (UINT64_C(1000) << (i / 100000)) && !want)
-				disagree++;
-		}
-	}
-	CHECK(disagree == 0 && hits > 0 && misses > 0,
-		  "blocks tested together answer as each tested alone (both kernels)");
-	for (int v = 0; v < 5; v++)
-		free(f[v]);
-	bloom_cpu_init(portable);
-}
-
 /* ---- fold / unfold against a bit-by-bit reference ---------------------- */
 
 static bool
@@ -1094,7 +1036,6 @@ main(int argc, char **argv)
 	test_sizing();
 	test_lookup3();
 	test_kernels_agree(portable);
-	test_blocks_any(portable);
 	test_resize_reference();
 	test_interrupts();
 	bloom_cpu_init(portable);

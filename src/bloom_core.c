@@ -755,15 +755,13 @@ bloom_counting_prefetch(const BloomFilter *f, uint64_t h)
 #endif
 }
 
-/*
- * Raise the k counters at pos (the positions bloom_probe_positions gave
- * for f's header, computed once by a caller that also prefetched them),
- * saturating at 15.
- */
+/* Add hash h: each of its counters + 1, saturating at 15. */
 void
-bloom_counting_add_at(BloomFilter *f, const uint64_t *pos, int k)
+bloom_counting_add(BloomFilter *f, uint64_t h)
 {
+	uint64_t	pos[BLOOM_MAX_HASHES];
 	uint8_t    *c = (uint8_t *) f->words;
+	int			k = bloom_counting_positions(f, h, pos);
 
 	for (int i = 0; i < k; i++)
 	{
@@ -772,16 +770,6 @@ bloom_counting_add_at(BloomFilter *f, const uint64_t *pos, int k)
 		if (v < BLOOM_COUNTER_MAX)
 			bloom_counter_set(c, pos[i], v + 1);
 	}
-}
-
-/* Add hash h: each of its counters + 1, saturating at 15. */
-void
-bloom_counting_add(BloomFilter *f, uint64_t h)
-{
-	uint64_t	pos[BLOOM_MAX_HASHES];
-	int			k = bloom_counting_positions(f, h, pos);
-
-	bloom_counting_add_at(f, pos, k);
 }
 
 /* May hash h be present (all its counters non-zero)? */

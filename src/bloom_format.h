@@ -528,7 +528,6 @@ bloom_prefetch_hash(const BloomFilter *f, uint64_t h, bool for_write)
 /* counting layout ------------------------------------------------------ */
 
 extern void bloom_counting_add(BloomFilter *f, uint64_t h);
-extern void bloom_counting_add_at(BloomFilter *f, const uint64_t *pos, int k);
 extern void bloom_counting_prefetch(const BloomFilter *f, uint64_t h);
 extern bool bloom_counting_test(const BloomFilter *f, uint64_t h);
 extern bool bloom_counting_remove(BloomFilter *f, uint64_t h);

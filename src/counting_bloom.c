@@ -397,78 +397,19 @@ counting_bloom_info(PG_FUNCTION_ARGS)
  */
 #define COUNTING_AUTO_MAX	(1 << 22)
 
-/*
- * The counter positions of the hashes the aggregate engine queued: its
- * prefetch hook computes a hash's positions to prefetch them, and its
- * insert hook, a few rows later, needs the same ones.  They are kept here
- * so that they are computed once (the positions were about a fifth of the
- * aggregate's profile, computed twice).  Direct mapped by hash; an entry is
- * used only for the very hash and the header fields the positions depend on
- * (counters, hashes, scheme), so a miss -- a collision, another filter, an
- * insert without a prefetch -- only computes them again.
- */
-#define COUNTING_POS_SLOTS		128
-#define COUNTING_POS_MAX_K		16
-
-typedef struct CountingPositions
-{
-	uint64		h;
-	uint64		nbits;
-	uint16		nhashes;		/* 0: empty */
-	uint8		scheme;
-	uint64		pos[COUNTING_POS_MAX_K];
-} CountingPositions;
-
-static CountingPositions counting_positions[COUNTING_POS_SLOTS];
-
-static inline CountingPositions *
-counting_pos_slot(uint64 h)
-{
-	return &counting_positions[(h ^ (h >> 29)) % COUNTING_POS_SLOTS];
-}
-
 /* Prefetch every counter inserting h into the counting filter f will touch. */
 static void
-counting_agg_prefetch(const void *p, uint64 h)
+counting_agg_prefetch(const void *f, uint64 h)
 {
-	const BloomFilter *f = (const BloomFilter *) p;
-	CountingPositions *e;
-	int			k;
-
-	if (f->nhashes > COUNTING_POS_MAX_K)
-	{
-		bloom_counting_prefetch(f, h);
-		return;
-	}
-	e = counting_pos_slot(h);
-	k = bloom_probe_positions(f, h, e->pos);
-	e->h = h;
-	e->nbits = f->nbits;
-	e->nhashes = (uint16) k;
-	e->scheme = f->scheme;
-#if defined(__GNUC__) || defined(__clang__)
-	for (int i = 0; i < k; i++)
-		__builtin_prefetch((const uint8 *) f->words + (e->pos[i] >> 1), 1, 3);
-#endif
+	bloom_counting_prefetch((const BloomFilter *) f, h);
 }
 
 /* Raise the counters of n hashes in the counting filter *f. */
 static void
-counting_agg_insert(void **pf, const uint64 *h, int n, MemoryContext cxt)
+counting_agg_insert(void **f, const uint64 *h, int n, MemoryContext cxt)
 {
-	BloomFilter *f = (BloomFilter *) *pf;
-
 	for (int i = 0; i < n; i++)
-	{
-		const CountingPositions *e = counting_pos_slot(h[i]);
-
-		if (e->h == h[i] && e->nhashes == f->nhashes && e->nhashes > 0 &&
-			e->nbits == f->nbits && e->scheme == f->scheme &&
-			f->layout == BLOOM_LAYOUT_COUNTING)
-			bloom_counting_add_at(f, e->pos, e->nhashes);
-		else
-			bloom_counting_add(f, h[i]);
-	}
+		bloom_counting_add((BloomFilter *) *f, h[i]);
 }
 
 /*

@@ -736,28 +736,6 @@ scalable_agg_insert(void **f, const uint64 *h, int n, MemoryContext cxt)
 	scalable_add_batch((ScalableFilter **) f, h, n, cxt);
 }
 
-/*
- * Stages at least this large (bits) are prefetched when a hash is queued:
- * smaller ones (256 kB) stay in the caches, since every add touches them.
- */
-#define SCALABLE_PREFETCH_MIN_BITS	(UINT64CONST(1) << 21)
-
-/*
- * Prefetch h's cache line in each large stage of f as the engine queues h,
- * rows before it is added (the engine's prefetch queue, as for the other
- * kinds), so the misses of successive rows overlap.  The stages come from
- * the memo (scalable_stages_memo): f changes only when it grows.
- */
-static void
-scalable_agg_prefetch(const void *p, uint64 h)
-{
-	ScalableStages st;
-
-	scalable_stages_memo((const ScalableFilter *) p, &st);
-	for (int i = st.n - 1; i >= 0 && st.sub[i]->nbits >= SCALABLE_PREFETCH_MIN_BITS; i--)
-		bloom_prefetch_hash(st.sub[i], h, i == st.n - 1);
-}
-
 /* The filter of an exact set: the header's, with its first sub-filter. */
 static void *
 scalable_agg_from_exact(const void *hdr, uint64 ndistinct, MemoryContext cxt, bool final)
@@ -831,7 +809,6 @@ static const BloomAggKind scalable_agg_kind = {
 	.check_hdr = scalable_agg_check_hdr,
 	.fields = scalable_agg_fields,
 	.adopted = scalable_agg_adopted,
-	.prefetch = scalable_agg_prefetch,
 	.insert = scalable_agg_insert,
 	.from_exact = scalable_agg_from_exact,
 	.merge = scalable_agg_merge,

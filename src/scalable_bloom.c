@@ -173,66 +173,13 @@ scalable_stages_test(const ScalableStages *st, uint64 h)
 	return false;
 }
 
-/*
- * The stages of the filter a probe asked for last (this backend's), kept
- * to spare the next probe of the same filter the walk down the chain: one
- * dependent load per stage, a fifth of a probe's time when the blocks are
- * cached.  Only a hint: a filter at the same address is taken to have the
- * same stages only if its length, its number of stages and every stage's
- * length and layout match what was kept (independent loads, checked all
- * at once), which is exactly the condition for the walk to find the same
- * stages.
- */
-static struct
-{
-	const ScalableFilter *f;	/* NULL: nothing kept */
-	uint32		size;			/* VARSIZE(f) */
-	ScalableStages st;
-	uint32		subsize[SCALABLE_MAX_SUB];
-	uint8		layout[SCALABLE_MAX_SUB];
-} scalable_probe_memo;
-
-/* The stages of f, from the memo if it still describes f. */
-static void
-scalable_stages_memo(const ScalableFilter *f, ScalableStages *st)
-{
-	if (scalable_probe_memo.f == f && scalable_probe_memo.size == VARSIZE(f) &&
-		scalable_probe_memo.st.n == f->nsub)
-	{
-		const char *p = (const char *) scalable_first(f);
-		bool		same = true;
-
-		for (int i = 0; i < f->nsub; i++)
-		{
-			same &= scalable_image_size(p) == scalable_probe_memo.subsize[i] &&
-				((const BloomFilter *) p)->layout == scalable_probe_memo.layout[i];
-			p += scalable_probe_memo.subsize[i];
-		}
-		if (likely(same))
-		{
-			*st = scalable_probe_memo.st;
-			return;
-		}
-	}
-	scalable_stages(f, st);
-	scalable_probe_memo.f = NULL;
-	scalable_probe_memo.size = VARSIZE(f);
-	scalable_probe_memo.st = *st;
-	for (int i = 0; i < st->n; i++)
-	{
-		scalable_probe_memo.subsize[i] = (uint32) scalable_image_size(st->sub[i]);
-		scalable_probe_memo.layout[i] = st->sub[i]->layout;
-	}
-	scalable_probe_memo.f = f;
-}
-
 /* Does some sub-filter of f answer "maybe" for h? */
 static bool
 scalable_test(const ScalableFilter *f, uint64 h)
 {
 	ScalableStages st;
 
-	scalable_stages_memo(f, &st);
+	scalable_stages(f, &st);
 	return scalable_stages_test(&st, h);
 }
 

@@ -21,6 +21,18 @@
  * validates every sub-filter like bloom_recv and checks that they fill the
  * payload exactly.
  *
+ * Cost (issue 16, profiled over 10 M rows: bench/profile.sh).  The filter
+ * of scalable_bloom_agg(id) over 10 M distinct keys has 14 stages, 132 MB,
+ * the newest 75 MB; the 4 to 6 stages of a megabyte or more miss the
+ * caches.  Two thirds of the aggregate's and of a probe's time is the wait
+ * for the stages' lines (bloom_block_test_avx2), about one memory latency
+ * a row (185-230 ns on the 2-core KVM measured, against 55-62 ns a row for
+ * the scans themselves), so the aggregate measured 5.3-5.6x count(id) and
+ * the probe 5.8-6.6x its scan.  The misses of one row overlap (prefetched
+ * together); those of successive rows did not, with software prefetches
+ * 4 to 32 rows ahead either (bench/proto_scalable_stages.c: the same
+ * ns a key with or without), so both stay near one latency a row.
+ *
  *-------------------------------------------------------------------------
  */
 #include "bloom.h"
@@ -158,10 +170,9 @@ scalable_prefetch(const ScalableStages *st, uint64 h)
  * prefetched first, so that their misses overlap, then the stages are
  * tested newest (largest) first, stopping at the first "maybe": a probe
  * of a present key mostly stops at one of the newest.  (Testing every
- * stage without branches against h's bits computed once measured
- * 2.5-3.5x slower for probes in
- * bench/proto_scalable_stages.c: a probe then waits for its slowest
- * stage, and far fewer probes overlap.)
+ * stage without branches against h's bits computed once measured 2.5-3.5x
+ * slower per probe in bench/proto_scalable_stages.c: a probe then waits
+ * for its slowest stage, and far fewer probes overlap.)
  */
 static bool
 scalable_stages_test(const ScalableStages *st, uint64 h)
@@ -173,14 +184,27 @@ scalable_stages_test(const ScalableStages *st, uint64 h)
 	return false;
 }
 
-/* Does some sub-filter of f answer "maybe" for h? */
+/*
+ * Does some sub-filter of f answer "maybe" for h?  (A probe: the test of
+ * scalable_stages_test, each stage's line prefetched as the walk down the
+ * chain finds it.)
+ */
 static bool
 scalable_test(const ScalableFilter *f, uint64 h)
 {
-	ScalableStages st;
+	const BloomFilter *subs[SCALABLE_MAX_SUB];
+	const BloomFilter *sub = scalable_first(f);
+	int			n = f->nsub;
 
-	scalable_stages(f, &st);
-	return scalable_stages_test(&st, h);
+	for (int i = 0; i < n; i++, sub = scalable_next(sub))
+	{
+		subs[i] = sub;
+		bloom_prefetch_hash(sub, h, false);
+	}
+	for (int i = n - 1; i >= 0; i--)
+		if (bloom_test_hash(subs[i], h))
+			return true;
+	return false;
 }
 
 /*
@@ -189,8 +213,10 @@ scalable_test(const ScalableFilter *f, uint64 h)
  * "maybe" for uses no capacity; otherwise it goes into the newest stage,
  * after a new one is appended if the newest is full.  The stages are found
  * once (and again after growing) and the capacity of the newest computed
- * once.  (Prefetching the stages' lines of the hashes 4 to 32 ahead
- * measured no better: bench notes in the commit of this change.)
+ * once, not per hash (1.2 walked the chain twice and called pow() twice
+ * per add).  Prefetching the stages' lines of later hashes measured no
+ * better, 4 to 32 hashes ahead here or as the engine queues them (a
+ * prefetch hook for the stages of 2^21 bits or more): see the file header.
  */
 static void
 scalable_add_batch(ScalableFilter **pf, const uint64 *h, int n, MemoryContext cxt)

@@ -5,22 +5,28 @@
  * distinct keys (first capacity 1000, growth 2, rate 1 %: 132 MB, the
  * newest 75 MB), the first 13 filled as the aggregate fills them; then
  *  - add: the last 1.8 M keys each tested against every stage
- *    (bloom_blocks_test_any) and inserted into the newest, prefetching the
+ *    (blocks_test_any, below) and inserted into the newest, prefetching the
  *    stages' lines `ahead` keys ahead (0: none) from stage `minstage` on;
- *  - probe: all 10 M keys, one at a time as a scalar function probes them;
- *  - lat: one load at a time from 128 MB (the memory latency a probe
+ *  - probe: all 10 M keys, one at a time as a scalar function probes them,
+ *    three ways: every stage tested without branches against h's bits
+ *    computed once (blocks_test_any); as the extension does (every stage
+ *    prefetched, then tested newest first, stopping at the first "maybe");
+ *    newest first without the prefetch;
+ *  - lat: one load at a time from the 132 MB (the memory latency a probe
  *    waits for at least once).
- * Arguments: ahead huge(0/1: madvise for transparent huge pages) [minstage].
+ * Arguments: ahead huge(0/1: madvise for transparent huge pages)
+ * [minstage [x: time the adds as 1.2 does them instead]].
  *
  *	 cc -O2 -o /tmp/ps bench/proto_scalable_stages.c src/bloom_core.c -lm
  *	 for a in 0 8 32; do /tmp/ps $a 0; /tmp/ps $a 1; done
  *
  * Measured 2026-11-24 (2-core KVM, AMD EPYC, load 2-3 from other work):
- * add 243-320 ns/key whatever `ahead` (0, 4, 8, 16, 32), 208-227 with huge
- * pages; probe 288-309 ns/key, 222-243 with huge pages; a dependent load
- * from 128 MB 185-232 ns.  The aggregate and the probe wait for memory
- * about once a row: the misses of the 4-6 large stages overlap within a
- * key but not across keys.
+ * adds 243-320 ns/key whatever `ahead` (0, 4, 8, 16, 32), 208-227 with
+ * huge pages, 287-340 as 1.2 does them; probes without branches 271-309
+ * ns/key (222-243 with huge pages), as 1.2 does 76-117, newest first
+ * without prefetch 150-175; a dependent load 185-298 ns.  In this tight
+ * loop 1.2's probes of successive keys overlap; in SQL, with the executor's
+ * work between rows, they do not: a probe costs about one latency there.
  */
 #include <stdint.h>
 #include <stdio.h>

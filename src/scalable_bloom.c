@@ -27,8 +27,9 @@
  * caches.  Two thirds of the aggregate's and of a probe's time is the wait
  * for the stages' lines (bloom_block_test_avx2), about one memory latency
  * a row (185-230 ns on the 2-core KVM measured, against 55-62 ns a row for
- * the scans themselves), so the aggregate measured 5.3-5.6x count(id) and
- * the probe 5.8-6.6x its scan.  The misses of one row overlap (prefetched
+ * the scans themselves), so the aggregate measured 5.5-6.4x count(id)
+ * (main: 7.1-7.8x) and the probe 5.4-5.8x its scan (main: 5.2-5.8x) in
+ * bench/run.sh's beyond rows.  The misses of one row overlap (prefetched
  * together); those of successive rows did not, with software prefetches
  * 4 to 32 rows ahead either (bench/proto_scalable_stages.c: the same
  * ns a key with or without), so both stay near one latency a row.

@@ -18,10 +18,10 @@
  * Measured 2026-11-24 (2-core KVM, AMD EPYC, load 2-3 from other work),
  * two sittings of 6 rounds each: classic 141-155 and 185-243 ns/add,
  * blocked 36-51 and 50-77 ns/add (3-4.5x less), blocked rate 0.59 %;
- * huge pages changed neither.  Not shipped (issue 16): a new stored layout
- * (layout id, validation, sizing, sliced-read positions, counting_bloom_to_bloom
- * onto bloom's blocked layout with 256-counter blocks, docs, format tests)
- * did not fit the time box.
+ * huge pages changed neither.  Not shipped (issue 16): a new stored
+ * layout (layout id, validation, sizing, sliced-read positions,
+ * counting_bloom_to_bloom onto bloom's blocked layout with 256-counter
+ * blocks, docs, format tests) did not fit the time box.
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -49,3 +49,25 @@ SELECT replace((scalable_bloom_empty(100) || 1)::text, 'k=1 ', 'k=2 ')::scalable
 SELECT scalable_bloom_empty(0);
 SELECT scalable_bloom_empty(100, 0.01, 1);
 SELECT (scalable_bloom_empty(100) || 1)::text::bloom;
+
+-- probes of different filters in turn (with as many stages, of other sizes):
+-- the stages each probe finds are the
+-- filter's own, whether it is at the address of the filter probed before
+-- (a fresh value per row, in memory reset between rows) or not (two
+-- stored filters alternating)
+CREATE TEMP TABLE salt AS
+  SELECT 1 AS k, scalable_bloom_agg(x, 100, 0.01) AS f FROM generate_series(1, 2000) x
+  UNION ALL
+  SELECT 2, scalable_bloom_agg(x, 200, 0.05) FROM generate_series(1, 5000) x;
+SELECT k, (SELECT count(*) FROM scalable_bloom_info(f)) AS stages FROM salt ORDER BY k;
+SELECT count(*) AS alternate_false_negatives
+FROM generate_series(1, 2000) v, salt
+WHERE NOT scalable_bloom_contains(salt.f, v);
+SELECT count(*) FILTER (WHERE scalable_bloom_contains(salt.f, v)) AS alternate_hits
+FROM generate_series(5001, 15000) v, salt;
+SELECT count(*) AS fresh_value_false_negatives
+FROM generate_series(1, 4000) v
+WHERE NOT scalable_bloom_contains(
+  scalable_bloom_add((SELECT f FROM salt WHERE k = 1 + v % 2), v + 100000),
+  CASE WHEN v % 4 < 2 THEN v + 100000 ELSE v % 2000 + 1 END);
+DROP TABLE salt;

@@ -654,6 +654,12 @@ bloom_info(PG_FUNCTION_ARGS)
  */
 static uint64 bloom_warned_statement = 0;
 
+/* bloomset.full_filter (defined as a setting by bloomset.c's _PG_init) */
+int			bloom_full_filter_action = BLOOM_FULL_WARNING;
+
+/* the statement executing now (bumped by bloomset.c's ExecutorStart hook) */
+uint64		bloom_statement_id = 1;
+
 /* Is the check on, and has this statement not warned yet? */
 bool
 bloom_full_check_wanted(void)

@@ -14,8 +14,10 @@
  * hand it (BloomAggKind), never by name; bloom.c,
  * counting_bloom.c and scalable_bloom.c call bloom_datum.c and, to read
  * the filters they probe, bloom_cache.c (the per-call-site cache and sliced
- * reads), which calls bloom_datum.c and bloom_hash.c; bloom.c reads
- * bloomset.c's statement id; every file may call the PostgreSQL-free core
+ * reads), which calls bloom_datum.c and bloom_hash.c; bloom_scan.c (the
+ * batched probe) calls bloom.c's probe and bloom_cache.c; bloomset.c (module
+ * load) calls bloom_scan.c and sets bloom.c's statement id and settings;
+ * every file may call the PostgreSQL-free core
  * (bloom_format.h, scalable_format.h).
  *
  *-------------------------------------------------------------------------

@@ -24,7 +24,6 @@ void		_PG_init(void);
 
 static char *bloom_simd_setting = NULL;
 
-int			bloom_full_filter_action = BLOOM_FULL_WARNING;
 
 static const struct config_enum_entry bloom_full_filter_options[] = {
 	{"off", BLOOM_FULL_OFF, false},
@@ -42,14 +41,14 @@ static const struct config_enum_entry bloom_full_filter_options[] = {
 static bool bloom_lookahead_unused = false;
 
 /*
- * bloom_statement_id: bumped as each top-level statement starts executing
+ * bloom_statement_id (bloom.c's, which the full-filter check reads):
+ * bumped here as each top-level statement starts executing
  * (an ExecutorStart hook; statements run from inside another's execution,
  * in functions, keep their caller's), so that bloomset.full_filter warns
  * once per statement -- two statements sent in one query string are two.
  * The nesting depth is counted around ExecutorRun and ExecutorFinish, as
  * pg_stat_statements does.
  */
-uint64		bloom_statement_id = 1;
 static int	bloom_exec_depth = 0;
 static ExecutorStart_hook_type bloom_prev_start = NULL;
 static ExecutorRun_hook_type bloom_prev_run = NULL;

@@ -30,6 +30,8 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "../src/bloom_format.h"	/* bloom_mix64: the hashes filters get */
+
 #define ROUNDS	7
 #define PROBES	10000000L
 #define HUGE_SZ	((size_t) 2 << 20)
@@ -41,17 +43,6 @@ now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static uint64_t
-mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= UINT64_C(0xff51afd7ed558ccd);
-	x ^= x >> 33;
-	x *= UINT64_C(0xc4ceb9fe1a85ec53);
-	x ^= x >> 33;
-	return x;
 }
 
 /* size bytes on a 2 MiB boundary, advised huge or not, touched */
@@ -109,7 +100,7 @@ probe(const char *a, size_t size, int dependent)
 
 	for (long i = 0; i < PROBES; i++)
 	{
-		uint64_t	h = mix((uint64_t) i + (dependent ? (acc & 1) : 0));
+		uint64_t	h = bloom_mix64((uint64_t) i + (dependent ? (acc & 1) : 0));
 		const uint64_t *b = (const uint64_t *) (a + (h % nblk) * 32);
 
 		acc += (b[(h >> 40) & 3] >> (h >> 58)) & 1;

@@ -24,7 +24,6 @@ void		_PG_init(void);
 
 static char *bloom_simd_setting = NULL;
 
-
 static const struct config_enum_entry bloom_full_filter_options[] = {
 	{"off", BLOOM_FULL_OFF, false},
 	{"warning", BLOOM_FULL_WARNING, false},

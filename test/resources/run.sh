@@ -280,6 +280,20 @@ SQL
 	cancel_batched_check
 }
 
+# cancel_verdict label: record and judge the statement just timed (T_MS,
+# T_STATE, T_ERR) under a 1 s statement_timeout: it must stop with 57014
+# within CANCEL_LIMIT_MS of the timeout.
+cancel_verdict() {
+	local lat
+	lat=$(calc "$T_MS - 1000" 0)
+	CANCEL_ROWS+=("| $1 | $(calc "$lat / 1000" 2) | 0 | $T_STATE |")
+	if [ "$T_STATE" = 57014 ] && awk "BEGIN { exit !($lat <= $CANCEL_LIMIT_MS) }" </dev/null; then
+		pass "5 cancel: $1: 57014 $(calc "$lat / 1000" 2) s after the timeout"
+	else
+		fail "5 cancel: $1: $T_STATE $(calc "$lat / 1000" 2) s after the timeout (want 57014 within $(calc "$CANCEL_LIMIT_MS / 1000" 0) s) $T_ERR"
+	fi
+}
+
 # A lookup over many large stored filters (40 of 8 MiB, stored out of line
 # uncompressed, the types' default): the keys of a generate_series probed
 # against each, read in slices and then kept (bloomset.sliced_reads = on),
@@ -287,7 +301,7 @@ SQL
 # statement must stop with 57014 within the limit of a 1 s timeout (its
 # longest stretch without an interrupt check is reading one filter).
 cancel_lookup_check() {
-	local mode lat
+	local mode
 	psql_q <<'SQL' || { fail "5 setup of the lookup table"; return; }
 SET statement_timeout = 0;
 DROP TABLE IF EXISTS clk;
@@ -298,13 +312,7 @@ SQL
 	for mode in on off; do
 		timed clk "SET statement_timeout = 1000; SET bloomset.sliced_reads = $mode; SET bloomset.probe_cache_size = '64MB';" \
 			"SELECT count(*) FROM generate_series(1, 2000000) g, clk WHERE clk.f @> g;"
-		lat=$(calc "$T_MS - 1000" 0)
-		CANCEL_ROWS+=("| lookup over 40 stored 8 MiB filters, bloomset.sliced_reads = $mode | $(calc "$lat / 1000" 2) | 0 | $T_STATE |")
-		if [ "$T_STATE" = 57014 ] && awk "BEGIN { exit !($lat <= $CANCEL_LIMIT_MS) }" </dev/null; then
-			pass "5 cancel: lookup over 40 stored 8 MiB filters (sliced_reads = $mode): 57014 $(calc "$lat / 1000" 2) s after the timeout"
-		else
-			fail "5 cancel: lookup over 40 stored 8 MiB filters (sliced_reads = $mode): $T_STATE $(calc "$lat / 1000" 2) s after the timeout (want 57014 within $(calc "$CANCEL_LIMIT_MS / 1000" 0) s) $T_ERR"
-		fi
+		cancel_verdict "lookup over 40 stored 8 MiB filters, bloomset.sliced_reads = $mode"
 	done
 	psql_q -c "DROP TABLE clk" >/dev/null 2>&1
 }
@@ -315,7 +323,7 @@ SQL
 # statement must stop with 57014 within the limit of a 1 s timeout (the
 # child scan checks for interrupts per row, the node once per batch).
 cancel_batched_check() {
-	local lat plan
+	local plan
 	psql_q <<'SQL' || { fail "5 setup of the batched-probe table"; return; }
 SET statement_timeout = 0;
 DROP TABLE IF EXISTS cbp, cbpf;
@@ -329,13 +337,7 @@ SQL
 		fail "5 cancel: batched probe: the plan does not use the BloomProbe node: $plan"
 	else
 		timed cbp "SET statement_timeout = 1000; SET max_parallel_workers_per_gather = 0;" "$q"
-		lat=$(calc "$T_MS - 1000" 0)
-		CANCEL_ROWS+=("| batched probe (BloomProbe) of 500,000 rows x 100 rescans, 4 MiB filter | $(calc "$lat / 1000" 2) | 0 | $T_STATE |")
-		if [ "$T_STATE" = 57014 ] && awk "BEGIN { exit !($lat <= $CANCEL_LIMIT_MS) }" </dev/null; then
-			pass "5 cancel: batched probe over 500,000 rows x 100 rescans: 57014 $(calc "$lat / 1000" 2) s after the timeout"
-		else
-			fail "5 cancel: batched probe over 500,000 rows x 100 rescans: $T_STATE $(calc "$lat / 1000" 2) s after the timeout (want 57014 within $(calc "$CANCEL_LIMIT_MS / 1000" 0) s) $T_ERR"
-		fi
+		cancel_verdict "batched probe (BloomProbe) of 500,000 rows x 100 rescans, 4 MiB filter"
 	fi
 	psql_q -c "DROP TABLE cbp, cbpf" >/dev/null 2>&1
 }
@@ -346,7 +348,7 @@ SQL
 # timeout (its longest stretch without an interrupt check is reading one
 # filter or transposing 128 stripes), and leave no table behind.
 cancel_index_check() {
-	local op lat
+	local op
 	psql_q <<'SQL' || { fail "5 setup of the index table"; return; }
 SET statement_timeout = 0;
 DROP TABLE IF EXISTS cix, cix_idx;
@@ -357,13 +359,7 @@ SQL
 	for op in "SELECT bloom_index_create('cix_idx2', 'SELECT id, f FROM cix');" \
 			"SELECT bloom_index_add('cix_idx', 'SELECT id + 1000, f FROM cix');"; do
 		timed cix "SET statement_timeout = 1000;" "$op"
-		lat=$(calc "$T_MS - 1000" 0)
-		CANCEL_ROWS+=("| ${op%%(*} over 320 stored 1 MiB filters | $(calc "$lat / 1000" 2) | 0 | $T_STATE |")
-		if [ "$T_STATE" = 57014 ] && awk "BEGIN { exit !($lat <= $CANCEL_LIMIT_MS) }" </dev/null; then
-			pass "5 cancel: ${op%%(*} over 320 stored 1 MiB filters: 57014 $(calc "$lat / 1000" 2) s after the timeout"
-		else
-			fail "5 cancel: ${op%%(*} over 320 stored 1 MiB filters: $T_STATE $(calc "$lat / 1000" 2) s after the timeout (want 57014 within $(calc "$CANCEL_LIMIT_MS / 1000" 0) s) $T_ERR"
-		fi
+		cancel_verdict "${op%%(*} over 320 stored 1 MiB filters"
 	done
 	if [ "$($PSQL -X -At -c "SELECT (to_regclass('cix_idx2') IS NULL) AND (SELECT filters FROM bloom_index_info('cix_idx')) = 64")" = t ]; then
 		pass "5 cancel: the cancelled build left no table, the cancelled append no filter"

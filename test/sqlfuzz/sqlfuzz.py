@@ -1429,6 +1429,12 @@ class Fuzzer:
         if res[0] is not None and res[1] is not None:
             self.check('fast_hash_on_equals_off', res[0] == res[1], 'fast_hash on %s / off %s' % tuple(res), sql)
 
+    def filter_table(self, name, columns, storage):
+        """(Re)create table name (columns, one of them f) with f stored as storage."""
+        self.run('DROP TABLE IF EXISTS %s' % name, bloom=False)
+        self.run('CREATE TABLE %s (%s)' % (name, columns), bloom=False)
+        self.run('ALTER TABLE %s ALTER f SET STORAGE %s' % (name, storage), bloom=False)
+
     def oracle_batched(self):
         """The batched probe (a BloomProbe node over the scan) answers as the plain probe: random probes of a
         filter constant for the scan (init-plan, constant, correlated per outer row), NOT, other quals, LIMIT,
@@ -1443,9 +1449,7 @@ class Fuzzer:
         if ' FROM (' in b:
             return
         storage = rng.choice(['EXTERNAL', 'EXTERNAL', 'EXTENDED', 'MAIN'])
-        self.run('DROP TABLE IF EXISTS fz_batched', bloom=False)
-        self.run('CREATE TABLE fz_batched (k int, f %s)' % kind, bloom=False)
-        self.run('ALTER TABLE fz_batched ALTER f SET STORAGE %s' % storage, bloom=False)
+        self.filter_table('fz_batched', 'k int, f %s' % kind, storage)
         for k in range(rng.choice([1, 1, 3])):
             _, code = self.run('INSERT INTO fz_batched WITH src AS (SELECT id, x FROM v_%s WHERE %s) SELECT %d, %s '
                                'FROM src' % (fam, self.subset(), k, b), oracle='batched')
@@ -1519,9 +1523,7 @@ class Fuzzer:
         if ' FROM (' in b:
             return
         storage = rng.choice(['EXTERNAL', 'EXTERNAL', 'EXTENDED', 'MAIN'])
-        self.run('DROP TABLE IF EXISTS fz_sliced', bloom=False)
-        self.run('CREATE TABLE fz_sliced (f %s)' % kind, bloom=False)
-        self.run('ALTER TABLE fz_sliced ALTER f SET STORAGE %s' % storage, bloom=False)
+        self.filter_table('fz_sliced', 'f %s' % kind, storage)
         rows, code = self.run('INSERT INTO fz_sliced WITH src AS (SELECT id, x FROM v_%s WHERE %s) SELECT %s FROM src'
                               % (fam, self.subset(), b), oracle='sliced')
         if code:

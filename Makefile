@@ -5,7 +5,8 @@
 EXTENSION = bloomset
 MODULE_big = bloomset
 OBJS = src/bloomset.o src/bloom_core.o src/bloom_codec.o src/bloom_hash.o src/bloom_datum.o src/bloom_cache.o src/bloom.o src/bloom_agg.o src/bloom_planner.o src/bloom_batch.o src/bloom_text.o src/counting_bloom.o src/scalable_format.o src/scalable_bloom.o src/parquet_format.o src/bloom_parquet.o src/bloom_index.o src/bloom_scan.o
-DATA = bloomset--1.0.sql bloomset--1.1.sql bloomset--1.0--1.1.sql bloomset--1.2.sql bloomset--1.1--1.2.sql
+DATA = bloomset--1.0.sql bloomset--1.1.sql bloomset--1.0--1.1.sql bloomset--1.2.sql bloomset--1.1--1.2.sql \
+	bloomset--1.3.sql bloomset--1.2--1.3.sql
 
 REGRESS = type_io add_contains probe_scan probe_cache sliced_reads equality planner typed_keys readme_examples hashing aggregates agg_auto_phases union estimates errors \
 	parquet full_filters parallel copy_binary batch_estimates text_filters counting scalable mutation security \
@@ -30,5 +31,5 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-# every object depends on the format and shared headers
-$(OBJS): src/bloom_format.h src/bloom.h src/scalable_format.h src/parquet_format.h
+# PGXS tracks no header dependencies: every object depends on every header
+$(OBJS): $(wildcard src/*.h src/*/*.h)

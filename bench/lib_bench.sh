@@ -30,7 +30,7 @@ bench_build() {
 	if [ -n "$(git -C "$root" status --porcelain -- src Makefile 'bloomset--*.sql' bloomset.control 2>/dev/null)" ]; then
 		BUILD_REV="$BUILD_REV + uncommitted changes"
 	fi
-	BUILD_REV="$BUILD_REV (source snapshot hash $(cd "$snap" && cat Makefile ./*.sql src/*.[ch] | sha1sum | cut -c1-10))"
+	BUILD_REV="$BUILD_REV (source snapshot hash $(cd "$snap" && cat Makefile ./*.sql $(find src -name "*.[ch]" | sort) | sha1sum | cut -c1-10))"
 	# the PostgreSQL that PG_BIN belongs to (Debian's, or a private copy:
 	# BLOOMSET_PG15_ROOT), copied
 	src_root=$(cd "$sys_bin/../../../.." && pwd)

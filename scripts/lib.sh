@@ -88,17 +88,17 @@ ext_build_dir() {
 sync_sources() {
 	local dst=$1 f rel
 	mkdir -p "$dst/src"
-	for f in "$dst"/*.sql "$dst"/*.control "$dst"/src/*.c "$dst"/src/*.h; do
-		[ -e "$f" ] || continue
+	while IFS= read -r f; do
 		rel=${f#"$dst"/}
 		[ -e "$REPO_ROOT/$rel" ] || rm -f "$f" "${f%.c}.o"
-	done
-	for f in "$REPO_ROOT"/Makefile "$REPO_ROOT"/*.control "$REPO_ROOT"/*.sql \
-			"$REPO_ROOT"/src/*.c "$REPO_ROOT"/src/*.h; do
-		[ -e "$f" ] || continue
+	done < <(find "$dst" -maxdepth 1 \( -name '*.sql' -o -name '*.control' \) -print;
+		find "$dst/src" \( -name '*.c' -o -name '*.h' \) -print)
+	while IFS= read -r f; do
 		rel=${f#"$REPO_ROOT"/}
+		mkdir -p "$(dirname "$dst/$rel")"
 		cmp -s "$f" "$dst/$rel" || cp -p "$f" "$dst/$rel"
-	done
+	done < <(find "$REPO_ROOT" -maxdepth 1 \( -name Makefile -o -name '*.control' -o -name '*.sql' \) -print;
+		find "$REPO_ROOT/src" \( -name '*.c' -o -name '*.h' \) -print)
 }
 
 build_install() {
@@ -109,12 +109,11 @@ build_install() {
 		sync_sources "$dir"
 		# PGXS has no header dependency tracking beyond the Makefile's own
 		# rule: drop objects older than any header or than the Makefile
-		for o in "$dir"/src/*.o; do
-			[ -e "$o" ] || continue
-			for h in "$dir"/src/*.h "$dir/Makefile"; do
-				if [ "$h" -nt "$o" ]; then rm -f "$dir"/src/*.o "$dir/bloomset.so"; break 2; fi
-			done
-		done
+		local newest
+		newest=$(find "$dir/src" -name '*.h' -newer "$dir/bloomset.so" -print -quit 2>/dev/null)
+		if [ ! -e "$dir/bloomset.so" ] || [ -n "$newest" ] || [ "$dir/Makefile" -nt "$dir/bloomset.so" ]; then
+			find "$dir/src" -name '*.o' -delete; rm -f "$dir/bloomset.so"
+		fi
 	fi
 	make -C "$dir" -s -j"${BUILD_JOBS:-2}" PG_CONFIG=$PG_BIN/pg_config "$@" >/dev/null
 	as_root make -C "$dir" -s PG_CONFIG=$PG_BIN/pg_config install "$@" >/dev/null

@@ -120,7 +120,7 @@ private_build() {
 		[ -n "$(git -C "$REPO_ROOT" status --porcelain -- src Makefile 'bloomset--*.sql' bloomset.control)" ] &&
 			BUILD_REV="$BUILD_REV + uncommitted changes"
 	fi
-	BUILD_REV="$BUILD_REV (source snapshot hash $(cd "$snap" && cat Makefile ./*.sql src/*.[ch] | sha1sum | cut -c1-10))"
+	BUILD_REV="$BUILD_REV (source snapshot hash $(cd "$snap" && cat Makefile ./*.sql $(find src -name "*.[ch]" | sort) | sha1sum | cut -c1-10))"
 	cp -a "/usr/lib/postgresql/$PG_MAJOR" "$BENCH_ROOT/pg/usr/lib/postgresql/"
 	cp -a "/usr/share/postgresql/$PG_MAJOR" "$BENCH_ROOT/pg/usr/share/postgresql/"
 	make -C "$snap" -s -j2 PG_CONFIG="$sys_bin/pg_config" >/dev/null || return 1

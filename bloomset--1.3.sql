@@ -1,0 +1,1573 @@
+/* bloomset--1.3.sql: the bloom type, its functions, operators and aggregates (fresh install of 1.3) */
+
+-- complain if script is sourced in psql, rather than via CREATE EXTENSION
+\echo Use "CREATE EXTENSION bloomset" to load this file. \quit
+
+-- Every object is created in, and every reference qualified with,
+-- @extschema@, so the script is safe whatever the search_path.
+
+---------------------------------------------------------------------------
+-- The type
+---------------------------------------------------------------------------
+
+CREATE TYPE @extschema@.bloom;
+
+CREATE FUNCTION @extschema@.bloom_in(cstring) RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_out(@extschema@.bloom) RETURNS cstring
+AS 'MODULE_PATHNAME', 'bloom_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_recv(internal) RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_send(@extschema@.bloom) RETURNS bytea
+AS 'MODULE_PATHNAME', 'bloom_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE @extschema@.bloom (
+	INPUT = @extschema@.bloom_in,
+	OUTPUT = @extschema@.bloom_out,
+	RECEIVE = @extschema@.bloom_recv,
+	SEND = @extschema@.bloom_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = external	-- 1.2: stored filters read in slices (see below)
+);
+
+-- The binary (send/recv) form as bytea, for storage in other systems or
+-- bytea columns; the reverse cast validates like bloom_recv.
+CREATE FUNCTION @extschema@.bloom_to_bytea(@extschema@.bloom) RETURNS bytea
+AS 'MODULE_PATHNAME', 'bloom_to_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_to_bytea(@extschema@.bloom) IS
+'the binary (send) form of the filter as bytea; a corrupt value is written out field by field so it can be salvaged';
+
+CREATE FUNCTION @extschema@.bloom_from_bytea(bytea) RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_from_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_from_bytea(bytea) IS
+'a filter from its binary form, validated like binary input';
+
+CREATE CAST (@extschema@.bloom AS bytea)
+	WITH FUNCTION @extschema@.bloom_to_bytea(@extschema@.bloom);
+CREATE CAST (bytea AS @extschema@.bloom)
+	WITH FUNCTION @extschema@.bloom_from_bytea(bytea);
+
+COMMENT ON TYPE @extschema@.bloom IS
+'Bloom filter: a versioned header (layout, hashes, seed, size, element family, items) and a bit array';
+
+---------------------------------------------------------------------------
+-- Constructors and sizing
+---------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.bloom_empty(capacity bigint, fpr float8 DEFAULT 0.01)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_empty' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_empty(bigint, float8) IS
+'empty filter sized for capacity items at false-positive rate fpr';
+
+CREATE FUNCTION @extschema@.bloom_empty(size_bytes integer, hashes integer, seed bigint)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_empty_explicit' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_empty(integer, integer, bigint) IS
+'empty classic filter with explicit parameters, as ClickHouse''s BloomFilterParameters(filter_size, filter_hashes, seed)';
+
+CREATE FUNCTION @extschema@.bloom_params(capacity bigint, fpr float8 DEFAULT 0.01,
+	layout text DEFAULT NULL,
+	OUT layout text, OUT bits bigint, OUT bytes bigint, OUT hashes integer,
+	OUT expected_fpr float8, OUT bits_per_item float8)
+RETURNS record
+AS 'MODULE_PATHNAME', 'bloom_params' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_params(bigint, float8, text) IS
+'the sizing bloomset chooses for capacity items at rate fpr (layout NULL = automatic choice)';
+
+---------------------------------------------------------------------------
+-- Adding and probing
+---------------------------------------------------------------------------
+
+-- Not STRICT: adding NULL returns the filter unchanged.
+CREATE FUNCTION @extschema@.bloom_add(@extschema@.bloom, anycompatible)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.bloom, anycompatible) IS
+'a copy of the filter with the value added (NULL values are ignored)';
+
+-- Planner support: one selectivity estimate for the contains functions
+-- (support function) and the @> operators (restriction estimator), from a
+-- constant filter's estimated items and rate against the column's
+-- statistics (see src/bloom_planner.c).
+CREATE FUNCTION @extschema@.bloom_contains_support(internal) RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_contains_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_support(internal) IS
+'planner support of the contains functions: selectivity';
+
+CREATE FUNCTION @extschema@.bloom_contains_restrict(internal, oid, internal, integer) RETURNS float8
+AS 'MODULE_PATHNAME', 'bloom_contains_restrict' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_restrict(internal, oid, internal, integer) IS
+'restriction selectivity estimator of the @> operators';
+
+CREATE FUNCTION @extschema@.bloom_contains_joinsel(internal, oid, internal, smallint, internal) RETURNS float8
+AS 'MODULE_PATHNAME', 'bloom_contains_joinsel' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_joinsel(internal, oid, internal, smallint, internal) IS
+'join selectivity estimator of the @> operators';
+
+CREATE FUNCTION @extschema@.bloom_contains(@extschema@.bloom, anycompatible)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT @extschema@.bloom_contains_support;
+COMMENT ON FUNCTION @extschema@.bloom_contains(@extschema@.bloom, anycompatible) IS
+'false if the value is certainly not in the set; true if it may be';
+
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.bloom,
+	RIGHTARG = anycompatible,
+	FUNCTION = @extschema@.bloom_add
+);
+
+-- bloom || text would be ambiguous with the built-in anynonarray || text;
+-- an exact (bloom, text) operator settles it.  Same C function.
+CREATE FUNCTION @extschema@.bloom_add(@extschema@.bloom, text)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.bloom, text) IS
+'a copy of the filter with the text value added';
+
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.bloom,
+	RIGHTARG = text,
+	FUNCTION = @extschema@.bloom_add
+);
+
+CREATE OPERATOR @extschema@.@> (
+	LEFTARG = @extschema@.bloom,
+	RIGHTARG = anycompatible,
+	FUNCTION = @extschema@.bloom_contains,
+	RESTRICT = @extschema@.bloom_contains_restrict,
+	JOIN = @extschema@.bloom_contains_joinsel
+);
+
+CREATE FUNCTION @extschema@.bloom_hash(value anycompatible, seed bigint DEFAULT 0)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_hash(anycompatible, bigint) IS
+'the 64-bit element hash a filter with this seed uses for the value';
+
+---------------------------------------------------------------------------
+-- Set operations, equality, resizing
+---------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.bloom_union(@extschema@.bloom, @extschema@.bloom)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_union' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_union(@extschema@.bloom, @extschema@.bloom) IS
+'filter of the union of both sets (sizes may differ by a whole factor)';
+
+CREATE FUNCTION @extschema@.bloom_intersect(@extschema@.bloom, @extschema@.bloom)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_intersect' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_intersect(@extschema@.bloom, @extschema@.bloom) IS
+'filter that answers true for every member of both sets (bitwise AND)';
+
+CREATE OPERATOR @extschema@.| (
+	LEFTARG = @extschema@.bloom,
+	RIGHTARG = @extschema@.bloom,
+	FUNCTION = @extschema@.bloom_union,
+	COMMUTATOR = OPERATOR(@extschema@.|)
+);
+
+CREATE OPERATOR @extschema@.& (
+	LEFTARG = @extschema@.bloom,
+	RIGHTARG = @extschema@.bloom,
+	FUNCTION = @extschema@.bloom_intersect,
+	COMMUTATOR = OPERATOR(@extschema@.&)
+);
+
+CREATE FUNCTION @extschema@.bloom_eq(@extschema@.bloom, @extschema@.bloom)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_eq(@extschema@.bloom, @extschema@.bloom) IS
+'same parameters and same bits (the item counter is not compared)';
+
+CREATE FUNCTION @extschema@.bloom_ne(@extschema@.bloom, @extschema@.bloom)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_ne(@extschema@.bloom, @extschema@.bloom) IS
+'not bloom_eq';
+
+CREATE OPERATOR @extschema@.= (
+	LEFTARG = @extschema@.bloom,
+	RIGHTARG = @extschema@.bloom,
+	FUNCTION = @extschema@.bloom_eq,
+	COMMUTATOR = OPERATOR(@extschema@.=),
+	NEGATOR = OPERATOR(@extschema@.<>),
+	RESTRICT = eqsel,
+	JOIN = eqjoinsel
+);
+
+CREATE OPERATOR @extschema@.<> (
+	LEFTARG = @extschema@.bloom,
+	RIGHTARG = @extschema@.bloom,
+	FUNCTION = @extschema@.bloom_ne,
+	COMMUTATOR = OPERATOR(@extschema@.<>),
+	NEGATOR = OPERATOR(@extschema@.=),
+	RESTRICT = neqsel,
+	JOIN = neqjoinsel
+);
+
+-- Equality that groups: a hash operator class, so DISTINCT, GROUP BY and
+-- UNION work on bloom values (hashing exactly what = compares).
+CREATE FUNCTION @extschema@.bloom_hash_value(@extschema@.bloom) RETURNS integer
+AS 'MODULE_PATHNAME', 'bloom_hash_value' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_hash_value(@extschema@.bloom) IS
+'hash of a filter for the hash operator class (what = compares: parameters, element type, bits)';
+
+CREATE FUNCTION @extschema@.bloom_hash_value_extended(@extschema@.bloom, bigint) RETURNS bigint
+AS 'MODULE_PATHNAME', 'bloom_hash_value_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_hash_value_extended(@extschema@.bloom, bigint) IS
+'seeded 64-bit hash of a filter for the hash operator class';
+
+CREATE OPERATOR CLASS @extschema@.bloom_hash_ops
+DEFAULT FOR TYPE @extschema@.bloom USING hash AS
+	OPERATOR 1 @extschema@.= (@extschema@.bloom, @extschema@.bloom),
+	FUNCTION 1 @extschema@.bloom_hash_value(@extschema@.bloom),
+	FUNCTION 2 @extschema@.bloom_hash_value_extended(@extschema@.bloom, bigint);
+
+-- An order for sorting (count(DISTINCT f), merge joins): parameters, then
+-- element type, then the bits; it means nothing beyond being consistent
+-- with =.
+CREATE FUNCTION @extschema@.bloom_cmp(@extschema@.bloom, @extschema@.bloom) RETURNS integer
+AS 'MODULE_PATHNAME', 'bloom_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_cmp(@extschema@.bloom, @extschema@.bloom) IS
+'-1, 0 or 1: the btree order of filters (consistent with =, otherwise arbitrary)';
+
+CREATE FUNCTION @extschema@.bloom_lt(@extschema@.bloom, @extschema@.bloom) RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_lt(@extschema@.bloom, @extschema@.bloom) IS
+'bloom_cmp < 0';
+CREATE FUNCTION @extschema@.bloom_le(@extschema@.bloom, @extschema@.bloom) RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_le(@extschema@.bloom, @extschema@.bloom) IS
+'bloom_cmp <= 0';
+CREATE FUNCTION @extschema@.bloom_gt(@extschema@.bloom, @extschema@.bloom) RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_gt(@extschema@.bloom, @extschema@.bloom) IS
+'bloom_cmp > 0';
+CREATE FUNCTION @extschema@.bloom_ge(@extschema@.bloom, @extschema@.bloom) RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_ge(@extschema@.bloom, @extschema@.bloom) IS
+'bloom_cmp >= 0';
+
+CREATE OPERATOR @extschema@.< (
+	LEFTARG = @extschema@.bloom, RIGHTARG = @extschema@.bloom,
+	FUNCTION = @extschema@.bloom_lt,
+	COMMUTATOR = OPERATOR(@extschema@.>), NEGATOR = OPERATOR(@extschema@.>=),
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR @extschema@.<= (
+	LEFTARG = @extschema@.bloom, RIGHTARG = @extschema@.bloom,
+	FUNCTION = @extschema@.bloom_le,
+	COMMUTATOR = OPERATOR(@extschema@.>=), NEGATOR = OPERATOR(@extschema@.>),
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR @extschema@.> (
+	LEFTARG = @extschema@.bloom, RIGHTARG = @extschema@.bloom,
+	FUNCTION = @extschema@.bloom_gt,
+	COMMUTATOR = OPERATOR(@extschema@.<), NEGATOR = OPERATOR(@extschema@.<=),
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR @extschema@.>= (
+	LEFTARG = @extschema@.bloom, RIGHTARG = @extschema@.bloom,
+	FUNCTION = @extschema@.bloom_ge,
+	COMMUTATOR = OPERATOR(@extschema@.<=), NEGATOR = OPERATOR(@extschema@.<),
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+CREATE OPERATOR CLASS @extschema@.bloom_btree_ops
+DEFAULT FOR TYPE @extschema@.bloom USING btree AS
+	OPERATOR 1 @extschema@.< (@extschema@.bloom, @extschema@.bloom),
+	OPERATOR 2 @extschema@.<= (@extschema@.bloom, @extschema@.bloom),
+	OPERATOR 3 @extschema@.= (@extschema@.bloom, @extschema@.bloom),
+	OPERATOR 4 @extschema@.>= (@extschema@.bloom, @extschema@.bloom),
+	OPERATOR 5 @extschema@.> (@extschema@.bloom, @extschema@.bloom),
+	FUNCTION 1 @extschema@.bloom_cmp(@extschema@.bloom, @extschema@.bloom);
+
+CREATE FUNCTION @extschema@.bloom_fold(@extschema@.bloom, factor integer)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_fold' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_fold(@extschema@.bloom, integer) IS
+'the filter folded to 1/factor of its size (never a false negative; higher rate)';
+
+---------------------------------------------------------------------------
+-- Estimates and introspection
+---------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.bloom_estimate_card(@extschema@.bloom)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'bloom_estimate_card' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_estimate_card(@extschema@.bloom) IS
+'estimated number of distinct items, from the fraction of bits set';
+
+CREATE FUNCTION @extschema@.bloom_info(@extschema@.bloom,
+	OUT layout text, OUT bits bigint, OUT bytes bigint, OUT hashes integer,
+	OUT seed bigint, OUT items bigint, OUT bits_set bigint,
+	OUT fill_ratio float8, OUT estimated_card float8,
+	OUT estimated_fpr float8, OUT element_family text,
+	OUT format_version integer, OUT target_fpr float8, OUT collation text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'bloom_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_info(@extschema@.bloom) IS
+'parameters and state of a filter, with its estimated cardinality, current and target false-positive rate and collation';
+
+---------------------------------------------------------------------------
+-- Batch calls (RedisBloom's MADD / MEXISTS)
+---------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.bloom_add_all(@extschema@.bloom, anycompatiblearray)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_add_all(@extschema@.bloom, anycompatiblearray) IS
+'a copy of the filter with every non-null array element added';
+
+CREATE FUNCTION @extschema@.bloom_contains_any(@extschema@.bloom, anycompatiblearray)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_contains_any' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_any(@extschema@.bloom, anycompatiblearray) IS
+'may any non-null element be in the set?';
+
+CREATE FUNCTION @extschema@.bloom_contains_all(@extschema@.bloom, anycompatiblearray)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_contains_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_all(@extschema@.bloom, anycompatiblearray) IS
+'may every non-null element be in the set?';
+
+CREATE FUNCTION @extschema@.bloom_contains_each(@extschema@.bloom, anycompatiblearray)
+RETURNS boolean[]
+AS 'MODULE_PATHNAME', 'bloom_contains_each' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_each(@extschema@.bloom, anycompatiblearray) IS
+'bloom_contains for each element (NULL for NULL elements)';
+
+---------------------------------------------------------------------------
+-- Estimates over two filters, shrinking
+---------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.bloom_union_card(@extschema@.bloom, @extschema@.bloom)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'bloom_union_card' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_union_card(@extschema@.bloom, @extschema@.bloom) IS
+'estimated size of the union of the two sets';
+
+CREATE FUNCTION @extschema@.bloom_intersect_card(@extschema@.bloom, @extschema@.bloom)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'bloom_intersect_card' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_intersect_card(@extschema@.bloom, @extschema@.bloom) IS
+'estimated size of the intersection, |A| + |B| - |A u B|';
+
+CREATE FUNCTION @extschema@.bloom_jaccard(@extschema@.bloom, @extschema@.bloom)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'bloom_jaccard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_jaccard(@extschema@.bloom, @extschema@.bloom) IS
+'estimated Jaccard similarity |A n B| / |A u B|';
+
+CREATE FUNCTION @extschema@.bloom_maybe_subset(@extschema@.bloom, @extschema@.bloom)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_maybe_subset' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_maybe_subset(@extschema@.bloom, @extschema@.bloom) IS
+'false if the first set is certainly not a subset of the second';
+
+CREATE FUNCTION @extschema@.bloom_shrink(@extschema@.bloom, fpr float8 DEFAULT 0.01)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_shrink' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_shrink(@extschema@.bloom, float8) IS
+'the filter folded to the smallest size whose actual rate stays at or under fpr';
+
+---------------------------------------------------------------------------
+-- Aggregates
+---------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.bloom_agg_trans(internal, anyelement)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_agg_trans_sized(internal, anyelement, bigint, float8)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_agg_trans_sized' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_agg_trans_explicit(internal, anyelement, integer, integer, bigint)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_agg_trans_explicit' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_agg_final(internal)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_agg_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_agg_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_agg_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_agg_serial(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'bloom_agg_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_agg_deserial(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_agg_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.bloom_agg(anyelement) (
+	SFUNC = @extschema@.bloom_agg_trans,
+	STYPE = internal,
+	SSPACE = 1024,
+	FINALFUNC = @extschema@.bloom_agg_final,
+	COMBINEFUNC = @extschema@.bloom_agg_combine,
+	SERIALFUNC = @extschema@.bloom_agg_serial,
+	DESERIALFUNC = @extschema@.bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(anyelement) IS
+'filter of the non-null values, sized automatically for at most 1 % false positives';
+
+CREATE AGGREGATE @extschema@.bloom_agg(anyelement, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_agg_trans_sized,
+	STYPE = internal,
+	FINALFUNC = @extschema@.bloom_agg_final,
+	COMBINEFUNC = @extschema@.bloom_agg_combine,
+	SERIALFUNC = @extschema@.bloom_agg_serial,
+	DESERIALFUNC = @extschema@.bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(anyelement, bigint, float8) IS
+'filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.bloom_agg(anyelement, size_bytes integer, hashes integer, seed bigint) (
+	SFUNC = @extschema@.bloom_agg_trans_explicit,
+	STYPE = internal,
+	FINALFUNC = @extschema@.bloom_agg_final,
+	COMBINEFUNC = @extschema@.bloom_agg_combine,
+	SERIALFUNC = @extschema@.bloom_agg_serial,
+	DESERIALFUNC = @extschema@.bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(anyelement, integer, integer, bigint) IS
+'filter of the non-null values with explicit parameters (size in bytes, hashes, seed)';
+
+CREATE FUNCTION @extschema@.bloom_union_trans(internal, @extschema@.bloom)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_union_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_intersect_trans(internal, @extschema@.bloom)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_intersect_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_union_final(internal)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_union_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_intersect_final(internal)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_intersect_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_union_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_union_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_intersect_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_intersect_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_setop_serial(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'bloom_setop_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_setop_deserial(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_setop_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.bloom_union_agg(@extschema@.bloom) (
+	SFUNC = @extschema@.bloom_union_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.bloom_union_final,
+	COMBINEFUNC = @extschema@.bloom_union_combine,
+	SERIALFUNC = @extschema@.bloom_setop_serial,
+	DESERIALFUNC = @extschema@.bloom_setop_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_union_agg(@extschema@.bloom) IS
+'union of the non-null filters (an empty filter over no rows)';
+
+CREATE AGGREGATE @extschema@.bloom_intersect_agg(@extschema@.bloom) (
+	SFUNC = @extschema@.bloom_intersect_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.bloom_intersect_final,
+	COMBINEFUNC = @extschema@.bloom_intersect_combine,
+	SERIALFUNC = @extschema@.bloom_setop_serial,
+	DESERIALFUNC = @extschema@.bloom_setop_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_intersect_agg(@extschema@.bloom) IS
+'intersection (bitwise AND) of the non-null filters (NULL over no rows)';
+
+---------------------------------------------------------------------------
+-- Substring and token pre-checks (ClickHouse ngrambf_v1 / tokenbf_v1)
+---------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.bloom_ngram_agg_trans(internal, text)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_ngram_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_ngram_agg_trans(internal, text, integer)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_ngram_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_token_agg_trans(internal, text)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_token_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.bloom_ngram_agg(text) (
+	SFUNC = @extschema@.bloom_ngram_agg_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.bloom_agg_final,
+	COMBINEFUNC = @extschema@.bloom_agg_combine,
+	SERIALFUNC = @extschema@.bloom_agg_serial,
+	DESERIALFUNC = @extschema@.bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_ngram_agg(text) IS
+'filter of the 3-grams (3 consecutive characters) of the values, for LIKE pre-checks';
+
+CREATE AGGREGATE @extschema@.bloom_ngram_agg(text, n integer) (
+	SFUNC = @extschema@.bloom_ngram_agg_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.bloom_agg_final,
+	COMBINEFUNC = @extschema@.bloom_agg_combine,
+	SERIALFUNC = @extschema@.bloom_agg_serial,
+	DESERIALFUNC = @extschema@.bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_ngram_agg(text, integer) IS
+'filter of the n-grams (n = 1..8 characters) of the values';
+
+CREATE AGGREGATE @extschema@.bloom_token_agg(text) (
+	SFUNC = @extschema@.bloom_token_agg_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.bloom_agg_final,
+	COMBINEFUNC = @extschema@.bloom_agg_combine,
+	SERIALFUNC = @extschema@.bloom_agg_serial,
+	DESERIALFUNC = @extschema@.bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_token_agg(text) IS
+'filter of the tokens (runs of ASCII letters and digits or non-ASCII bytes) of the values';
+
+CREATE FUNCTION @extschema@.bloom_ngram_may_contain(@extschema@.bloom, needle text)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_ngram_may_contain' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_ngram_may_contain(@extschema@.bloom, text) IS
+'false if no value in the n-gram filter contains needle (LIKE ''%needle%'')';
+
+CREATE FUNCTION @extschema@.bloom_may_like(@extschema@.bloom, pattern text)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_may_like' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_may_like(@extschema@.bloom, text) IS
+'false if no value in the n-gram filter can match the LIKE pattern';
+
+CREATE FUNCTION @extschema@.bloom_token_may_contain(@extschema@.bloom, tokens text)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_token_may_contain' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_token_may_contain(@extschema@.bloom, text) IS
+'false if no value in the token filter contains every token of the argument';
+
+---------------------------------------------------------------------------
+-- counting_bloom: 4-bit counters, supports removal
+---------------------------------------------------------------------------
+
+CREATE TYPE @extschema@.counting_bloom;
+
+CREATE FUNCTION @extschema@.counting_bloom_in(cstring) RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_out(@extschema@.counting_bloom) RETURNS cstring
+AS 'MODULE_PATHNAME', 'bloom_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_recv(internal) RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_send(@extschema@.counting_bloom) RETURNS bytea
+AS 'MODULE_PATHNAME', 'bloom_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE @extschema@.counting_bloom (
+	INPUT = @extschema@.counting_bloom_in,
+	OUTPUT = @extschema@.counting_bloom_out,
+	RECEIVE = @extschema@.counting_bloom_recv,
+	SEND = @extschema@.counting_bloom_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = external	-- 1.2: stored filters read in slices (see below)
+);
+COMMENT ON TYPE @extschema@.counting_bloom IS
+'counting Bloom filter: 4-bit saturating counters (same header as bloom, layout counting); supports removal';
+
+CREATE FUNCTION @extschema@.counting_bloom_empty(capacity bigint, fpr float8 DEFAULT 0.01)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_empty' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_empty(bigint, float8) IS
+'empty counting filter for capacity items at rate fpr (4 bits per classic bit)';
+
+-- Not STRICT: adding NULL returns the filter unchanged.
+CREATE FUNCTION @extschema@.counting_bloom_add(@extschema@.counting_bloom, anycompatible)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_add(@extschema@.counting_bloom, anycompatible) IS
+'a copy with the value added (its counters + 1, saturating at 15)';
+
+CREATE FUNCTION @extschema@.counting_bloom_add(@extschema@.counting_bloom, text)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_add(@extschema@.counting_bloom, text) IS
+'a copy with the text value added';
+
+CREATE FUNCTION @extschema@.counting_bloom_remove(@extschema@.counting_bloom, anycompatible)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_remove' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_remove(@extschema@.counting_bloom, anycompatible) IS
+'a copy with the value removed; an error if it was certainly never added';
+
+CREATE FUNCTION @extschema@.counting_bloom_remove_all(@extschema@.counting_bloom, anycompatiblearray)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_remove_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_remove_all(@extschema@.counting_bloom, anycompatiblearray) IS
+'a copy with every non-null element removed; an error if one was certainly never added';
+
+CREATE FUNCTION @extschema@.counting_bloom_contains(@extschema@.counting_bloom, anycompatible)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'counting_bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT @extschema@.bloom_contains_support;
+COMMENT ON FUNCTION @extschema@.counting_bloom_contains(@extschema@.counting_bloom, anycompatible) IS
+'false if the value is certainly not in the set';
+
+CREATE FUNCTION @extschema@.counting_bloom_union(@extschema@.counting_bloom, @extschema@.counting_bloom)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_union' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_union(@extschema@.counting_bloom, @extschema@.counting_bloom) IS
+'multiset union: counters added, saturating at 15';
+
+CREATE FUNCTION @extschema@.counting_bloom_to_bloom(@extschema@.counting_bloom)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_to_bloom' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_to_bloom(@extschema@.counting_bloom) IS
+'the classic bloom filter of the non-zero counters (a quarter of the size)';
+
+CREATE CAST (@extschema@.counting_bloom AS @extschema@.bloom)
+	WITH FUNCTION @extschema@.counting_bloom_to_bloom(@extschema@.counting_bloom);
+
+CREATE FUNCTION @extschema@.counting_bloom_info(@extschema@.counting_bloom,
+	OUT counters bigint, OUT hashes integer, OUT items bigint,
+	OUT nonzero_counters bigint, OUT saturated_counters bigint,
+	OUT estimated_fpr float8, OUT element_family text, OUT bytes bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'counting_bloom_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_info(@extschema@.counting_bloom) IS
+'parameters and state of a counting filter';
+
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.counting_bloom, RIGHTARG = anycompatible,
+	FUNCTION = @extschema@.counting_bloom_add
+);
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.counting_bloom, RIGHTARG = text,
+	FUNCTION = @extschema@.counting_bloom_add
+);
+CREATE OPERATOR @extschema@.- (
+	LEFTARG = @extschema@.counting_bloom, RIGHTARG = anycompatible,
+	FUNCTION = @extschema@.counting_bloom_remove
+);
+CREATE OPERATOR @extschema@.@> (
+	LEFTARG = @extschema@.counting_bloom, RIGHTARG = anycompatible,
+	FUNCTION = @extschema@.counting_bloom_contains,
+	RESTRICT = @extschema@.bloom_contains_restrict, JOIN = @extschema@.bloom_contains_joinsel
+);
+CREATE OPERATOR @extschema@.| (
+	LEFTARG = @extschema@.counting_bloom, RIGHTARG = @extschema@.counting_bloom,
+	FUNCTION = @extschema@.counting_bloom_union,
+	COMMUTATOR = OPERATOR(@extschema@.|)
+);
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_trans(internal, anyelement, bigint, float8)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_final(internal)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_serial(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_deserial(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(anyelement, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.counting_bloom_agg_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_combine,
+	SERIALFUNC = @extschema@.counting_bloom_agg_serial,
+	DESERIALFUNC = @extschema@.counting_bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(anyelement, bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_auto_trans(internal, anyelement)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_auto_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_auto_serial(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_auto_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_auto_deserial(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_auto_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(anyelement) (
+	SFUNC = @extschema@.counting_bloom_agg_auto_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.counting_bloom_agg_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_combine,
+	SERIALFUNC = @extschema@.counting_bloom_agg_auto_serial,
+	DESERIALFUNC = @extschema@.counting_bloom_agg_auto_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(anyelement) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+---------------------------------------------------------------------------
+-- scalable_bloom: grows with the data (sub-filters of growing capacity)
+---------------------------------------------------------------------------
+
+CREATE TYPE @extschema@.scalable_bloom;
+
+CREATE FUNCTION @extschema@.scalable_bloom_in(cstring) RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_out(@extschema@.scalable_bloom) RETURNS cstring
+AS 'MODULE_PATHNAME', 'scalable_bloom_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_recv(internal) RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_send(@extschema@.scalable_bloom) RETURNS bytea
+AS 'MODULE_PATHNAME', 'scalable_bloom_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE @extschema@.scalable_bloom (
+	INPUT = @extschema@.scalable_bloom_in,
+	OUTPUT = @extschema@.scalable_bloom_out,
+	RECEIVE = @extschema@.scalable_bloom_recv,
+	SEND = @extschema@.scalable_bloom_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = external	-- 1.2: stored filters read in slices (see below)
+);
+COMMENT ON TYPE @extschema@.scalable_bloom IS
+'scalable Bloom filter: a chain of sub-filters of growing capacity and tightening rate (layout scalable)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_empty(capacity bigint DEFAULT 1000,
+	fpr float8 DEFAULT 0.01, growth integer DEFAULT 2)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_empty' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_empty(bigint, float8, integer) IS
+'empty scalable filter: first sub-filter for capacity items, overall rate below fpr, each next sub-filter growth times larger';
+
+-- Not STRICT: adding NULL returns the filter unchanged.
+CREATE FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, anycompatible)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, anycompatible) IS
+'a copy with the value added (a new sub-filter is appended when the newest is full)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, text)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, text) IS
+'a copy with the text value added';
+
+CREATE FUNCTION @extschema@.scalable_bloom_contains(@extschema@.scalable_bloom, anycompatible)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'scalable_bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT @extschema@.bloom_contains_support;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_contains(@extschema@.scalable_bloom, anycompatible) IS
+'false if the value is certainly not in the set';
+
+CREATE FUNCTION @extschema@.scalable_bloom_union(@extschema@.scalable_bloom, @extschema@.scalable_bloom)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_union' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_union(@extschema@.scalable_bloom, @extschema@.scalable_bloom) IS
+'union: sub-filter-wise OR of two scalable filters with the same parameters';
+
+CREATE FUNCTION @extschema@.scalable_bloom_estimate_card(@extschema@.scalable_bloom)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'scalable_bloom_estimate_card' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_estimate_card(@extschema@.scalable_bloom) IS
+'estimated distinct items (sum over the sub-filters)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_info(@extschema@.scalable_bloom,
+	OUT sub integer, OUT layout text, OUT bits bigint, OUT hashes integer,
+	OUT capacity bigint, OUT items bigint, OUT target_fpr float8, OUT estimated_fpr float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'scalable_bloom_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_info(@extschema@.scalable_bloom) IS
+'one row per sub-filter: layout, size, capacity, items, target and current rate';
+
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = anycompatible,
+	FUNCTION = @extschema@.scalable_bloom_add
+);
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = text,
+	FUNCTION = @extschema@.scalable_bloom_add
+);
+CREATE OPERATOR @extschema@.@> (
+	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = anycompatible,
+	FUNCTION = @extschema@.scalable_bloom_contains,
+	RESTRICT = @extschema@.bloom_contains_restrict, JOIN = @extschema@.bloom_contains_joinsel
+);
+CREATE OPERATOR @extschema@.| (
+	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = @extschema@.scalable_bloom,
+	FUNCTION = @extschema@.scalable_bloom_union,
+	COMMUTATOR = OPERATOR(@extschema@.|)
+);
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_trans(internal, anyelement)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_trans(internal, anyelement, bigint, float8)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_final(internal)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_serial(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_deserial(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(anyelement) (
+	SFUNC = @extschema@.scalable_bloom_agg_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.scalable_bloom_agg_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_combine,
+	SERIALFUNC = @extschema@.scalable_bloom_agg_serial,
+	DESERIALFUNC = @extschema@.scalable_bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(anyelement) IS
+'scalable filter of the non-null values (first sub-filter 1000 items, overall rate below 1 %)';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(anyelement, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.scalable_bloom_agg_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.scalable_bloom_agg_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_combine,
+	SERIALFUNC = @extschema@.scalable_bloom_agg_serial,
+	DESERIALFUNC = @extschema@.scalable_bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(anyelement, bigint, float8) IS
+'scalable filter of the non-null values with the given first capacity and overall rate';
+
+---------------------------------------------------------------------------
+-- Added in 1.2 (the same objects as bloomset--1.1--1.2.sql creates; the
+-- upgrade test checks that both give exactly the same objects)
+---------------------------------------------------------------------------
+
+-- 1.2: hashing scheme 2 (full 64-bit integer keys, signed numerics)
+--
+-- New filters hash with scheme 2; filters written by 1.0 and 1.1 keep
+-- scheme 1 and answer as before.  bloom_info's columns are unchanged (a
+-- new column would mean DROP and CREATE, breaking users' views, as in the
+-- 1.0 -> 1.1 update): the scheme has functions of its own.
+
+CREATE FUNCTION @extschema@.bloom_scheme(@extschema@.bloom) RETURNS integer
+AS 'MODULE_PATHNAME', 'bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_scheme(@extschema@.bloom) IS
+'the hashing scheme of the filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
+
+CREATE FUNCTION @extschema@.counting_bloom_scheme(@extschema@.counting_bloom) RETURNS integer
+AS 'MODULE_PATHNAME', 'counting_bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_scheme(@extschema@.counting_bloom) IS
+'the hashing scheme of the counting filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_scheme(@extschema@.scalable_bloom) RETURNS integer
+AS 'MODULE_PATHNAME', 'scalable_bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_scheme(@extschema@.scalable_bloom) IS
+'the hashing scheme of the scalable filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
+
+CREATE FUNCTION @extschema@.bloom_with_scheme(@extschema@.bloom, scheme integer)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_with_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_with_scheme(@extschema@.bloom, integer) IS
+'the empty filter with the given hashing scheme (1: to build filters that combine with filters stored by 1.0 or 1.1); a filter holding items cannot change';
+
+CREATE FUNCTION @extschema@.counting_bloom_with_scheme(@extschema@.counting_bloom, scheme integer)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_with_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_with_scheme(@extschema@.counting_bloom, integer) IS
+'the empty counting filter with the given hashing scheme (1: as bloomset 1.0 and 1.1); a filter holding items cannot change';
+
+CREATE FUNCTION @extschema@.bloom_hash(value anycompatible, seed bigint, scheme integer)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'bloom_hash_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_hash(anycompatible, bigint, integer) IS
+'the 64-bit element hash of a value under a hashing scheme (1 or 2; the two-argument form is scheme 1)';
+
+-- 1.2: stored filters read in slices
+-- The three types' default storage is external (out of line, never
+-- compressed; set in their CREATE TYPE above): a probe of a value stored so
+-- reads its header and the parts its keys need, not the whole value, and
+-- writing a sparse filter does not pay for compressing it.  Columns created
+-- by 1.1 keep their storage (ALTER TABLE ... ALTER COLUMN ... SET STORAGE
+-- EXTERNAL moves them; values already stored keep theirs until rewritten).
+
+-- 1.2: the same verbs for the three kinds
+
+-- batch calls, estimates and union aggregates of counting_bloom and
+-- scalable_bloom, as bloom has them (one C mechanism per verb, see
+-- src/bloom_batch.c)
+
+CREATE FUNCTION @extschema@.counting_bloom_add_all(@extschema@.counting_bloom, anycompatiblearray)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_add_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_add_all(@extschema@.counting_bloom, anycompatiblearray) IS
+'a copy of the counting filter with every non-null array element added';
+
+CREATE FUNCTION @extschema@.counting_bloom_contains_any(@extschema@.counting_bloom, anycompatiblearray)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'counting_bloom_contains_any' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_contains_any(@extschema@.counting_bloom, anycompatiblearray) IS
+'may any non-null element be in the set?';
+
+CREATE FUNCTION @extschema@.counting_bloom_contains_all(@extschema@.counting_bloom, anycompatiblearray)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'counting_bloom_contains_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_contains_all(@extschema@.counting_bloom, anycompatiblearray) IS
+'may every non-null element be in the set?';
+
+CREATE FUNCTION @extschema@.counting_bloom_contains_each(@extschema@.counting_bloom, anycompatiblearray)
+RETURNS boolean[]
+AS 'MODULE_PATHNAME', 'counting_bloom_contains_each' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_contains_each(@extschema@.counting_bloom, anycompatiblearray) IS
+'counting_bloom_contains for each element (NULL for NULL elements)';
+
+CREATE FUNCTION @extschema@.counting_bloom_estimate_card(@extschema@.counting_bloom)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'counting_bloom_estimate_card' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_estimate_card(@extschema@.counting_bloom) IS
+'estimated number of distinct items, from the non-zero counters';
+
+CREATE FUNCTION @extschema@.counting_bloom_union_trans(internal, @extschema@.counting_bloom)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'counting_bloom_union_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_union_final(internal)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_union_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_union_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'counting_bloom_union_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_union_serial(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'counting_bloom_union_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.counting_bloom_union_deserial(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'counting_bloom_union_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.counting_bloom_union_agg(@extschema@.counting_bloom) (
+	SFUNC = @extschema@.counting_bloom_union_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.counting_bloom_union_final,
+	COMBINEFUNC = @extschema@.counting_bloom_union_combine,
+	SERIALFUNC = @extschema@.counting_bloom_union_serial,
+	DESERIALFUNC = @extschema@.counting_bloom_union_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_union_agg(@extschema@.counting_bloom) IS
+'union (counters added) of the non-null counting filters (an empty filter over no rows)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_add_all(@extschema@.scalable_bloom, anycompatiblearray)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_add_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_add_all(@extschema@.scalable_bloom, anycompatiblearray) IS
+'a copy of the scalable filter with every non-null array element added (growing as needed)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_contains_any(@extschema@.scalable_bloom, anycompatiblearray)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'scalable_bloom_contains_any' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_contains_any(@extschema@.scalable_bloom, anycompatiblearray) IS
+'may any non-null element be in the set?';
+
+CREATE FUNCTION @extschema@.scalable_bloom_contains_all(@extschema@.scalable_bloom, anycompatiblearray)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'scalable_bloom_contains_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_contains_all(@extschema@.scalable_bloom, anycompatiblearray) IS
+'may every non-null element be in the set?';
+
+CREATE FUNCTION @extschema@.scalable_bloom_contains_each(@extschema@.scalable_bloom, anycompatiblearray)
+RETURNS boolean[]
+AS 'MODULE_PATHNAME', 'scalable_bloom_contains_each' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_contains_each(@extschema@.scalable_bloom, anycompatiblearray) IS
+'scalable_bloom_contains for each element (NULL for NULL elements)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_union_trans(internal, @extschema@.scalable_bloom)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'scalable_bloom_union_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_union_final(internal)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_union_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_union_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'scalable_bloom_union_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_union_serial(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'scalable_bloom_union_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_union_deserial(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'scalable_bloom_union_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.scalable_bloom_union_agg(@extschema@.scalable_bloom) (
+	SFUNC = @extschema@.scalable_bloom_union_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.scalable_bloom_union_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_union_combine,
+	SERIALFUNC = @extschema@.scalable_bloom_union_serial,
+	DESERIALFUNC = @extschema@.scalable_bloom_union_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_union_agg(@extschema@.scalable_bloom) IS
+'union (sub-filter-wise OR) of the non-null scalable filters (an empty filter over no rows; warns when over capacity)';
+
+-- 1.2: Parquet filters
+
+CREATE FUNCTION @extschema@.bloom_parquet_empty(size_bytes integer, element_type regtype)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_parquet_empty' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_parquet_empty(integer, regtype) IS
+'empty filter of the Parquet scheme (XXH64 of the PLAIN encoding) with a bitset of size_bytes (a multiple of 32), for values of element_type';
+
+CREATE FUNCTION @extschema@.bloom_parquet_empty(capacity bigint, fpr float8, element_type regtype)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_parquet_empty_sized' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_parquet_empty(bigint, float8, regtype) IS
+'empty filter of the Parquet scheme sized as Parquet writers size theirs (a power of two of bytes) for capacity values of element_type at rate fpr';
+
+CREATE FUNCTION @extschema@.bloom_from_parquet(filter bytea, element_type regtype)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_from_parquet' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_from_parquet(bytea, regtype) IS
+'a Parquet split-block filter (the bytes at a column chunk''s bloom_filter_offset, or the bitset alone) as a filter for values of element_type';
+
+CREATE FUNCTION @extschema@.bloom_to_parquet(@extschema@.bloom)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'bloom_to_parquet' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_to_parquet(@extschema@.bloom) IS
+'the bytes a Parquet writer puts in a file for a filter of the Parquet scheme: the Thrift BloomFilterHeader, then the bitset';
+
+CREATE FUNCTION @extschema@.bloom_parquet_agg_trans(internal, anyelement, bigint, float8)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_parquet_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.bloom_parquet_agg(anyelement, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_parquet_agg_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.bloom_agg_final,
+	COMBINEFUNC = @extschema@.bloom_agg_combine,
+	SERIALFUNC = @extschema@.bloom_agg_serial,
+	DESERIALFUNC = @extschema@.bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_parquet_agg(anyelement, bigint, float8) IS
+'filter of the Parquet scheme of the non-null values, sized as Parquet writers size theirs for capacity values at rate fpr (bloom_to_parquet writes it out)';
+
+-- 1.2: a filter index for many filters
+--
+-- Many filters of identical parameters stored bit-sliced in an ordinary
+-- table (one row per segment of 64 filters and group of 256 bits), so one
+-- key reads its positions across every filter at once (src/bloom_index.c
+-- explains the layout).  The DDL and the queries are PL/pgSQL: lookups are
+-- one statement under the caller's snapshot; writers serialize on a SHARE
+-- UPDATE EXCLUSIVE lock of the index table, which does not block lookups.
+-- Functions that run a query text of the caller's (bloom_index_create,
+-- bloom_index_add from a query) run it under the caller's search_path and
+-- everything else under pg_catalog's; the others pin search_path.
+
+-- The C parts (internal; the functions below call them).
+
+CREATE FUNCTION @extschema@.bloom_index_check(header bytea, filter @extschema@.bloom)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'bloom_index_check' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_index_check(bytea, @extschema@.bloom) IS
+'internal (filter index): the index header after admitting the filter; 22023 naming the parameter that differs';
+
+CREATE FUNCTION @extschema@.bloom_index_header(header bytea,
+	OUT layout text, OUT nbits bigint, OUT nhashes integer, OUT seed bigint,
+	OUT scheme integer, OUT element_family text, OUT stripes integer)
+AS 'MODULE_PATHNAME', 'bloom_index_header' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_index_header(bytea) IS
+'internal (filter index): the parameters in an index header, and the stripe rows of a segment';
+
+CREATE FUNCTION @extschema@.bloom_index_put(stripe bytea, blk integer, slots integer[], filters @extschema@.bloom[])
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'bloom_index_put' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_index_put(bytea, integer, integer[], @extschema@.bloom[]) IS
+'internal (filter index): the stripe (NULL: zeros) with the slots'' columns replaced by the filters'' bits';
+
+-- VOLATILE: reads a cursor; PARALLEL UNSAFE: the cursor is the leader's
+CREATE FUNCTION @extschema@.bloom_index_rows(source refcursor, header bytea, first_seg integer, after_id bigint,
+	OUT seg integer, OUT blk integer, OUT ids bigint[], OUT bits bytea)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'bloom_index_rows' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.bloom_index_rows(refcursor, bytea, integer, bigint) IS
+'internal (filter index): the rows of an index of the cursor''s (id, filter) rows, in segments from first_seg on, then the header row';
+
+CREATE FUNCTION @extschema@.bloom_index_probe(header bytea, key anycompatible)
+RETURNS bigint[]
+AS 'MODULE_PATHNAME', 'bloom_index_probe' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_index_probe(bytea, anycompatible) IS
+'internal (filter index): the bit positions of a key (first element: positions per key)';
+
+CREATE FUNCTION @extschema@.bloom_index_probe_any(header bytea, keys anycompatiblearray)
+RETURNS bigint[]
+AS 'MODULE_PATHNAME', 'bloom_index_probe_any' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_index_probe_any(bytea, anycompatiblearray) IS
+'internal (filter index): the bit positions of the non-null keys (first element: positions per key)';
+
+CREATE FUNCTION @extschema@.bloom_index_match_trans(internal, blk integer, stripe bytea, probe bigint[])
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_index_match_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.bloom_index_match_final(internal)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'bloom_index_match_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.bloom_index_match_trans(internal, integer, bytea, bigint[]) IS
+'internal (filter index): transition function of bloom_index_match';
+COMMENT ON FUNCTION @extschema@.bloom_index_match_final(internal) IS
+'internal (filter index): final function of bloom_index_match';
+
+CREATE AGGREGATE @extschema@.bloom_index_match(blk integer, stripe bytea, probe bigint[]) (
+	SFUNC = @extschema@.bloom_index_match_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.bloom_index_match_final,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_index_match(integer, bytea, bigint[]) IS
+'internal (filter index): over one segment''s stripes, the slots (bit j: slot j) that may hold any of the probe''s keys';
+
+CREATE FUNCTION @extschema@.bloom_index_ids(slots bigint, ids bigint[])
+RETURNS bigint[]
+AS 'MODULE_PATHNAME', 'bloom_index_ids' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_index_ids(bigint, bigint[]) IS
+'internal (filter index): the ids of a segment''s slot map at the set bits of slots (free slots skipped)';
+
+CREATE FUNCTION @extschema@.bloom_index_match_stripe(blk integer, stripe bytea, probe bigint[])
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'bloom_index_match_stripe' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_index_match_stripe(integer, bytea, bigint[]) IS
+'internal (filter index): the slots (bit j: slot j) of one stripe that may hold any of the probe''s keys lying wholly in it';
+
+CREATE FUNCTION @extschema@.bloom_index_expect(found bigint, expected bigint)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_index_expect' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_index_expect(bigint, bigint) IS
+'internal (filter index): true, or XX001 when a lookup found stripes of another number of segments than the index has';
+
+-- The header of a filter index, checked to be one (42809 otherwise); NULL
+-- while no filter was ever added.  STABLE: reads the table.
+CREATE FUNCTION @extschema@.bloom_index_meta(index regclass)
+RETURNS bytea
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	hdr bytea;
+	n bigint;
+BEGIN
+	IF (SELECT count(*) FROM pg_attribute a
+		WHERE a.attrelid = index AND a.attnum > 0 AND NOT a.attisdropped
+		  AND (a.attname, a.atttypid) IN (('seg', 'int4'::regtype), ('blk', 'int4'::regtype),
+										  ('ids', 'int8[]'::regtype), ('bits', 'bytea'::regtype))) <> 4 THEN
+		RAISE EXCEPTION USING ERRCODE = 'wrong_object_type',
+			MESSAGE = format('"%s" is not a bloom index', index),
+			DETAIL = 'A bloom index is a table made by bloom_index_create, with columns seg, blk, ids and bits.';
+	END IF;
+	EXECUTE format('SELECT bits FROM %s WHERE blk = -1 AND seg = -1', index) INTO hdr;
+	GET DIAGNOSTICS n = ROW_COUNT;	-- EXECUTE does not set FOUND
+	IF n = 0 THEN
+		RAISE EXCEPTION USING ERRCODE = 'data_corrupted', MESSAGE = 'invalid bloom index row',
+			DETAIL = format('The bloom index "%s" has no header row.', index);
+	END IF;
+	RETURN hdr;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.bloom_index_meta(regclass) IS
+'internal (filter index): the index''s header row, after checking the table is a bloom index';
+
+-- The user-facing functions.
+
+CREATE FUNCTION @extschema@.bloom_index_create(name text, source text)
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+AS $$
+DECLARE
+	caller_path text := pg_catalog.current_setting('search_path');
+	rel regclass;
+	cur refcursor;
+BEGIN
+	-- the caller's search_path names the table and runs the source query;
+	-- everything else is pinned to pg_catalog (no SET clause: it would hide
+	-- the caller's path)
+	EXECUTE pg_catalog.format('CREATE TABLE %s (seg pg_catalog.int4 NOT NULL, blk pg_catalog.int4 NOT NULL, '
+		'ids pg_catalog.int8[], bits pg_catalog.bytea)',
+		(SELECT pg_catalog.string_agg(pg_catalog.quote_ident(p), '.')
+		 FROM pg_catalog.unnest(pg_catalog.parse_ident(name)) AS p));
+	rel := pg_catalog.to_regclass(pg_catalog.array_to_string(
+		ARRAY(SELECT pg_catalog.quote_ident(p) FROM pg_catalog.unnest(pg_catalog.parse_ident(name)) AS p), '.'));
+	OPEN cur FOR EXECUTE pg_catalog.format(
+		'SELECT s.id::pg_catalog.int8, s.filter::@extschema@.bloom FROM (%s) AS s(id, filter) ORDER BY 1',
+		source);
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	EXECUTE format('ALTER TABLE %s ALTER bits SET STORAGE PLAIN, ALTER ids SET STORAGE MAIN', rel);
+	EXECUTE format('INSERT INTO %s (seg, blk, ids, bits) SELECT (r).seg, (r).blk, (r).ids, (r).bits '
+		'FROM (SELECT @extschema@.bloom_index_rows($1, NULL, 0, NULL) AS r) AS b', rel) USING cur;
+	CLOSE cur;
+	EXECUTE format('ALTER TABLE %s ADD PRIMARY KEY (blk, seg)', rel);
+	EXECUTE format('COMMENT ON TABLE %s IS %L', rel, 'bloom index (bloomset): filters stored bit-sliced');
+	PERFORM pg_catalog.set_config('search_path', caller_path, true);
+	RETURN rel;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.bloom_index_create(text, text) IS
+'creates the table name holding a bit-sliced index of the (id bigint, filter bloom) rows of the query source (filters of identical parameters), and returns it';
+
+-- Write filters into free slots of segment seg: one pass over its stripes
+-- and its slot map.  A segment not stored yet is created.
+CREATE FUNCTION @extschema@.bloom_index_fill(index regclass, hdr bytea, seg integer,
+	slots integer[], ids bigint[], filters @extschema@.bloom[])
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	nstripes integer := (@extschema@.bloom_index_header(hdr)).stripes;
+	n bigint;
+BEGIN
+	EXECUTE format('UPDATE %s SET bits = @extschema@.bloom_index_put(bits, blk, $1, $2) '
+		'WHERE blk = ANY ($3) AND seg = $4', index)
+		USING slots, filters, ARRAY(SELECT generate_series(0, nstripes - 1)), seg;
+	GET DIAGNOSTICS n = ROW_COUNT;
+	IF n = 0 THEN
+		EXECUTE format('INSERT INTO %s (seg, blk, bits) SELECT $4, b, @extschema@.bloom_index_put(NULL, b, $1, $2) '
+			'FROM generate_series(0, $3 - 1) AS b', index)
+			USING slots, filters, nstripes, seg;
+		EXECUTE format('INSERT INTO %s (seg, blk, ids) VALUES ($1, -1, array_fill(NULL::int8, ARRAY[64]))', index)
+			USING seg;
+	ELSIF n <> nstripes THEN
+		RAISE EXCEPTION USING ERRCODE = 'data_corrupted', MESSAGE = 'invalid bloom index row',
+			DETAIL = format('Segment %s of "%s" has %s stripes, not %s.', seg, index, n, nstripes);
+	END IF;
+	EXECUTE format('UPDATE %s SET ids = (SELECT array_agg(CASE WHEN o - 1 = ANY ($1) '
+		'THEN ($2)[array_position($1, (o - 1)::int4)] ELSE x END ORDER BY o) '
+		'FROM unnest(ids) WITH ORDINALITY AS u(x, o)) WHERE blk = -1 AND seg = $3', index)
+		USING slots, ids, seg;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.bloom_index_fill(regclass, bytea, integer, integer[], bigint[], @extschema@.bloom[]) IS
+'internal (filter index): writes filters into slots of a segment (created if new) and their ids into its slot map';
+
+-- The last segment and its free slots (0-based), or (-1, {}) for none.
+CREATE FUNCTION @extschema@.bloom_index_last(index regclass, OUT seg integer, OUT free integer[])
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	EXECUTE format('SELECT seg, ARRAY(SELECT o::int4 - 1 FROM unnest(ids) WITH ORDINALITY AS u(x, o) '
+		'WHERE x IS NULL ORDER BY o) FROM %s WHERE blk = -1 AND seg >= 0 ORDER BY seg DESC LIMIT 1', index)
+		INTO seg, free;
+	seg := coalesce(seg, -1);
+	free := coalesce(free, '{}');
+END
+$$;
+COMMENT ON FUNCTION @extschema@.bloom_index_last(regclass) IS
+'internal (filter index): the last segment of the index and its free slots';
+
+CREATE FUNCTION @extschema@.bloom_index_add(index regclass, id bigint, filter @extschema@.bloom)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	hdr bytea := @extschema@.bloom_index_meta(index);
+	newhdr bytea;
+	seg integer;
+	slot integer;
+	last record;
+BEGIN
+	IF id IS NULL OR filter IS NULL THEN
+		RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
+			MESSAGE = 'a bloom index cannot hold a NULL id or filter';
+	END IF;
+	-- writers one at a time; lookups go on (they read committed rows)
+	EXECUTE format('LOCK TABLE %s IN SHARE UPDATE EXCLUSIVE MODE', index);
+	hdr := @extschema@.bloom_index_meta(index);	-- as committed before the lock
+	newhdr := @extschema@.bloom_index_check(hdr, filter);
+	IF newhdr IS DISTINCT FROM hdr THEN
+		EXECUTE format('UPDATE %s SET bits = $1 WHERE blk = -1 AND seg = -1', index) USING newhdr;
+	END IF;
+	-- an existing id is replaced in its own slot
+	EXECUTE format('SELECT m.seg, array_position(m.ids, $1) - 1 FROM %s m '
+		'WHERE m.blk = -1 AND m.seg >= 0 AND m.ids @> ARRAY[$1]', index) INTO seg, slot USING id;
+	IF seg IS NULL THEN
+		last := @extschema@.bloom_index_last(index);
+		IF cardinality(last.free) > 0 THEN
+			seg := last.seg;
+			slot := last.free[1];
+		ELSE
+			seg := last.seg + 1;
+			slot := 0;
+		END IF;
+	END IF;
+	PERFORM @extschema@.bloom_index_fill(index, newhdr, seg, ARRAY[slot], ARRAY[id], ARRAY[filter]);
+END
+$$;
+COMMENT ON FUNCTION @extschema@.bloom_index_add(regclass, bigint, @extschema@.bloom) IS
+'adds the filter with this id to the bloom index (into the last segment; an existing id is replaced)';
+
+CREATE FUNCTION @extschema@.bloom_index_add(index regclass, source text)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+AS $$
+DECLARE
+	caller_path text := pg_catalog.current_setting('search_path');
+	hdr bytea;
+	cur refcursor;
+	last record;
+	r record;
+	slots integer[] := '{}';
+	ids bigint[] := '{}';
+	filters @extschema@.bloom[] := '{}';
+	n bigint;
+BEGIN
+	hdr := @extschema@.bloom_index_meta(index);
+	OPEN cur FOR EXECUTE pg_catalog.format(
+		'SELECT s.id::pg_catalog.int8, s.filter::@extschema@.bloom FROM (%s) AS s(id, filter) ORDER BY 1',
+		source);
+	-- the caller's search_path ran only the source query (see bloom_index_create)
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	EXECUTE format('LOCK TABLE %s IN SHARE UPDATE EXCLUSIVE MODE', index);
+	hdr := @extschema@.bloom_index_meta(index);
+	last := @extschema@.bloom_index_last(index);
+	-- first the free slots of the last segment, in one pass
+	WHILE cardinality(slots) < cardinality(last.free) LOOP
+		FETCH cur INTO r;
+		EXIT WHEN NOT FOUND;
+		IF r.id IS NULL OR r.filter IS NULL THEN
+			RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
+				MESSAGE = 'a bloom index cannot hold a NULL id or filter';
+		ELSIF r.id = ids[cardinality(ids)] THEN
+			RAISE EXCEPTION USING ERRCODE = 'unique_violation',
+				MESSAGE = format('duplicate id %s for a bloom index', r.id),
+				DETAIL = 'Every filter of an index has an id of its own.';
+		END IF;
+		hdr := @extschema@.bloom_index_check(hdr, r.filter);
+		slots := slots || last.free[cardinality(slots) + 1];
+		ids := ids || r.id;
+		filters := filters || r.filter;
+	END LOOP;
+	-- then new segments, from the rest of the cursor
+	EXECUTE format('INSERT INTO %s (seg, blk, ids, bits) SELECT (r).seg, (r).blk, (r).ids, (r).bits '
+		'FROM (SELECT @extschema@.bloom_index_rows($1, $2, $3, $4) AS r) AS b '
+		'ON CONFLICT (blk, seg) DO UPDATE SET bits = EXCLUDED.bits', index)
+		USING cur, hdr, last.seg + 1, ids[cardinality(ids)];
+	CLOSE cur;
+	EXECUTE format('SELECT bits FROM %s WHERE blk = -1 AND seg = -1', index) INTO hdr;
+	-- ids added now replace earlier filters of the same ids: free their slots
+	EXECUTE format('WITH new AS (SELECT x FROM %1$s, unnest(ids) AS x WHERE blk = -1 AND seg > $1 AND x IS NOT NULL '
+		'UNION ALL SELECT unnest($2)) '
+		'UPDATE %1$s SET ids = (SELECT array_agg(CASE WHEN x IN (SELECT x FROM new) THEN NULL ELSE x END ORDER BY o) '
+		'FROM unnest(ids) WITH ORDINALITY AS u(x, o)) '
+		'WHERE blk = -1 AND seg >= 0 AND seg <= $1 AND ids && ARRAY(SELECT x FROM new)', index)
+		USING last.seg, ids;
+	IF cardinality(ids) > 0 THEN
+		PERFORM @extschema@.bloom_index_fill(index, hdr, last.seg, slots, ids, filters);
+	END IF;
+	EXECUTE format('SELECT count(x) FROM %s, unnest(ids) AS x WHERE blk = -1 AND seg > $1', index)
+		INTO n USING last.seg;
+	n := n + cardinality(ids);
+	PERFORM pg_catalog.set_config('search_path', caller_path, true);	-- last
+	RETURN n;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.bloom_index_add(regclass, text) IS
+'adds the (id bigint, filter bloom) rows of the query source to the bloom index (free slots of the last segment, then new segments; existing ids are replaced); returns how many';
+
+CREATE FUNCTION @extschema@.bloom_index_remove(index regclass, id bigint)
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	hdr bytea := @extschema@.bloom_index_meta(index);
+	n bigint;
+BEGIN
+	EXECUTE format('LOCK TABLE %s IN SHARE UPDATE EXCLUSIVE MODE', index);
+	EXECUTE format('UPDATE %s SET ids = array_replace(ids, $1, NULL) '
+		'WHERE blk = -1 AND seg >= 0 AND ids @> ARRAY[$1]', index) USING id;
+	GET DIAGNOSTICS n = ROW_COUNT;
+	RETURN n > 0;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.bloom_index_remove(regclass, bigint) IS
+'removes the filter with this id from the bloom index (its slot is freed); false if there was none';
+
+-- One statement under the caller's snapshot (STABLE): the segments' stripes
+-- holding the probe's positions -- one stripe per segment for a probe
+-- whose positions lie in one stripe (a key of a blocked index), else ANDed
+-- per key and ORed over keys per segment by bloom_index_match -- then the
+-- slot maps of the segments with a match.  Every segment must have
+-- answered (segments are numbered from 0 and never dropped): a missing
+-- stripe or slot map is XX001, not a filter left out.
+CREATE FUNCTION @extschema@.bloom_index_search(index regclass, probe bigint[])
+RETURNS SETOF bigint
+LANGUAGE plpgsql STABLE PARALLEL SAFE ROWS 100
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	groups integer[];
+	nseg bigint;
+	st text;
+BEGIN
+	IF probe IS NULL OR cardinality(probe) < 2 THEN
+		RETURN;
+	END IF;
+	groups := ARRAY(SELECT DISTINCT (p / 256)::int4 FROM unnest(probe[2:]) AS p);
+	EXECUTE format('SELECT coalesce(max(seg), -1) + 1 FROM %s WHERE blk = -1', index) INTO nseg;
+	IF cardinality(groups) = 1 THEN
+		st := 'SELECT s.seg, @extschema@.bloom_index_match_stripe(s.blk, s.bits, $1) AS slots '
+			'FROM %1$s s WHERE s.blk = $2[1] AND s.seg >= 0';
+	ELSE
+		st := 'SELECT s.seg, @extschema@.bloom_index_match(s.blk, s.bits, $1) AS slots '
+			'FROM %1$s s WHERE s.blk = ANY ($2) AND s.seg >= 0 GROUP BY s.seg';
+	END IF;
+	RETURN QUERY EXECUTE format(
+		'WITH st AS MATERIALIZED (' || st || '), '
+		'chk AS (SELECT @extschema@.bloom_index_expect(count(*), $3) AS ok FROM st) '
+		'SELECT i.id FROM chk, st, '
+		'LATERAL unnest(@extschema@.bloom_index_ids(st.slots, '
+		'(SELECT m.ids FROM %1$s m WHERE m.blk = -1 AND m.seg = st.seg))) AS i(id) '
+		'WHERE st.slots <> 0 AND chk.ok', index)
+		USING probe, groups, nseg;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.bloom_index_search(regclass, bigint[]) IS
+'internal (filter index): the ids whose filters hold every position of any key of the probe';
+
+CREATE FUNCTION @extschema@.bloom_index_lookup(index regclass, key anyelement)
+RETURNS SETOF bigint
+LANGUAGE plpgsql STABLE PARALLEL SAFE ROWS 100
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	hdr bytea := @extschema@.bloom_index_meta(index);
+BEGIN
+	RETURN QUERY SELECT @extschema@.bloom_index_search(index, @extschema@.bloom_index_probe(hdr, key));
+END
+$$;
+COMMENT ON FUNCTION @extschema@.bloom_index_lookup(regclass, anyelement) IS
+'ids of the bloom index''s filters that may hold the key (bloom_contains true), as a set that joins back to the chunk table';
+
+-- an untyped literal key ('42') is text, converted as bloom_contains converts it
+CREATE FUNCTION @extschema@.bloom_index_lookup(index regclass, key text)
+RETURNS SETOF bigint
+LANGUAGE sql STABLE PARALLEL SAFE ROWS 100
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT @extschema@.bloom_index_search(index,
+	@extschema@.bloom_index_probe(@extschema@.bloom_index_meta(index), key))
+$$;
+COMMENT ON FUNCTION @extschema@.bloom_index_lookup(regclass, text) IS
+'ids of the bloom index''s filters that may hold the key given as text (an untyped literal), converted to the filters'' element type as bloom_contains converts it';
+
+CREATE FUNCTION @extschema@.bloom_index_lookup_any(index regclass, keys anyarray)
+RETURNS SETOF bigint
+LANGUAGE plpgsql STABLE PARALLEL SAFE ROWS 100
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	hdr bytea := @extschema@.bloom_index_meta(index);
+BEGIN
+	RETURN QUERY SELECT @extschema@.bloom_index_search(index, @extschema@.bloom_index_probe_any(hdr, keys));
+END
+$$;
+COMMENT ON FUNCTION @extschema@.bloom_index_lookup_any(regclass, anyarray) IS
+'ids of the bloom index''s filters that may hold any of the keys (each id once)';
+
+CREATE FUNCTION @extschema@.bloom_index_info(index regclass,
+	OUT filters bigint, OUT segments integer, OUT free_slots bigint, OUT stripe_rows bigint,
+	OUT bytes bigint, OUT layout text, OUT nbits bigint, OUT nhashes integer, OUT seed bigint,
+	OUT scheme integer, OUT element_family text)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	hdr bytea := @extschema@.bloom_index_meta(index);
+	h record;
+BEGIN
+	EXECUTE format('SELECT count(x), count(DISTINCT seg), count(*) FILTER (WHERE x IS NULL) '
+		'FROM %s, unnest(ids) AS x WHERE blk = -1 AND seg >= 0', index)
+		INTO filters, segments, free_slots;
+	EXECUTE format('SELECT count(*) FROM %s WHERE blk >= 0', index) INTO stripe_rows;
+	bytes := pg_total_relation_size(index);
+	IF hdr IS NOT NULL THEN
+		h := @extschema@.bloom_index_header(hdr);
+		layout := h.layout;
+		nbits := h.nbits;
+		nhashes := h.nhashes;
+		seed := h.seed;
+		scheme := h.scheme;
+		element_family := nullif(h.element_family, '');
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.bloom_index_info(regclass) IS
+'the bloom index''s filters, segments, free slots, stripe rows, size on disk and the parameters its filters share';
+
+---------------------------------------------------------------------------
+-- Added in 1.3 (the same objects as bloomset--1.2--1.3.sql creates)
+---------------------------------------------------------------------------
+
+-- 1.3: one verb for every kind
+--
+-- (objects of this part go here)
+
+-- 1.3: the skip index access method bloomskip
+--
+-- (objects of this part go here)

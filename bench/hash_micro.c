@@ -9,7 +9,7 @@
  *
  *	 cc -O3 $(pg_config --cflags) -Isrc -o /tmp/hash_micro bench/hash_micro.c && /tmp/hash_micro
  */
-#include "bloom_format.h"
+#include "bloom_core.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -30,7 +30,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "../src/bloom_format.h"	/* bloom_mix64: the hashes filters get */
+#include "../src/core/bloom_core.h"	/* bloom_mix64: the hashes filters get */
 
 #define ROUNDS	7
 #define PROBES	10000000L

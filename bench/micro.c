@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * micro.c
- *	  PostgreSQL-free microbenchmark of the bloomset core (src/bloom_core.c):
+ *	  PostgreSQL-free microbenchmark of the bloomset core (src/core/bloom_core.c):
  *	  ns per add and per lookup (present and absent keys) for the blocked
  *	  and the classic layout, plus the batched add the aggregate uses (a
  *	  queue of 16 hashes, each prefetched when queued), and the measured
@@ -34,7 +34,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_format.h"
+#include "bloom_core.h"
+#include "bloom_codec.h"
 
 #include <math.h>
 #include <stdio.h>

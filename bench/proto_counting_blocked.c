@@ -30,7 +30,7 @@
 #include <time.h>
 #include <sys/mman.h>
 
-#include "../src/bloom_format.h"
+#include "../src/core/bloom_core.h"
 
 static double
 now(void)

@@ -17,7 +17,7 @@
  * Arguments: ahead huge(0/1: madvise for transparent huge pages)
  * [minstage [x: time the adds as 1.2 does them instead]].
  *
- *	 cc -O2 -o /tmp/ps bench/proto_scalable_stages.c src/bloom_core.c -lm
+ *	 cc -O2 -o /tmp/ps bench/proto_scalable_stages.c src/core/bloom_core.c -lm
  *	 for a in 0 8 32; do /tmp/ps $a 0; /tmp/ps $a 1; done
  *
  * Measured 2026-11-24 (2-core KVM, AMD EPYC, load 2-3 from other work):
@@ -36,7 +36,7 @@
 #include <time.h>
 #include <sys/mman.h>
 
-#include "../src/bloom_format.h"
+#include "../src/core/bloom_core.h"
 
 #define NS 14
 

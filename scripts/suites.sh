@@ -45,8 +45,8 @@ use_version() {
 # line in test_core.c's header comment
 unit_tests() {
 	local core
-	core=$(sed -n '1,40p' test/unit/test_core.c | grep -oE 'src/[A-Za-z0-9_]+\.c' | sort -u)
-	cc -O2 -Wall -o "$LOGDIR/test_core" test/unit/test_core.c ${core:-src/bloom_core.c} \
+	core=$(sed -n '1,40p' test/unit/test_core.c | grep -oE 'src/core/[A-Za-z0-9_]+\.c' | sort -u)
+	cc -O2 -Wall -o "$LOGDIR/test_core" test/unit/test_core.c ${core:-src/core/bloom_core.c} \
 		-L"$("$PG_BIN/pg_config" --pkglibdir)" -lpgcommon -lpgport -lm || return 1
 	"$LOGDIR/test_core" && "$LOGDIR/test_core" portable
 }

@@ -7,9 +7,9 @@
  *	  scalable_bloom_agg -- and one machinery for the set-operation
  *	  aggregates of every kind (bloom_union_agg, bloom_intersect_agg,
  *	  counting_bloom_union_agg, scalable_bloom_union_agg).  A kind gives its
- *	  hooks (BloomAggKind, bloom.h): bloom's are here, counting_bloom's and
+ *	  hooks (BloomAggKind, bloom_agg.h): bloom's are here, counting_bloom's and
  *	  scalable_bloom's in their type's file, whose SQL entry points are thin
- *	  wrappers over the functions here.  bloom.c keeps the type.
+ *	  wrappers over the functions here.  bloom_type.c keeps the type.
  *
  * State.  A value aggregate keeps an `internal` state, updated in place and
  * allocated in the aggregate context.  The first non-null row sets up the
@@ -78,7 +78,11 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom.h"
+#include "bloom_agg.h"
+#include "bloom_datum.h"
+#include "bloom_hash.h"
+#include "bloom_parquet.h"
+#include "bloom_type.h"
 
 #include <math.h>
 

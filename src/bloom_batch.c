@@ -15,7 +15,12 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom.h"
+#include "bloom_cache.h"
+#include "bloom_datum.h"
+#include "bloom_hash.h"
+#include "bloom_type.h"
+#include "counting_bloom.h"
+#include "scalable_bloom.h"
 
 #include <math.h>
 
@@ -25,7 +30,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
-#include "scalable_format.h"
+#include "core/scalable_format.h"
 
 
 /* Deconstruct arr into element datums and null flags. */

@@ -48,7 +48,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom.h"
+#include "bloom_cache.h"
+#include "bloom_datum.h"
+#include "bloom_hash.h"
 
 #include "access/detoast.h"
 #include "access/heaptoast.h"
@@ -58,7 +60,7 @@
 #include "nodes/primnodes.h"
 #include "utils/memutils.h"
 
-#include "scalable_format.h"
+#include "core/scalable_format.h"
 
 /* 13 has the field itself; 14 added the accessor (and compression methods) */
 #ifndef VARATT_EXTERNAL_GET_EXTSIZE

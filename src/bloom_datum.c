@@ -25,7 +25,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom.h"
+#include "bloom_datum.h"
+#include "core/bloom_codec.h"
 
 #include "access/detoast.h"
 #include "common/hashfn.h"
@@ -35,7 +36,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
-#include "scalable_format.h"
+#include "core/scalable_format.h"
 
 /* ---- errors ------------------------------------------------------------- */
 

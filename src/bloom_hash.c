@@ -51,8 +51,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom.h"
-#include "parquet_format.h"
+#include "bloom_hash.h"
+#include "core/parquet_format.h"
 
 #include "access/htup_details.h"
 #include "access/genam.h"

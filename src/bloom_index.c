@@ -70,7 +70,10 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom.h"
+#include "bloom_cache.h"
+#include "core/bloom_codec.h"
+#include "bloom_datum.h"
+#include "bloom_hash.h"
 
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -743,7 +746,7 @@ bloom_index_rows(PG_FUNCTION_ARGS)
 /*
  * The positions of a key's hash h under hdr into pos (room for
  * BLOOM_MAX_POSITIONS): blocked, the 8 bits of its block; classic, its k
- * bits.  Bit b of the bit array is bit b % 8 of byte b / 8 (bloom_format.h),
+ * bits.  Bit b of the bit array is bit b % 8 of byte b / 8 (bloom_core.h),
  * and word32 i of a block covers its bits 32 i .. 32 i + 31.
  */
 static int

@@ -42,7 +42,10 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom.h"
+#include "bloom_parquet.h"
+#include "bloom_datum.h"
+#include "bloom_hash.h"
+#include "bloom_type.h"
 
 #include <math.h>
 
@@ -55,7 +58,7 @@
 #include "utils/pg_locale.h"
 #include "utils/uuid.h"
 
-#include "parquet_format.h"
+#include "core/parquet_format.h"
 
 /*
  * The family of a Parquet filter for values of typid (domains by their

@@ -23,7 +23,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom.h"
+#include "bloom_datum.h"
 
 #include <math.h>
 
@@ -33,7 +33,7 @@
 #include "optimizer/optimizer.h"
 #include "utils/selfuncs.h"
 
-#include "scalable_format.h"
+#include "core/scalable_format.h"
 
 /* selectivity when the filter or the column's statistics are unknown */
 #define BLOOM_DEFAULT_SELECTIVITY	0.1

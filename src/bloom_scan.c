@@ -64,7 +64,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom.h"
+#include "bloom_scan.h"
+#include "bloom_cache.h"
+#include "bloom_type.h"
 
 #include "access/tableam.h"
 #include "catalog/pg_class.h"

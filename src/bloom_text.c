@@ -22,7 +22,11 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom.h"
+#include "bloom_agg.h"
+#include "bloom_cache.h"
+#include "bloom_datum.h"
+#include "bloom_hash.h"
+#include "bloom_type.h"
 
 #include "common/hashfn.h"
 #include "mb/pg_wchar.h"

@@ -17,7 +17,12 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom.h"
+#include "counting_bloom.h"
+#include "bloom_agg.h"
+#include "bloom_cache.h"
+#include "bloom_datum.h"
+#include "bloom_hash.h"
+#include "bloom_type.h"
 
 #include <math.h>
 

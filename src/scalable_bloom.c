@@ -36,7 +36,13 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom.h"
+#include "scalable_bloom.h"
+#include "core/bloom_codec.h"
+#include "bloom_agg.h"
+#include "bloom_cache.h"
+#include "bloom_datum.h"
+#include "bloom_hash.h"
+#include "bloom_type.h"
 
 #include <math.h>
 
@@ -47,7 +53,7 @@
 #include "port/pg_bswap.h"
 #include "utils/builtins.h"
 
-#include "scalable_format.h"
+#include "core/scalable_format.h"
 
 
 /* Raise the error for bad scalable filter input. */

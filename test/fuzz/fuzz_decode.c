@@ -2,7 +2,7 @@
  *
  * fuzz_decode.c
  *	  libFuzzer target for the PostgreSQL-free core of bloomset
- *	  (src/bloom_core.c, src/bloom_codec.c): every input is decoded both as the text form
+ *	  (src/core/bloom_core.c, src/core/bloom_codec.c): every input is decoded both as the text form
  *	  (what bloom_in parses) and as the binary send/recv form (what
  *	  bloom_recv, bloom_from_bytea and the aggregates' deserialization
  *	  parse).  Whatever a decoder accepts is then exercised: insert/test,
@@ -13,18 +13,19 @@
  *	  reports as a crash, like a sanitizer finding.
  *
  * Every input is also read as a Parquet split-block filter (what
- * bloom_from_parquet parses, src/parquet_format.c): accepted bytes must
+ * bloom_from_parquet parses, src/core/parquet_format.c): accepted bytes must
  * locate a whole-block bitset that ends the input, and the header bloomset
  * writes for that size must be read back the same way.
  *
  * Build (see run.sh):
  *	 clang -g -O1 -fsanitize=fuzzer,address,undefined -I src \
- *		 test/fuzz/fuzz_decode.c src/bloom_core.c src/bloom_codec.c \
- *		 src/parquet_format.c -lm
+ *		 test/fuzz/fuzz_decode.c src/core/bloom_core.c src/core/bloom_codec.c \
+ *		 src/core/parquet_format.c -lm
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_format.h"
+#include "bloom_core.h"
+#include "bloom_codec.h"
 #include "parquet_format.h"
 
 #include <math.h>

@@ -10,7 +10,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_format.h"
+#include "bloom_core.h"
+#include "bloom_codec.h"
 
 #include <stdio.h>
 #include <stdlib.h>

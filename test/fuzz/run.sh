@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test/fuzz/run.sh [executions]  -- libFuzzer run of the bloomset decoders
 #
-# Builds test/fuzz/fuzz_decode.c with src/bloom_core.c and src/bloom_codec.c (no PostgreSQL
+# Builds test/fuzz/fuzz_decode.c with src/core/bloom_core.c and src/core/bloom_codec.c (no PostgreSQL
 # needed) under clang -fsanitize=fuzzer,address,undefined, seeds a scratch
 # corpus with test/fuzz/corpus/ plus freshly generated valid encodings
 # (gen_seeds.c), and runs the given number of executions (default
@@ -34,10 +34,10 @@ WORK=$(mktemp -d /tmp/bloomset-fuzz.XXXXXX)
 cleanup() { rm -rf "$WORK"; }
 trap cleanup EXIT
 
-CORE=("$ROOT/src/bloom_core.c" "$ROOT/src/bloom_codec.c" "$ROOT/src/parquet_format.c")
+CORE=("$ROOT/src/core/bloom_core.c" "$ROOT/src/core/bloom_codec.c" "$ROOT/src/core/parquet_format.c")
 SAN="-fsanitize=fuzzer,address,undefined,float-divide-by-zero -fno-sanitize-recover=all"
 build() {
-	$CC -g -O1 -fno-omit-frame-pointer -Wall $SAN -I"$ROOT/src" \
+	$CC -g -O1 -fno-omit-frame-pointer -Wall $SAN -I"$ROOT/src/core" \
 		"$HERE/fuzz_decode.c" "${CORE[@]}" -lm -o "$WORK/fuzz_decode"
 }
 
@@ -57,7 +57,7 @@ esac
 
 echo "== fuzz: building fuzz_decode ($CC, ASan+UBSan+libFuzzer)"
 build
-$CC -O1 -I"$ROOT/src" "$HERE/gen_seeds.c" "${CORE[@]}" -lm -o "$WORK/gen_seeds"
+$CC -O1 -I"$ROOT/src/core" "$HERE/gen_seeds.c" "${CORE[@]}" -lm -o "$WORK/gen_seeds"
 
 CORPUS=${FUZZ_CORPUS_DIR:-$WORK/corpus}
 mkdir -p "$CORPUS" "$WORK/artifacts"

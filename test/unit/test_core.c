@@ -1,16 +1,17 @@
 /*
- * test_core.c -- unit tests of the PostgreSQL-free core (src/bloom_core.c,
- * src/bloom_codec.c): sizing (and unreachable rates), no false negatives,
+ * test_core.c -- unit tests of the PostgreSQL-free core (src/core/bloom_core.c,
+ * src/core/bloom_codec.c): sizing (and unreachable rates), no false negatives,
  * folding equals building small, fold/unfold against a bit-by-bit
  * reference, codec round trips, header and family validation, interrupt
  * polling of every long loop, and the inlined lookup3 hashes against
  * PostgreSQL's own (linked from libpgcommon).  Prints
  * "SUITE unit: N passed, M failed".
  *
- *	 cc -O2 -Wall test/unit/test_core.c src/bloom_core.c src/bloom_codec.c \
+ *	 cc -O2 -Wall test/unit/test_core.c src/core/bloom_core.c src/core/bloom_codec.c \
  *		 -L$(pg_config --pkglibdir) -lpgcommon -lpgport -lm
  */
-#include "../../src/bloom_format.h"
+#include "../../src/core/bloom_core.h"
+#include "../../src/core/bloom_codec.h"
 
 #include <math.h>
 #include <stdio.h>

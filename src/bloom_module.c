@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloomset.c
+ * bloom_module.c
  *	  Module entry point: settings and the choice of CPU-specific kernels.
  *
  * The word kernels (popcount, OR, AND over the bit array) are chosen at
@@ -10,7 +10,10 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom.h"
+#include "bloom_cache.h"
+#include "bloom_hash.h"
+#include "bloom_scan.h"
+#include "bloom_type.h"
 
 #include <limits.h>
 
@@ -40,7 +43,7 @@ static const struct config_enum_entry bloom_full_filter_options[] = {
 static bool bloom_lookahead_unused = false;
 
 /*
- * bloom_statement_id (bloom.c's, which the full-filter check reads):
+ * bloom_statement_id (bloom_type.c's, which the full-filter check reads):
  * bumped here as each top-level statement starts executing
  * (an ExecutorStart hook; statements run from inside another's execution,
  * in functions, keep their caller's), so that bloomset.full_filter warns

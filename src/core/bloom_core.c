@@ -47,13 +47,13 @@
  * ideal filter would fit, as unreachable, with the smallest reachable rate.
  *
  * Interrupts.  Every loop over the bit array is cut into chunks of about
- * BLOOM_POLL_BYTES by bloom_chunk_end (bloom_format.h), which calls
+ * BLOOM_POLL_BYTES by bloom_chunk_end (bloom_core.h), which calls
  * bloom_interrupt_hook between chunks: the word kernels (whatever the CPU
  * path) through bloom_words_chunked, the others in their own outer loop.
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_format.h"
+#include "bloom_core.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -412,7 +412,7 @@ bloom_family_is_token(const char *family)
 /*
  * Family: NUL-terminated in its field, allowed characters, zero padding;
  * a family starting with "ngram" or "token" must be exactly one the text
- * filters write (see bloom_format.h).
+ * filters write (see bloom_core.h).
  */
 static const char *
 bloom_check_family(const char *fam)
@@ -637,7 +637,7 @@ bloom_probe_positions(const BloomFilter *hdr, uint64_t h, uint64_t *pos)
 
 /*
  * Add a hashed item to a classic filter, or to a blocked one on big-endian
- * hosts (the little-endian blocked path is inlined in bloom_format.h).
+ * hosts (the little-endian blocked path is inlined in bloom_core.h).
  */
 void
 bloom_insert_hash_other(BloomFilter *f, uint64_t h)

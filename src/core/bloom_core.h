@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_format.h
+ * bloom_core.h
  *	  The stored format of a bloomset filter and the PostgreSQL-free core
  *	  that operates on it (sizing, bit positions, set algebra, folding,
  *	  estimates, validation: bloom_core.c; the text/binary codecs:
@@ -557,18 +557,6 @@ extern double bloom_model_fpr(const BloomFilter *f, double n);
 extern void bloom_set_target_fpr(BloomFilter *f, double fpr);
 extern double bloom_target_fpr(const BloomFilter *f);
 extern uint32_t bloom_combined_flags(const BloomFilter *a, const BloomFilter *b);
-
-/* codecs ---------------------------------------------------------------- */
-
-extern size_t bloom_text_size(const BloomFilter *f);
-extern void bloom_text_encode(const BloomFilter *f, char *out);
-extern const char *bloom_text_decode_header(const char *s, BloomFilter *hdr,
-											const char **hex);
-extern const char *bloom_text_decode_bits(const char *hex, BloomFilter *f);
-extern void bloom_wire_encode_header(const BloomFilter *f, uint8_t *out);
-extern const char *bloom_wire_decode_header(const uint8_t *buf, size_t len,
-											BloomFilter *hdr);
-extern const char *bloom_wire_decode_fields(const uint8_t *buf, BloomFilter *hdr);
 
 /* run-time CPU dispatch ------------------------------------------------- */
 

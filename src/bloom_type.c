@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloom.c
+ * bloom_type.c
  *	  The bloom type: text and binary I/O, constructors, add, contains,
  *	  union, intersection, equality, folding, introspection, and the
  *	  full-filter check (bloomset.full_filter) and its report for every
@@ -14,7 +14,11 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom.h"
+#include "bloom_type.h"
+#include "core/bloom_codec.h"
+#include "bloom_cache.h"
+#include "bloom_datum.h"
+#include "bloom_hash.h"
 
 #include <math.h>
 
@@ -649,15 +653,15 @@ bloom_info(PG_FUNCTION_ARGS)
  * warning: one WARNING per statement (the first such filter: a GROUP BY of
  * many full groups does not flood the client; the check then costs
  * nothing), error: 22023.  Statements are told apart by bloom_statement_id
- * (bloomset.c: bumped as each top-level statement starts executing), not by
+ * (bloom_module.c: bumped as each top-level statement starts executing), not by
  * their start time, which the statements of one query string share.
  */
 static uint64 bloom_warned_statement = 0;
 
-/* bloomset.full_filter (defined as a setting by bloomset.c's _PG_init) */
+/* bloomset.full_filter (defined as a setting by bloom_module.c's _PG_init) */
 int			bloom_full_filter_action = BLOOM_FULL_WARNING;
 
-/* the statement executing now (bumped by bloomset.c's ExecutorStart hook) */
+/* the statement executing now (bumped by bloom_module.c's ExecutorStart hook) */
 uint64		bloom_statement_id = 1;
 
 /* Is the check on, and has this statement not warned yet? */

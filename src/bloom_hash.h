@@ -1,0 +1,173 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_hash.h
+ *	  From SQL values to 64-bit element hashes (bloom_hash.c): the per-type
+ *	  information a call site or an aggregate keeps, the hashing schemes, the
+ *	  element family and collation checks, and the conversion of a value to a
+ *	  filter's element type.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BLOOMSET_BLOOM_HASH_H
+#define BLOOMSET_BLOOM_HASH_H
+
+#include "postgres.h"
+#include "fmgr.h"
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"			/* split out of postgres.h in 16 */
+#endif
+#include "common/hashfn.h"
+
+#include "core/bloom_core.h"
+
+/*
+ * Value-to-hash information for one element type and collation, computed
+ * once per call site (fn_extra) or per aggregate state.
+ */
+typedef enum BloomHashKind
+{
+	BLOOM_HASH_GENERIC,			/* call the type's extended hash function */
+	BLOOM_HASH_INT2,			/* inlined equivalents, bit-identical */
+	BLOOM_HASH_INT4,
+	BLOOM_HASH_INT8,
+	BLOOM_HASH_BYTES,			/* text/varchar (deterministic), bytea */
+	BLOOM_HASH_ENUM				/* hash the label, not the OID */
+} BloomHashKind;
+
+/*
+ * How scheme 2 hashes the type (bloom_hash.c): as scheme 1 does, or by one
+ * of its own functions where PostgreSQL's extended hash drops information
+ * that the type's equality keeps.
+ */
+typedef enum BloomHash2Kind
+{
+	BLOOM_HASH2_AS_SCHEME1,		/* scheme 1's element hash */
+	BLOOM_HASH2_INT16,			/* the value widened to 64 bits, SplitMix64 */
+	BLOOM_HASH2_INT32,
+	BLOOM_HASH2_INT64,			/* int8, xid8, timestamp(tz), time, pg_lsn */
+	BLOOM_HASH2_NUMERIC,		/* extended hash plus the sign */
+	BLOOM_HASH2_INTERVAL,		/* the 128-bit span equality compares */
+	BLOOM_HASH2_TIMETZ,			/* 64-bit time and zone */
+	BLOOM_HASH2_JSONB,			/* structure and signed numbers */
+	BLOOM_HASH2_ACLITEM,		/* the three fields, not their sum */
+	BLOOM_HASH2_ARRAY,			/* dimensions and elements' scheme-2 hashes */
+	BLOOM_HASH2_RANGE,			/* flags and bounds' scheme-2 hashes */
+	BLOOM_HASH2_RECORD,			/* columns' scheme-2 hashes */
+	BLOOM_HASH2_MULTIRANGE		/* its ranges' scheme-2 hashes */
+} BloomHash2Kind;
+
+typedef struct BloomTypeInfo
+{
+	Oid			typid;			/* the argument type as given */
+	Oid			collation;		/* input collation */
+	BloomHashKind kind;
+	BloomHash2Kind kind2;		/* scheme 2 */
+	uint32		collfp;			/* nondeterministic collation fingerprint */
+	char		family[BLOOM_FAMILY_LEN];
+	/* the Parquet scheme: the base type and its "parquet:" family, if any */
+	Oid			pq_type;
+	char		pq_family[BLOOM_FAMILY_LEN];
+	FmgrInfo	hashfn;			/* extended hash (GENERIC kind) */
+	/* scheme 2 containers (in the call site's memory context) */
+	struct BloomTypeInfo *sub;	/* array element, range subtype, columns,
+								 * a multirange's range type */
+	int			nsub;			/* columns of a composite (incl. dropped) */
+	int16		elmlen;			/* array elements */
+	bool		elmbyval;
+	char		elmalign;
+} BloomTypeInfo;
+
+/*
+ * The extended hash of the bytes of a text (deterministic collation) or
+ * bytea value, before scheme 1's fmix64: hash_bytes_extended(), inlined.
+ */
+static inline uint64
+bloom_bytes_hash(const char *p, size_t len, uint64 seed)
+{
+#ifdef WORDS_BIGENDIAN
+	return hash_bytes_extended((const unsigned char *) p, (int) len, seed);
+#else
+	return bloom_lookup3_bytes((const uint8_t *) p, (uint32_t) len, seed);
+#endif
+}
+
+/* bloom_hash.c: values to element hashes */
+extern void bloom_typeinfo_init(BloomTypeInfo *ti, Oid typid, Oid collation,
+								MemoryContext mcxt);
+
+/*
+ * The family values described by ti have in a filter whose element family
+ * is family: a Parquet filter's element family names the concrete type
+ * ("parquet:int8"), every other one the hash operator family.
+ */
+static inline const char *
+bloom_ti_family(const BloomTypeInfo *ti, const char *family)
+{
+	return strncmp(family, BLOOM_FAMILY_PARQUET, sizeof(BLOOM_FAMILY_PARQUET) - 1) == 0 ?
+		ti->pq_family : ti->family;
+}
+
+/* bloom_hash.c: the Parquet scheme's value-to-hash part */
+extern bool bloom_parquet_family_of(Oid base, char *family);
+extern Oid	bloom_parquet_family_type(const char *family);
+#if PG_VERSION_NUM >= 180000
+extern pg_noreturn void bloom_parquet_type_error(Oid typid);
+#else
+extern void bloom_parquet_type_error(Oid typid) pg_attribute_noreturn();
+#endif
+extern uint64 bloom_parquet_hash_datum(Oid typid, Datum value);
+extern uint64 bloom_parquet_hash_float4(float4 f);
+extern uint64 bloom_parquet_hash_float8(float8 f);
+
+extern uint64 bloom_hash_datum(const BloomTypeInfo *ti, Datum value,
+							   uint64 seed, int scheme);
+extern uint64 bloom_hash_bytes(const char *p, size_t len, uint64 seed);
+extern void bloom_check_scheme_change(int from, int to, const char *family,
+									  uint64 nitems, const char *typname);
+extern void bloom_check_element_fields(char *family, uint32 *collfp,
+									   const BloomTypeInfo *ti, bool adopt);
+extern void bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti,
+								bool adopt);
+extern bool bloom_fast_hash_enabled;
+extern char *bloom_collation_name(uint32 fp);
+extern void bloom_merge_element_fields(char *dst_family, uint32 *dst_collfp,
+									   const char *family, uint32 collfp,
+									   const char *aggname);
+
+/*
+ * A value given to a filter of another element type, converted to the
+ * filter's own type (by its implicit cast, or by the input function from a
+ * string) and hashed with that type's information ti.  A char(n) value
+ * converted through its text drops its trailing spaces, as PostgreSQL's
+ * cast of char(n) to text does -- for filters of scheme 2 and later; scheme
+ * 1 (filters of 1.0 and 1.1) keeps the padded text those versions
+ * converted, so their answers do not change.
+ */
+typedef enum BloomConvertHow
+{
+	BLOOM_CONVERT_RELABEL,		/* binary compatible: as it is */
+	BLOOM_CONVERT_CAST,			/* the implicit cast function */
+	BLOOM_CONVERT_INPUT			/* text out of the value, input of the type */
+} BloomConvertHow;
+
+typedef struct BloomConversion
+{
+	Oid			from;
+	Oid			to;
+	BloomConvertHow how;
+	int			nargs;			/* of the cast function */
+	FmgrInfo	fn;				/* cast or input function */
+	Oid			ioparam;
+	FmgrInfo	outfn;			/* output function of from (INPUT) */
+	bool		from_varlena;
+	bool		trim_asked;		/* for a filter whose scheme trims char(n) */
+	bool		trim_bpchar;	/* INPUT from char(n): trailing spaces dropped */
+	BloomTypeInfo ti;			/* of to */
+} BloomConversion;
+
+extern Oid	bloom_family_type(const char *family);
+extern bool bloom_conversion_init(BloomConversion *cv, Oid from, Oid to,
+								  Oid collation, int scheme, MemoryContext mcxt);
+extern Datum bloom_convert(BloomConversion *cv, Datum value);
+
+#endif							/* BLOOMSET_BLOOM_HASH_H */

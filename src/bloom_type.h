@@ -1,0 +1,52 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_type.h
+ *	  The bloom type (bloom_type.c): the probe other modules run, set
+ *	  operations, sizing, and the full-filter check every kind reports
+ *	  through.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BLOOMSET_BLOOM_TYPE_H
+#define BLOOMSET_BLOOM_TYPE_H
+
+#include "postgres.h"
+#include "fmgr.h"
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"			/* split out of postgres.h in 16 */
+#endif
+
+#include "core/bloom_core.h"
+
+/* the probe, set operations and sizing of the bloom type */
+extern BloomFilter *bloom_contains_hash(FunctionCallInfo fcinfo, uint64 *h);
+extern PGDLLEXPORT Datum bloom_contains(PG_FUNCTION_ARGS);
+extern BloomFilter *bloom_combine(const BloomFilter *a, const BloomFilter *b,
+								  bool is_union);
+extern uint32 bloom_result_flags(const BloomFilter *a, const BloomFilter *b);
+extern BloomFilter *bloom_folded(const BloomFilter *f, uint64 factor);
+extern BloomSizing bloom_sizing_checked(int64 capacity, double fpr, int layout,
+									   bool pow2);
+extern void bloom_sized_header(BloomFilter *hdr, int64 capacity, double fpr,
+							   bool pow2);
+extern void bloom_explicit_header(BloomFilter *hdr, int32 size_bytes,
+								  int32 nhashes, int64 seed);
+
+/*
+ * bloomset.full_filter (bloom_module.c): what bloom_check_full does when a
+ * filter a call returns is estimated at more than twice its target rate.
+ */
+typedef enum BloomFullAction
+{
+	BLOOM_FULL_OFF,
+	BLOOM_FULL_WARNING,
+	BLOOM_FULL_ERROR
+} BloomFullAction;
+extern int	bloom_full_filter_action;
+extern uint64 bloom_statement_id;
+extern bool bloom_full_check_wanted(void);
+extern void bloom_full_report(FunctionCallInfo fcinfo, const char *what_kind,
+							  double rate, double target, const char *detail);
+extern void bloom_check_full(const BloomFilter *f, FunctionCallInfo fcinfo);
+
+#endif							/* BLOOMSET_BLOOM_TYPE_H */

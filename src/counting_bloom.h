@@ -1,0 +1,21 @@
+/*-------------------------------------------------------------------------
+ *
+ * counting_bloom.h
+ *	  The counting_bloom type (counting_bloom.c): what other modules call.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BLOOMSET_COUNTING_BLOOM_H
+#define BLOOMSET_COUNTING_BLOOM_H
+
+#include "postgres.h"
+#include "fmgr.h"
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"			/* split out of postgres.h in 16 */
+#endif
+
+#include "core/bloom_core.h"
+
+extern void counting_check_full(const BloomFilter *c, FunctionCallInfo fcinfo);
+
+#endif							/* BLOOMSET_COUNTING_BLOOM_H */

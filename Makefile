@@ -6,7 +6,7 @@ EXTENSION = bloomset
 MODULE_big = bloomset
 # the PostgreSQL-free core (src/core/), then the PostgreSQL layer
 CORE_OBJS = src/core/bloom_core.o src/core/bloom_codec.o src/core/scalable_format.o src/core/parquet_format.o
-OBJS = $(CORE_OBJS) src/bloom_module.o src/bloom_hash.o src/bloom_datum.o src/bloom_cache.o src/bloom_type.o \
+OBJS = $(CORE_OBJS) src/bloom_module.o src/bloom_kind.o src/bloom_hash.o src/bloom_datum.o src/bloom_cache.o src/bloom_type.o \
 	src/bloom_agg.o src/bloom_planner.o src/bloom_batch.o src/bloom_text.o src/counting_bloom.o \
 	src/scalable_bloom.o src/bloom_parquet.o src/bloom_index.o src/bloom_scan.o
 DATA = bloomset--1.0.sql bloomset--1.1.sql bloomset--1.0--1.1.sql bloomset--1.2.sql bloomset--1.1--1.2.sql \

@@ -782,7 +782,7 @@ bloom_agg_finish(FunctionCallInfo fcinfo, const BloomAggKind *k)
 		((BloomFilter *) f)->nitems = 0;
 		bloom_add_items(f, st->nadded);
 	}
-	k->check_full(f, fcinfo);
+	k->ops->check_full(f, fcinfo);
 	PG_RETURN_POINTER(f);
 }
 
@@ -1002,7 +1002,7 @@ bloom_agg_filter_recv(const BloomAggKind *k, StringInfo buf, MemoryContext aggcx
 	BloomFilter *f = bloom_parse_wire((const uint8 *) buf->data + buf->cursor,
 									  buf->len - buf->cursor,
 									  k->decode ? CurrentMemoryContext : aggcxt,
-									  k->type, k->state_msg);
+									  k->ops->kind, k->state_msg);
 
 	return k->decode ? k->decode(f, aggcxt) : f;
 }
@@ -1187,24 +1187,17 @@ bloom_empty_result(void)
 	return f;
 }
 
-/* bloom_empty_result and bloom_check_full for the kind's hooks. */
+/* bloom_empty_result for the kind's hooks. */
 static void *
 bloom_agg_empty(void)
 {
 	return bloom_empty_result();
 }
 
-static void
-bloom_agg_check_full(const void *f, FunctionCallInfo fcinfo)
-{
-	bloom_check_full((const BloomFilter *) f, fcinfo);
-}
-
 static const BloomAggKind bloom_agg_kind = {
-	.type = BLOOM_KIND_PLAIN,
+	.ops = &bloom_plain_ops,
 	.state_msg = BLOOM_STATE_MSG,
 	.empty = bloom_agg_empty,
-	.check_full = bloom_agg_check_full,
 	.name = "bloom_agg",
 	.tag = 'b',
 	.exact_max = BLOOM_AUTO_EXACT_MAX,
@@ -1438,7 +1431,7 @@ bloom_setop_apply(FunctionCallInfo fcinfo, const BloomSetopAgg *k, bool combine)
 			PG_RETURN_NULL();
 		PG_RETURN_POINTER(state);
 	}
-	in = combine ? PG_GETARG_POINTER(1) : bloom_from_datum_kind(PG_GETARG_DATUM(1), k->kind->type);
+	in = combine ? PG_GETARG_POINTER(1) : bloom_from_datum_kind(PG_GETARG_DATUM(1), k->kind->ops->kind);
 	PG_RETURN_POINTER(k->step(aggcxt, state, in));
 }
 
@@ -1459,7 +1452,7 @@ bloom_setop_finish(FunctionCallInfo fcinfo, const BloomSetopAgg *k)
 		PG_RETURN_POINTER(k->kind->empty());
 	}
 	f = bloom_copy((BloomFilter *) PG_GETARG_POINTER(0));
-	k->kind->check_full(f, fcinfo);
+	k->kind->ops->check_full(f, fcinfo);
 	PG_RETURN_POINTER(f);
 }
 

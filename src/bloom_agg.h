@@ -43,10 +43,9 @@ typedef struct BloomAggFields
 typedef struct BloomAggKind
 {
 	/* the type: shared by its value and set-operation aggregates */
-	BloomKind	type;			/* validates serialized filters */
+	const BloomKindOps *ops;	/* the kind: validation, the full-filter check */
 	const char *state_msg;		/* error message of a bad serialized state */
 	void	   *(*empty) (void);	/* the result over no rows */
-	void		(*check_full) (const void *f, FunctionCallInfo fcinfo);
 	BloomFilter *(*portable) (void *f); /* the wire image, if not f itself */
 	void	   *(*decode) (BloomFilter *wire, MemoryContext aggcxt);	/* or NULL */
 

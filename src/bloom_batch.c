@@ -11,7 +11,8 @@
  * are checked once); NULL elements are skipped when adding and answer NULL
  * when probed one by one.  One mechanism serves the three kinds (bloom,
  * counting_bloom, scalable_bloom): the SQL entry points name the kind, and
- * only the insert, test and prefetch of a hash differ by kind.
+ * what differs by kind -- the insert, test and prefetch of a hash, where the
+ * element fields are -- comes from its operations (bloom_kind.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -19,8 +20,6 @@
 #include "bloom_datum.h"
 #include "bloom_hash.h"
 #include "bloom_type.h"
-#include "counting_bloom.h"
-#include "scalable_bloom.h"
 
 #include <math.h>
 
@@ -30,7 +29,6 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
-#include "core/scalable_format.h"
 
 
 /* Deconstruct arr into element datums and null flags. */
@@ -48,53 +46,12 @@ bloom_array_elems(ArrayType *arr, Datum **values, bool **nulls)
 	return n;
 }
 
-/*
- * The element fields of a filter of any kind: bloom and counting_bloom
- * share the bloom header, scalable_bloom has a header of its own.
- */
-static void
-bloom_batch_fields(void *f, BloomKind kind, char **family, uint32 **collfp,
-				   uint64 *seed, int *scheme)
-{
-	if (kind == BLOOM_KIND_SCALABLE)
-	{
-		ScalableFilter *sf = (ScalableFilter *) f;
-
-		*family = sf->family;
-		*collfp = &sf->collfp;
-		*seed = sf->seed;
-		*scheme = sf->scheme;
-	}
-	else
-	{
-		BloomFilter *bf = (BloomFilter *) f;
-
-		*family = bf->family;
-		*collfp = &bf->collfp;
-		*seed = bf->seed;
-		*scheme = bf->scheme;
-	}
-}
-
-/* Prefetch what adding (write) or probing h will touch (scalable: its probe does). */
+/* Prefetch what adding (write) or probing h will touch, where the kind can. */
 static inline void
-bloom_batch_prefetch(void *f, BloomKind kind, uint64 h, bool write)
+bloom_batch_prefetch(const BloomKindOps *ops, void *f, uint64 h, bool write)
 {
-	if (kind == BLOOM_KIND_PLAIN)
-		bloom_prefetch_hash((BloomFilter *) f, h, write);
-	else if (kind == BLOOM_KIND_COUNTING)
-		bloom_counting_prefetch((BloomFilter *) f, h);
-}
-
-/* May h be in f? */
-static inline bool
-bloom_batch_test(void *f, BloomKind kind, uint64 h)
-{
-	if (kind == BLOOM_KIND_PLAIN)
-		return bloom_test_hash((BloomFilter *) f, h);
-	if (kind == BLOOM_KIND_COUNTING)
-		return bloom_counting_test((BloomFilter *) f, h);
-	return scalable_test_hash((ScalableFilter *) f, h);
+	if (ops->prefetch != NULL)
+		ops->prefetch(f, h, write);
 }
 
 /*
@@ -107,6 +64,7 @@ bloom_batch_test(void *f, BloomKind kind, uint64 h)
 static Datum
 bloom_batch_add(FunctionCallInfo fcinfo, BloomKind kind)
 {
+	const BloomKindOps *ops = bloom_kind_ops(kind);
 	void	   *f = bloom_from_datum_kind(PG_GETARG_DATUM(0), kind);
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
 	BloomTypeInfo *ti;
@@ -117,45 +75,23 @@ bloom_batch_add(FunctionCallInfo fcinfo, BloomKind kind)
 	uint64	   *h = palloc(sizeof(uint64) * Max(n, 1));
 	int			nh = 0;
 	bool		any = false;
-	char	   *family;
-	uint32	   *collfp;
-	uint64		seed;
-	int			scheme;
+	BloomElementFields e;
 
 	if ((Pointer) f == DatumGetPointer(PG_GETARG_DATUM(0)))
 		f = bloom_copy((BloomFilter *) f);
 	for (int i = 0; i < n && !any; i++)
 		any = !nulls[i];
-	bloom_batch_fields(f, kind, &family, &collfp, &seed, &scheme);
-	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), family, collfp, scheme, any, &ti);
+	e = ops->fields(f);
+	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), e.family, e.collfp, e.scheme, any, &ti);
 	for (int i = 0; i < n; i++)
 	{
 		if (nulls[i])
 			continue;
-		h[nh] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i], seed, scheme);
-		bloom_batch_prefetch(f, kind, h[nh++], true);
+		h[nh] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i], e.seed, e.scheme);
+		bloom_batch_prefetch(ops, f, h[nh++], true);
 	}
-	if (kind == BLOOM_KIND_SCALABLE)
-	{
-		ScalableFilter *sf = (ScalableFilter *) f;
-
-		if (nh > 0)
-			scalable_add_hashes(&sf, h, nh);
-		scalable_check_full(sf, fcinfo);
-		PG_RETURN_POINTER(sf);
-	}
-	for (int i = 0; i < nh; i++)
-	{
-		if (kind == BLOOM_KIND_PLAIN)
-			bloom_insert_hash((BloomFilter *) f, h[i]);
-		else
-			bloom_counting_add((BloomFilter *) f, h[i]);
-	}
-	bloom_add_items((BloomFilter *) f, nh);
-	if (kind == BLOOM_KIND_PLAIN)
-		bloom_check_full((BloomFilter *) f, fcinfo);
-	else
-		counting_check_full((BloomFilter *) f, fcinfo);
+	f = ops->add(f, h, nh);
+	ops->check_full(f, fcinfo);
 	PG_RETURN_POINTER(f);
 }
 
@@ -190,6 +126,7 @@ static void
 bloom_probe_array(FunctionCallInfo fcinfo, BloomKind kind, int *hits, int *nonnull,
 				  ArrayType **out)
 {
+	const BloomKindOps *ops = bloom_kind_ops(kind);
 	void	   *f = bloom_call_probe_filter(fcinfo, 0, kind);
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
 	BloomTypeInfo *ti;
@@ -200,26 +137,21 @@ bloom_probe_array(FunctionCallInfo fcinfo, BloomKind kind, int *hits, int *nonnu
 	Datum	   *answers = palloc(sizeof(Datum) * Max(n, 1));
 	uint64	   *h = palloc(sizeof(uint64) * Max(n, 1));
 	int			nh = 0;
-	char	   *family;
-	uint32	   *collfp;
-	uint64		seed;
-	int			scheme;
-	bool		empty;
+	BloomElementFields e = ops->fields(f);
+	bool		empty = e.family[0] == '\0';
 
-	bloom_batch_fields(f, kind, &family, &collfp, &seed, &scheme);
-	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), family, collfp, scheme, false, &ti);
-	empty = family[0] == '\0';
+	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), e.family, e.collfp, e.scheme, false, &ti);
 	*hits = *nonnull = 0;
 	/* three passes: hash every element, read the parts they need, test */
 	for (int i = 0; i < n; i++)
 	{
 		if (nulls[i] || empty)
 			continue;
-		h[nh++] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i], seed, scheme);
+		h[nh++] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i], e.seed, e.scheme);
 	}
 	f = bloom_call_parts(fcinfo, f, h, nh);	/* a stored filter: all parts at once */
 	for (int i = 0; i < nh; i++)
-		bloom_batch_prefetch(f, kind, h[i], false);
+		bloom_batch_prefetch(ops, f, h[i], false);
 	nh = 0;
 	for (int i = 0; i < n; i++)
 	{
@@ -228,7 +160,7 @@ bloom_probe_array(FunctionCallInfo fcinfo, BloomKind kind, int *hits, int *nonnu
 		if (nulls[i])
 			continue;
 		(*nonnull)++;
-		maybe = !empty && bloom_batch_test(f, kind, h[nh++]);
+		maybe = !empty && ops->test(f, h[nh++]);
 		*hits += maybe ? 1 : 0;
 		answers[i] = BoolGetDatum(maybe);
 	}

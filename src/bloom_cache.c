@@ -560,13 +560,14 @@ static bool
 bloom_memo_read(BloomSliceMemo *m, struct varlena *attr, char *img,
 				Size stored, BloomKind kind, MemoryContext mcxt)
 {
-	Size		hsize = kind == BLOOM_KIND_SCALABLE ? SCALABLE_HEADER_SIZE : BLOOM_HEADER_SIZE;
+	const BloomKindOps *ops = bloom_kind_ops(kind);
+	Size		hsize = ops->header_size;
 	const BloomFilter *hdr = (const BloomFilter *) img;
 
 	memset(img, 0, hsize);
 	bloom_read_slice(attr, 0, Min(stored, hsize) - VARHDRSZ, img + VARHDRSZ);
 	SET_VARSIZE(img, stored);
-	if (kind == BLOOM_KIND_SCALABLE)
+	if (ops->has_subfilters)
 	{
 		const ScalableFilter *sf = (const ScalableFilter *) img;
 
@@ -638,7 +639,7 @@ bloom_read_ondisk(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
 	if (!sliced || !m->sliceable)
 		return bloom_from_datum_kind(d, kind);	/* not kept: the next probe keeps it */
 	image = bloom_image(fcinfo, cache, stored);
-	memcpy(image, m->hdr, kind == BLOOM_KIND_SCALABLE ? SCALABLE_HEADER_SIZE : BLOOM_HEADER_SIZE);
+	memcpy(image, m->hdr, bloom_kind_ops(kind)->header_size);
 	if (m->subs != NULL)
 		for (int i = 0; i < ((ScalableFilter *) image)->nsub; i++)
 			memcpy(image + m->subs[i].off, m->subs[i].hdr, BLOOM_HEADER_SIZE);
@@ -926,18 +927,11 @@ static void
 bloom_element_fields(void *f, BloomKind kind, char **family, uint32 **collfp,
 					 int *scheme)
 {
-	if (kind == BLOOM_KIND_SCALABLE)
-	{
-		*family = ((ScalableFilter *) f)->family;
-		*collfp = &((ScalableFilter *) f)->collfp;
-		*scheme = ((ScalableFilter *) f)->scheme;
-	}
-	else
-	{
-		*family = ((BloomFilter *) f)->family;
-		*collfp = &((BloomFilter *) f)->collfp;
-		*scheme = ((BloomFilter *) f)->scheme;
-	}
+	BloomElementFields e = bloom_kind_ops(kind)->fields(f);
+
+	*family = e.family;
+	*collfp = e.collfp;
+	*scheme = e.scheme;
 }
 
 /*

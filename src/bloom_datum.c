@@ -154,58 +154,17 @@ bloom_agg_context(FunctionCallInfo fcinfo)
 
 /* ---- validation ----------------------------------------------------------- */
 
-/* The SQL type name of a kind, for messages. */
-static const char *
-bloom_kind_name(BloomKind kind)
-{
-	switch (kind)
-	{
-		case BLOOM_KIND_COUNTING:
-			return "counting_bloom";
-		case BLOOM_KIND_SCALABLE:
-			return "scalable_bloom";
-		default:
-			return "bloom";
-	}
-}
-
-/* Does f's layout belong to the SQL type of kind? */
-static bool
-bloom_layout_is_kind(const BloomFilter *f, BloomKind kind)
-{
-	switch (kind)
-	{
-		case BLOOM_KIND_COUNTING:
-			return f->layout == BLOOM_LAYOUT_COUNTING;
-		case BLOOM_KIND_SCALABLE:
-			return f->layout == BLOOM_LAYOUT_SCALABLE;
-		default:
-			return f->layout == BLOOM_LAYOUT_CLASSIC || f->layout == BLOOM_LAYOUT_BLOCKED;
-	}
-}
-
-/* Is the detoasted scalable value d in bloomset 1.0's format 1? */
-static bool
-bloom_scalable_is_v1(const void *d, size_t size)
-{
-	return size > offsetof(BloomFilter, version) &&
-		((const BloomFilter *) d)->version == BLOOM_FORMAT_VERSION;
-}
-
 /*
- * Why d (size bytes, detoasted) is not a readable value of kind, or NULL:
- * the fields memory safety depends on, the exact length (the cheap check of
- * every fetch; scalable values, either format, sub-filter by sub-filter).
+ * Why d (size bytes, detoasted) is not a readable bloom or counting_bloom
+ * value, or NULL: the fields memory safety depends on and the exact length
+ * (the cheap check of every fetch).  Those kinds' reason operation.
  */
 const char *
-bloom_kind_reason(const void *d, size_t size, BloomKind kind)
+bloom_header_reason(const void *d, size_t size)
 {
 	const BloomFilter *f = (const BloomFilter *) d;
 	const char *why;
 
-	if (kind == BLOOM_KIND_SCALABLE)
-		return bloom_scalable_is_v1(d, size) ? scalable_check_v1(f, size)
-			: scalable_check((const ScalableFilter *) d, size);
 	if (size < BLOOM_HEADER_SIZE)
 		return "the value is shorter than a filter header";
 	if ((why = bloom_check_shape(f)) != NULL)
@@ -215,15 +174,24 @@ bloom_kind_reason(const void *d, size_t size, BloomKind kind)
 	return NULL;
 }
 
+/* Why d (size bytes, detoasted) is not a readable value of kind, or NULL. */
+const char *
+bloom_kind_reason(const void *d, size_t size, BloomKind kind)
+{
+	return bloom_kind_ops(kind)->reason(d, size);
+}
+
 /* Raise sqlerrcode unless f's layout belongs to the SQL type of kind. */
 static void
 bloom_require_kind(const BloomFilter *f, BloomKind kind, int sqlerrcode)
 {
-	if (!bloom_layout_is_kind(f, kind))
+	const BloomKindOps *ops = bloom_kind_ops(kind);
+
+	if (!ops->layout_ok(f))
 		ereport(ERROR,
 				(errcode(sqlerrcode),
 				 errmsg("a %s filter is not a %s value",
-						bloom_layout_name(f->layout), bloom_kind_name(kind)),
+						bloom_layout_name(f->layout), ops->type_name),
 				 errhint("Classic and blocked filters are bloom values, counting filters counting_bloom, scalable filters scalable_bloom.")));
 }
 
@@ -235,12 +203,11 @@ bloom_require_kind(const BloomFilter *f, BloomKind kind, int sqlerrcode)
 void
 bloom_check_stored_size(const BloomFilter *f, Size size, BloomKind kind)
 {
-	const char *why = bloom_kind_reason(f, size, kind);
+	const BloomKindOps *ops = bloom_kind_ops(kind);
+	const char *why = ops->reason(f, size);
 
 	if (why != NULL)
-		bloom_raise(ERRCODE_DATA_CORRUPTED,
-					kind == BLOOM_KIND_SCALABLE ? "invalid scalable bloom filter value"
-					: "invalid bloom filter value", why);
+		bloom_raise(ERRCODE_DATA_CORRUPTED, ops->corrupt_msg, why);
 	bloom_require_kind(f, kind, ERRCODE_DATA_CORRUPTED);
 }
 
@@ -252,24 +219,23 @@ bloom_check_stored(const BloomFilter *f, BloomKind kind)
 }
 
 /*
- * Detoast and check a stored datum of the given kind.  A scalable value
- * stored by bloomset 1.0 (format 1) comes back converted to format 2.
+ * Detoast and check a stored datum of the given kind.  A value in an older
+ * stored format of its kind (scalable filters of bloomset 1.0) comes back
+ * converted to the current one.
  */
 void *
 bloom_from_datum_kind(Datum d, BloomKind kind)
 {
+	const BloomKindOps *ops = bloom_kind_ops(kind);
 	BloomFilter *f = (BloomFilter *) PG_DETOAST_DATUM(d);
-	ScalableFilter *s;
+	void	   *current;
 
 	bloom_check_stored(f, kind);
-	if (kind != BLOOM_KIND_SCALABLE || !bloom_scalable_is_v1(f, VARSIZE(f)))
+	if (ops->upgrade == NULL || (current = ops->upgrade(f, VARSIZE(f))) == NULL)
 		return f;
-	s = (ScalableFilter *) bloom_alloc_bytes(CurrentMemoryContext,
-											 VARSIZE(f) - (BLOOM_HEADER_SIZE + SCALABLE_V1_META - SCALABLE_HEADER_SIZE));
-	scalable_from_v1(f, s);
 	if ((Pointer) f != DatumGetPointer(d))
 		pfree(f);
-	return s;
+	return current;
 }
 
 /* Detoast and check a bloom or counting_bloom datum (shared output functions). */
@@ -388,3 +354,12 @@ bloom_wire_bytea(const BloomFilter *f)
 	return pq_endtypsend(&buf);
 }
 
+/* The element fields of a bloom or counting_bloom filter (its header). */
+BloomElementFields
+bloom_header_fields(void *f)
+{
+	BloomFilter *bf = (BloomFilter *) f;
+	BloomElementFields e = {bf->family, &bf->collfp, bf->seed, bf->scheme};
+
+	return e;
+}

@@ -17,6 +17,7 @@
 #endif
 #include "lib/stringinfo.h"
 
+#include "bloom_kind.h"
 #include "core/bloom_core.h"
 
 StaticAssertDecl(BLOOM_HEADER_SIZE == 72, "bloom header must be 72 bytes");
@@ -27,13 +28,6 @@ StaticAssertDecl(BLOOM_HEADER_SIZE == 72, "bloom header must be 72 bytes");
  * points and the reason-string errors.
  */
 
-/* the SQL types sharing the stored header */
-typedef enum BloomKind
-{
-	BLOOM_KIND_PLAIN,			/* bloom: classic or blocked */
-	BLOOM_KIND_COUNTING,		/* counting_bloom */
-	BLOOM_KIND_SCALABLE			/* scalable_bloom */
-} BloomKind;
 
 #if PG_VERSION_NUM >= 180000
 extern pg_noreturn void bloom_raise(int sqlerrcode, const char *message,
@@ -54,6 +48,8 @@ extern void *bloom_from_datum_kind(Datum d, BloomKind kind);
 extern void bloom_check_stored_size(const BloomFilter *f, Size size,
 									BloomKind kind);
 extern BloomFilter *bloom_from_datum_any(Datum d);
+extern const char *bloom_header_reason(const void *d, size_t size);
+extern BloomElementFields bloom_header_fields(void *f);
 extern const char *bloom_kind_reason(const void *f, size_t size,
 									 BloomKind kind);
 extern BloomFilter *bloom_parse_text(const char *str, BloomKind kind);

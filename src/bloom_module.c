@@ -14,6 +14,8 @@
 #include "bloom_hash.h"
 #include "bloom_scan.h"
 #include "bloom_type.h"
+#include "counting_bloom.h"
+#include "scalable_bloom.h"
 
 #include <limits.h>
 
@@ -132,6 +134,9 @@ _PG_init(void)
 	const char *portable = getenv("BLOOMSET_PORTABLE");
 
 	bloom_cpu_init(portable != NULL && strcmp(portable, "1") == 0);
+	bloom_kind_register(&bloom_plain_ops);
+	bloom_kind_register(&counting_bloom_ops);
+	bloom_kind_register(&scalable_bloom_ops);
 	bloom_interrupt_hook = bloom_check_interrupts;
 	bloom_prev_start = ExecutorStart_hook;
 	ExecutorStart_hook = bloom_executor_start;

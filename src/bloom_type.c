@@ -874,3 +874,54 @@ bloom_with_scheme(PG_FUNCTION_ARGS)
 	f->scheme = (uint8) scheme;
 	PG_RETURN_BLOOM_P(f);
 }
+
+/* ---- the kind's operations (bloom_kind.h) ---------------------------------- */
+
+static bool
+bloom_plain_layout_ok(const BloomFilter *f)
+{
+	return f->layout == BLOOM_LAYOUT_CLASSIC || f->layout == BLOOM_LAYOUT_BLOCKED;
+}
+
+static void
+bloom_plain_prefetch(const void *f, uint64 h, bool write)
+{
+	bloom_prefetch_hash((const BloomFilter *) f, h, write);
+}
+
+static bool
+bloom_plain_test(const void *f, uint64 h)
+{
+	return bloom_test_hash((const BloomFilter *) f, h);
+}
+
+static void *
+bloom_plain_add(void *f, const uint64 *h, int n)
+{
+	for (int i = 0; i < n; i++)
+		bloom_insert_hash((BloomFilter *) f, h[i]);
+	bloom_add_items((BloomFilter *) f, n);
+	return f;
+}
+
+static void
+bloom_plain_check_full(const void *f, FunctionCallInfo fcinfo)
+{
+	bloom_check_full((const BloomFilter *) f, fcinfo);
+}
+
+const BloomKindOps bloom_plain_ops = {
+	.kind = BLOOM_KIND_PLAIN,
+	.type_name = "bloom",
+	.corrupt_msg = "invalid bloom filter value",
+	.header_size = BLOOM_HEADER_SIZE,
+	.has_subfilters = false,
+	.layout_ok = bloom_plain_layout_ok,
+	.reason = bloom_header_reason,
+	.upgrade = NULL,
+	.fields = bloom_header_fields,
+	.prefetch = bloom_plain_prefetch,
+	.test = bloom_plain_test,
+	.add = bloom_plain_add,
+	.check_full = bloom_plain_check_full,
+};

@@ -17,6 +17,7 @@
 #endif
 
 #include "core/bloom_core.h"
+#include "bloom_kind.h"
 
 /* the probe, set operations and sizing of the bloom type */
 extern BloomFilter *bloom_contains_hash(FunctionCallInfo fcinfo, uint64 *h);
@@ -48,5 +49,8 @@ extern bool bloom_full_check_wanted(void);
 extern void bloom_full_report(FunctionCallInfo fcinfo, const char *what_kind,
 							  double rate, double target, const char *detail);
 extern void bloom_check_full(const BloomFilter *f, FunctionCallInfo fcinfo);
+
+/* the operations of the bloom kind (registered at module load) */
+extern const BloomKindOps bloom_plain_ops;
 
 #endif							/* BLOOMSET_BLOOM_TYPE_H */

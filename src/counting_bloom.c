@@ -454,17 +454,11 @@ counting_agg_empty(void)
 	return bloom_alloc(BLOOM_LAYOUT_COUNTING, 1, 4 * BLOOM_MIN_BITS, 0);
 }
 
-static void
-counting_agg_check_full(const void *f, FunctionCallInfo fcinfo)
-{
-	counting_check_full((const BloomFilter *) f, fcinfo);
-}
 
 static const BloomAggKind counting_agg_kind = {
-	.type = BLOOM_KIND_COUNTING,
+	.ops = &counting_bloom_ops,
 	.state_msg = "invalid serialized counting bloom aggregate state",
 	.empty = counting_agg_empty,
-	.check_full = counting_agg_check_full,
 	.name = "counting_bloom_agg",
 	.tag = 'c',
 	.exact_max = COUNTING_AUTO_MAX,
@@ -604,3 +598,54 @@ counting_bloom_union_deserial(PG_FUNCTION_ARGS)
 {
 	return bloom_setop_deserialize(fcinfo, &counting_union_agg_kind);
 }
+
+/* ---- the kind's operations (bloom_kind.h) ---------------------------------- */
+
+static bool
+counting_layout_ok(const BloomFilter *f)
+{
+	return f->layout == BLOOM_LAYOUT_COUNTING;
+}
+
+static void
+counting_prefetch(const void *f, uint64 h, bool write)
+{
+	bloom_counting_prefetch((const BloomFilter *) f, h);
+}
+
+static bool
+counting_test(const void *f, uint64 h)
+{
+	return bloom_counting_test((const BloomFilter *) f, h);
+}
+
+static void *
+counting_add(void *f, const uint64 *h, int n)
+{
+	for (int i = 0; i < n; i++)
+		bloom_counting_add((BloomFilter *) f, h[i]);
+	bloom_add_items((BloomFilter *) f, n);
+	return f;
+}
+
+static void
+counting_check_full_op(const void *f, FunctionCallInfo fcinfo)
+{
+	counting_check_full((const BloomFilter *) f, fcinfo);
+}
+
+const BloomKindOps counting_bloom_ops = {
+	.kind = BLOOM_KIND_COUNTING,
+	.type_name = "counting_bloom",
+	.corrupt_msg = "invalid bloom filter value",
+	.header_size = BLOOM_HEADER_SIZE,
+	.has_subfilters = false,
+	.layout_ok = counting_layout_ok,
+	.reason = bloom_header_reason,
+	.upgrade = NULL,
+	.fields = bloom_header_fields,
+	.prefetch = counting_prefetch,
+	.test = counting_test,
+	.add = counting_add,
+	.check_full = counting_check_full_op,
+};

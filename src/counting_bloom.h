@@ -14,8 +14,12 @@
 #include "varatt.h"			/* split out of postgres.h in 16 */
 #endif
 
+#include "bloom_kind.h"
 #include "core/bloom_core.h"
 
 extern void counting_check_full(const BloomFilter *c, FunctionCallInfo fcinfo);
+
+/* the operations of the counting kind (registered at module load) */
+extern const BloomKindOps counting_bloom_ops;
 
 #endif							/* BLOOMSET_COUNTING_BLOOM_H */

@@ -756,11 +756,6 @@ scalable_agg_empty(void)
 						SCALABLE_DEFAULT_GROWTH, CurrentMemoryContext);
 }
 
-static void
-scalable_agg_check_full(const void *f, FunctionCallInfo fcinfo)
-{
-	scalable_check_full((const ScalableFilter *) f, fcinfo);
-}
 
 /* States and union states travel in the portable form. */
 static BloomFilter *
@@ -776,10 +771,9 @@ scalable_agg_decode(BloomFilter *wire, MemoryContext aggcxt)
 }
 
 static const BloomAggKind scalable_agg_kind = {
-	.type = BLOOM_KIND_SCALABLE,
+	.ops = &scalable_bloom_ops,
 	.state_msg = SCALABLE_STATE_MSG,
 	.empty = scalable_agg_empty,
-	.check_full = scalable_agg_check_full,
 	.portable = scalable_agg_portable,
 	.decode = scalable_agg_decode,
 	.name = "scalable_bloom_agg",
@@ -917,3 +911,88 @@ scalable_bloom_union_deserial(PG_FUNCTION_ARGS)
 {
 	return bloom_setop_deserialize(fcinfo, &scalable_union_agg_kind);
 }
+
+/* ---- the kind's operations (bloom_kind.h) ---------------------------------- */
+
+static bool
+scalable_layout_ok(const BloomFilter *f)
+{
+	return f->layout == BLOOM_LAYOUT_SCALABLE;
+}
+
+/* Is the detoasted scalable value d in bloomset 1.0's format 1? */
+static bool
+scalable_is_v1(const void *d, size_t size)
+{
+	return size > offsetof(BloomFilter, version) &&
+		((const BloomFilter *) d)->version == BLOOM_FORMAT_VERSION;
+}
+
+/* Either stored format, sub-filter by sub-filter. */
+static const char *
+scalable_reason(const void *d, size_t size)
+{
+	return scalable_is_v1(d, size) ? scalable_check_v1((const BloomFilter *) d, size)
+		: scalable_check((const ScalableFilter *) d, size);
+}
+
+/* A valid value of 1.0's format 1 converted to format 2; NULL if current. */
+static void *
+scalable_upgrade(const void *d, size_t size)
+{
+	ScalableFilter *s;
+
+	if (!scalable_is_v1(d, size))
+		return NULL;
+	s = (ScalableFilter *) bloom_alloc_bytes(CurrentMemoryContext,
+											 size - (BLOOM_HEADER_SIZE + SCALABLE_V1_META - SCALABLE_HEADER_SIZE));
+	scalable_from_v1((const BloomFilter *) d, s);
+	return s;
+}
+
+static BloomElementFields
+scalable_fields(void *f)
+{
+	ScalableFilter *sf = (ScalableFilter *) f;
+	BloomElementFields e = {sf->family, &sf->collfp, sf->seed, sf->scheme};
+
+	return e;
+}
+
+static bool
+scalable_op_test(const void *f, uint64 h)
+{
+	return scalable_test_hash((const ScalableFilter *) f, h);
+}
+
+static void *
+scalable_add(void *f, const uint64 *h, int n)
+{
+	ScalableFilter *sf = (ScalableFilter *) f;
+
+	if (n > 0)
+		scalable_add_hashes(&sf, h, n);
+	return sf;
+}
+
+static void
+scalable_check_full_op(const void *f, FunctionCallInfo fcinfo)
+{
+	scalable_check_full((const ScalableFilter *) f, fcinfo);
+}
+
+const BloomKindOps scalable_bloom_ops = {
+	.kind = BLOOM_KIND_SCALABLE,
+	.type_name = "scalable_bloom",
+	.corrupt_msg = "invalid scalable bloom filter value",
+	.header_size = SCALABLE_HEADER_SIZE,
+	.has_subfilters = true,
+	.layout_ok = scalable_layout_ok,
+	.reason = scalable_reason,
+	.upgrade = scalable_upgrade,
+	.fields = scalable_fields,
+	.prefetch = NULL,
+	.test = scalable_op_test,
+	.add = scalable_add,
+	.check_full = scalable_check_full_op,
+};

@@ -14,6 +14,7 @@
 #include "varatt.h"			/* split out of postgres.h in 16 */
 #endif
 
+#include "bloom_kind.h"
 #include "core/scalable_format.h"
 
 struct ScalableFilter;
@@ -21,5 +22,8 @@ extern void scalable_check_full(const struct ScalableFilter *f,
 								FunctionCallInfo fcinfo);
 extern void scalable_add_hashes(struct ScalableFilter **pf, const uint64 *h, int n);
 extern bool scalable_test_hash(const struct ScalableFilter *f, uint64 h);
+
+/* the operations of the scalable kind (registered at module load) */
+extern const BloomKindOps scalable_bloom_ops;
 
 #endif							/* BLOOMSET_SCALABLE_BLOOM_H */

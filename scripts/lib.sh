@@ -150,10 +150,23 @@ as_pg() {
 	else sudo -u postgres "$@"; fi
 }
 
+# server_log_crashes LOG...: report the crash lines of server logs into
+# BLOOMSET_CRASH_LOG (scripts/test.sh fails the run on any): a backend
+# that died of a signal is a crash whatever the test that caused it said
+server_log_crashes() {
+	local log
+	[ -n "${BLOOMSET_CRASH_LOG:-}" ] || return 0
+	for log in "$@"; do
+		[ -f "$log" ] || continue
+		grep -H -E 'terminated by signal|PANIC:' "$log" >> "$BLOOMSET_CRASH_LOG" 2>/dev/null || true
+	done
+}
+
 pg_stop() {
 	if [ -n "${PGTMP:-}" ] && [ -d "$PGTMP/data" ]; then
 		as_pg $PG_BIN/pg_ctl -D "$PGTMP/data" -m immediate -w stop >/dev/null 2>&1 || true
 	fi
+	[ -n "${PGTMP:-}" ] && server_log_crashes "$PGTMP/server.log"
 	[ -n "${PGTMP:-}" ] && as_root rm -rf "$PGTMP"
 	if [ -n "${PGPORT:-}" ] && [ "$(cat "/tmp/bloomset-port.$PGPORT/pid" 2>/dev/null)" = $$ ]; then
 		rm -rf "/tmp/bloomset-port.$PGPORT"

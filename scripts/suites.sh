@@ -88,6 +88,7 @@ pgxs_suite() {
 		PROVE_FLAGS=--verbose </dev/null > "$work/out" 2>&1
 	rc=$?
 	pg_stop
+	server_log_crashes "$work"/tmp_check/log/*.log "$work"/output_iso/log/*.log
 	grep -E '^(ok|not ok) [0-9]+|^test .* \.\.\. |^t/|^Result|^\+\+\+' "$work/out"
 	pass=$(grep -E '^ok [0-9]+|^test .* \.\.\. ok' "$work/out" | grep -vcE '# (TODO|skip)')
 	fail=$(grep -E '^not ok [0-9]+|^test .* \.\.\. FAILED' "$work/out" | grep -vc '# TODO')

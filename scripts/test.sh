@@ -37,6 +37,10 @@ done
 
 LOGDIR=$(mktemp -d /tmp/bloomset-test.XXXXXX)
 SUMMARY=$LOGDIR/summary		# one per version stage when they run in parallel
+# every server log of every suite is searched for crashes (scripts/lib.sh
+# server_log_crashes); a crash fails the run even where its test passed
+export BLOOMSET_CRASH_LOG=$LOGDIR/crashes
+: > "$BLOOMSET_CRASH_LOG"
 
 source "$REPO_ROOT/scripts/suites.sh"
 
@@ -106,6 +110,13 @@ done
 for pid in "${stage_pids[@]}"; do wait "$pid"; done
 for v in "${OTHER_VERSIONS[@]}"; do cat "$LOGDIR/stage-$v.out"; done
 
+if [ -s "$BLOOMSET_CRASH_LOG" ]; then
+	echo "== server crashes found in the suites' server logs:"
+	head -n 20 "$BLOOMSET_CRASH_LOG"
+	record server-logs 0 "$(wc -l < "$BLOOMSET_CRASH_LOG")"
+else
+	record server-logs 1 0
+fi
 echo
 echo "== summary (logs in $LOGDIR)"
 summaries=("$LOGDIR/summary")

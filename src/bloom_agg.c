@@ -58,9 +58,8 @@
  * hash inserted; for the big filter, by the estimate from its bits.  The
  * list phase exists for speed: inserting into a 128 MiB filter while the
  * rows stream in costs a cache and TLB miss a row, and the fold reads the
- * 128 MiB again (measured: bloom_agg(s) over 10 M distinct values took
- * 1.2-1.4x the sized aggregate with the big filter; see README
- * Performance).  A state that is serialized or combined (parallel or
+ * 128 MiB again (bench/run.sh's agg-auto rows compare the automatic with
+ * the sized aggregate).  A state that is serialized or combined (parallel or
  * partitionwise aggregation) leaves the list for the big filter first, so
  * partial states travel as before.  Folding a power-of-two filter is identical to
  * building it directly at the smaller size, so every automatically sized
@@ -112,8 +111,8 @@
 /*
  * The prefetch queue: hashes wait here a few rows while the cache lines
  * they will touch are fetched, so a filter larger than the caches costs
- * overlapping misses, not one after another.  Measured in agg-text: 16
- * rows 61 ns/row, 32 rows 55, 64 rows 55.
+ * overlapping misses, not one after another.  32 rows is where a longer
+ * queue stopped helping in the agg-text benchmark.
  */
 #define BLOOM_QUEUE_LEN		32
 

@@ -101,8 +101,8 @@
  * holds: about ten); a larger batch adds nothing to that but costs buffer
  * pins -- a ring slot keeps its page pinned, and re-pins only when the next
  * batch puts a tuple of another page in it, which a batch smaller than a
- * page's tuples mostly avoids (README, "The batched probe": 8 to 32 measured
- * alike for a 12.6 MiB filter, 64 and more slower).
+ * page's tuples mostly avoids (batches of 8 to 32 rows measured alike for a
+ * filter larger than the caches, 64 and more slower; docs/performance.md).
  */
 #define BLOOM_SCAN_BATCH	16
 
@@ -618,8 +618,8 @@ bloom_scan_hash_row(BloomScanState *state, int i)
  * Phase 2: the deferred tests of the batch, back to back: nothing between
  * them depends on their loads, so their misses overlap.  (Prefetching each
  * hash's block as it is computed, the design first tried, made the scan
- * slower than testing at once on the development machine, a VM: see the
- * README.)
+ * slower than testing at once on the development machine, a VM: see
+ * docs/performance.md.)
  */
 static void
 bloom_scan_test_batch(BloomScanState *state)

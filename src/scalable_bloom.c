@@ -2,12 +2,13 @@
  *
  * scalable_bloom.c
  *	  The scalable_bloom type: a filter for streams of unknown size that
- *	  grows by appending sub-filters (Almeida et al. 2007; RedisBloom's
- *	  scaling; seed 004's "cascade of bloom filters").
+ *	  grows by appending sub-filters (Almeida, Baquero, Preguica and Hutchison,
+ *	  "Scalable Bloom Filters", 2007; RedisBloom's scaling).
  *
  * Sub-filter i is sized for capacity * growth^i items at rate
  * 0.9 * fpr * 0.5^(i+1), so the rates sum to less than 0.9 * fpr however far
- * the filter grows (the 10 % margin absorbs the sizing models' rounding).  A value is added to the newest sub-filter unless some sub-filter
+ * the filter grows (the 10 % margin absorbs the sizing models' rounding).
+ * A value is added to the newest sub-filter unless some sub-filter
  * already answers "maybe" for it (as RedisBloom does: duplicates do not use
  * up capacity); when the newest is full a new one is appended.  Probes ask
  * every sub-filter, newest first.
@@ -21,18 +22,13 @@
  * validates every sub-filter like bloom_recv and checks that they fill the
  * payload exactly.
  *
- * Cost (issue 16, profiled over 10 M rows: bench/profile.sh).  The filter
- * of scalable_bloom_agg(id) over 10 M distinct keys has 14 stages, 132 MB,
- * the newest 75 MB; the 4 to 6 stages of a megabyte or more miss the
- * caches.  Two thirds of the aggregate's and of a probe's time is the wait
- * for the stages' lines (bloom_block_test_avx2), about one memory latency
- * a row (185-230 ns on the 2-core KVM measured, against 55-62 ns a row for
- * the scans themselves), so the aggregate measured 5.5-6.4x count(id)
- * (main: 7.1-7.8x) and the probe 5.4-5.8x its scan (main: 5.2-5.8x) in
- * bench/run.sh's beyond rows.  The misses of one row overlap (prefetched
- * together); those of successive rows did not, with software prefetches
- * 4 to 32 rows ahead either (bench/proto_scalable_stages.c: the same
- * ns a key with or without), so both stay near one latency a row.
+ * Cost.  A filter grown far past its first capacity has many stages, the
+ * newest ones megabytes large, and those miss the caches: most of an add's
+ * and of a probe's time is the wait for the stages' cache lines, about one
+ * memory latency a row.  The misses of one row overlap (all its stages are
+ * prefetched together); software prefetches of later rows' stages were
+ * measured not to help (bench/proto_scalable_stages.c), so both stay near
+ * one latency a row.  docs/performance.md has the figures.
  *
  *-------------------------------------------------------------------------
  */
@@ -177,9 +173,9 @@ scalable_prefetch(const ScalableStages *st, uint64 h)
  * prefetched first, so that their misses overlap, then the stages are
  * tested newest (largest) first, stopping at the first "maybe": a probe
  * of a present key mostly stops at one of the newest.  (Testing every
- * stage without branches against h's bits computed once measured 2.5-3.5x
- * slower per probe in bench/proto_scalable_stages.c: a probe then waits
- * for its slowest stage, and far fewer probes overlap.)
+ * stage without branches against h's bits computed once is slower, see
+ * bench/proto_scalable_stages.c: a probe then waits for its slowest stage,
+ * and far fewer probes overlap.)
  */
 static bool
 scalable_stages_test(const ScalableStages *st, uint64 h)
@@ -220,10 +216,9 @@ scalable_test(const ScalableFilter *f, uint64 h)
  * "maybe" for uses no capacity; otherwise it goes into the newest stage,
  * after a new one is appended if the newest is full.  The stages are found
  * once (and again after growing) and the capacity of the newest computed
- * once, not per hash (1.2 walked the chain twice and called pow() twice
- * per add).  Prefetching the stages' lines of later hashes measured no
- * better, 4 to 32 hashes ahead here or as the engine queues them (a
- * prefetch hook for the stages of 2^21 bits or more): see the file header.
+ * once, not per hash (pow() per add was a visible share of an add).
+ * Prefetching the stages' lines of later hashes does not help: see the
+ * file header.
  */
 static void
 scalable_add_batch(ScalableFilter **pf, const uint64 *h, int n, MemoryContext cxt)

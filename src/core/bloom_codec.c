@@ -9,8 +9,8 @@
  * then the bit array as lower-case hex (upper case accepted on input), two
  * digits per byte in byte order.  It is twice the size of the array, so the
  * encode and decode loops poll for interrupts (bloom_chunk_end).  Decoding
- * looks digits up in a 256-entry table: 3x faster than a chain of range
- * tests (micro: 0.3 -> 1 GB/s of filter bytes).
+ * looks digits up in a 256-entry table, several times faster than a chain
+ * of range tests (bench/micro.c measures it).
  *
  * Binary form: the header fields in network byte order
  * (BLOOM_WIRE_HEADER_SIZE bytes), then the bit array bytes unchanged (its

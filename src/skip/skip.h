@@ -48,7 +48,11 @@
 #define SKIP_EMPTY_DISTINCT		1024
 /* ranges the first segment of an empty index holds */
 #define SKIP_EMPTY_CAPACITY		1024
-/* bits of a range's filter: the bloom type's limits, and one page of rows */
+/* distinct keys a range's filter is sized for, over the build's 95th percentile */
+#define SKIP_HEADROOM			1.5
+/* hashes at most: the pages a lookup reads per segment and an insert changes */
+#define SKIP_MAX_K				6
+/* bits of a range's filter at most (rows of a segment) */
 #define SKIP_MAX_BITS			(1 << 24)
 
 /* The special space of every page. */

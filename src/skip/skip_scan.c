@@ -222,6 +222,8 @@ skip_add_ranges(TIDBitmap *tbm, const SkipMeta *meta, uint64 r0, uint64 r1,
 	{
 		tbm_add_page(tbm, (BlockNumber) b);
 		n++;
+		if (n % 4096 == 0)
+			CHECK_FOR_INTERRUPTS();
 	}
 	return n;
 }
@@ -253,9 +255,13 @@ skip_scan_segment(IndexScanDesc scan, const SkipMeta *meta, const SkipSegment *s
 			res[w] &= acc[w];
 	}
 	for (uint64 c = 0; c < ncols; c++)
+	{
 		if ((((const uint8 *) res)[c / 8] >> (c % 8)) & 1)
 			added += skip_add_ranges(tbm, meta, seg->first_range + c,
 									 seg->first_range + c + 1, heap_pages);
+		if (c % 1024 == 1023)
+			CHECK_FOR_INTERRUPTS();
+	}
 	pfree(res);
 	pfree(acc);
 	pfree(tmp);

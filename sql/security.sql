@@ -9,7 +9,11 @@ SELECT count(*) AS functions_not_immutable_or_not_parallel_safe
 FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomset'
 WHERE ((p.provolatile <> 'i' AND p.proname NOT IN ('bloom_contains_restrict', 'bloom_contains_joinsel'))
-   OR p.proparallel <> 's') AND p.proname !~ '^bloom_index_';
+   OR p.proparallel <> 's') AND p.proname !~ '^(bloom_index_|bloomskip_)';
+-- the skip index's tools read an index (VOLATILE), bloomskip_check with a
+-- snapshot of its own (PARALLEL RESTRICTED); its handler is the server's
+SELECT p.oid::regprocedure AS function, p.provolatile, p.proparallel
+FROM pg_proc p WHERE p.proname ~ '^bloomskip_' ORDER BY 1::text;
 -- the filter index's functions read or write its table (STABLE, VOLATILE);
 -- writers and the build's cursor are PARALLEL UNSAFE; none is SECURITY
 -- DEFINER, and those that take no query text pin search_path

@@ -1,0 +1,167 @@
+/*-------------------------------------------------------------------------
+ *
+ * skip_handler.c
+ *	  The bloomskip access method's entry: its handler (what the planner and
+ *	  executor may ask, and which phase answers), its reloptions and the
+ *	  validation of its operator classes.  The design is described in
+ *	  skip_utils.c; this file sits above every phase and is called by none.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "skip.h"
+
+#include "access/amvalidate.h"
+#include "access/htup_details.h"
+#include "catalog/pg_amop.h"
+#include "catalog/pg_amproc.h"
+#include "catalog/pg_opclass.h"
+#include "catalog/pg_opfamily.h"
+#include "catalog/pg_type.h"
+#include "utils/builtins.h"
+#include "utils/catcache.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/typcache.h"
+
+static relopt_kind skip_relopt_kind;
+static bool skip_relopts_ready = false;
+
+/* Register the reloptions once per backend (the handler runs first). */
+static void
+skip_init_reloptions(void)
+{
+	if (skip_relopts_ready)
+		return;
+	skip_relopt_kind = add_reloption_kind();
+	add_int_reloption(skip_relopt_kind, "pages_per_range",
+					  "Heap pages per block range of a bloomskip index",
+					  SKIP_DEFAULT_PPR, 1, SKIP_MAX_PPR, AccessExclusiveLock);
+	add_real_reloption(skip_relopt_kind, "false_positive_rate",
+					   "False-positive rate of each range's filter (0: chosen from the number of ranges)",
+					   0.0, 0.0, SKIP_MAX_FPR, AccessExclusiveLock);
+	skip_relopts_ready = true;
+}
+
+PG_FUNCTION_INFO_V1(bloomskip_handler);
+/* The access method's handler: what the planner and executor may ask. */
+Datum
+bloomskip_handler(PG_FUNCTION_ARGS)
+{
+	IndexAmRoutine *am = makeNode(IndexAmRoutine);
+
+	skip_init_reloptions();
+	am->amstrategies = 1;
+	am->amsupport = 0;
+	am->amoptsprocnum = 0;
+	am->amcanmulticol = true;
+	am->amoptionalkey = true;
+	am->amsearcharray = true;
+	am->amsearchnulls = false;
+	am->amkeytype = InvalidOid;
+	am->amparallelvacuumoptions = 0;	/* VACUUM_OPTION_NO_PARALLEL */
+	am->ambuild = skip_build;
+	am->ambuildempty = skip_buildempty;
+	am->aminsert = skip_insert;
+	am->ambulkdelete = skip_bulkdelete;
+	am->amvacuumcleanup = skip_vacuumcleanup;
+	am->amcostestimate = skip_costestimate;
+	am->amoptions = skip_options;
+	am->amvalidate = skip_validate;
+	am->ambeginscan = skip_beginscan;
+	am->amrescan = skip_rescan;
+	am->amgetbitmap = skip_getbitmap;
+	am->amendscan = skip_endscan;
+	PG_RETURN_POINTER(am);
+}
+
+/* amoptions: parse and check WITH (pages_per_range, false_positive_rate). */
+bytea *
+skip_options(Datum reloptions, bool validate)
+{
+	static const relopt_parse_elt tab[] = {
+		{"pages_per_range", RELOPT_TYPE_INT, offsetof(SkipOptions, pages_per_range)},
+		{"false_positive_rate", RELOPT_TYPE_REAL, offsetof(SkipOptions, false_positive_rate)}
+	};
+	SkipOptions *opts;
+
+	skip_init_reloptions();
+	opts = (SkipOptions *) build_reloptions(reloptions, validate, skip_relopt_kind,
+											sizeof(SkipOptions), tab, lengthof(tab));
+	if (validate && opts && opts->false_positive_rate != 0.0 &&
+		opts->false_positive_rate < SKIP_MIN_FPR)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("false_positive_rate %g is out of range for a bloomskip index",
+						opts->false_positive_rate),
+				 errdetail("Valid values are between %g and %g, or 0 to let the build choose.",
+						   SKIP_MIN_FPR, SKIP_MAX_FPR)));
+	return (bytea *) opts;
+}
+
+
+/* The name of operator family opfamily. */
+static char *
+skip_opfamily_name(Oid opfamily)
+{
+	HeapTuple	tup = SearchSysCache1(OPFAMILYOID, ObjectIdGetDatum(opfamily));
+	char	   *name;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for operator family %u", opfamily);
+	name = pstrdup(NameStr(((Form_pg_opfamily) GETSTRUCT(tup))->opfname));
+	ReleaseSysCache(tup);
+	return name;
+}
+
+/* Report one problem of an operator family (amvalidate's style). */
+static bool
+skip_invalid(const char *opfamilyname, const char *what, Oid oid)
+{
+	ereport(INFO,
+			(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+			 errmsg("operator family \"%s\" of access method bloomskip %s %u",
+					opfamilyname, what, oid)));
+	return false;
+}
+
+/*
+ * amvalidate: the family has only equality operators (strategy 1, search,
+ * returning boolean) and no support functions, and its types have an
+ * extended hash function (the hashing this access method uses).
+ */
+bool
+skip_validate(Oid opclassoid)
+{
+	HeapTuple	tup = SearchSysCache1(CLAOID, ObjectIdGetDatum(opclassoid));
+	Form_pg_opclass cls;
+	Oid			opfamily;
+	char	   *famname;
+	CatCList   *list;
+	bool		ok = true;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for operator class %u", opclassoid);
+	cls = (Form_pg_opclass) GETSTRUCT(tup);
+	opfamily = cls->opcfamily;
+	famname = skip_opfamily_name(opfamily);
+	if (!OidIsValid(lookup_type_cache(cls->opcintype, TYPECACHE_HASH_EXTENDED_PROC)->hash_extended_proc))
+		ok = skip_invalid(famname, "has a type without an extended hash function:", cls->opcintype);
+	list = SearchSysCacheList1(AMOPSTRATEGY, ObjectIdGetDatum(opfamily));
+	for (int i = 0; i < list->n_members; i++)
+	{
+		Form_pg_amop op = (Form_pg_amop) GETSTRUCT(&list->members[i]->tuple);
+
+		if (op->amopstrategy != 1 || op->amoppurpose != AMOP_SEARCH ||
+			!check_amop_signature(op->amopopr, BOOLOID, op->amoplefttype, op->amoprighttype))
+			ok = skip_invalid(famname, "has an operator that is not an equality of strategy 1:",
+							  op->amopopr);
+	}
+	ReleaseCatCacheList(list);
+	list = SearchSysCacheList1(AMPROCNUM, ObjectIdGetDatum(opfamily));
+	if (list->n_members > 0)
+		ok = skip_invalid(famname, "has support functions, which it does not use; first:",
+						  ((Form_pg_amproc) GETSTRUCT(&list->members[0]->tuple))->amproc);
+	ReleaseCatCacheList(list);
+	ReleaseSysCache(tup);
+	return ok;
+}

@@ -1,0 +1,127 @@
+# The bloomskip index access method through WAL: a streaming standby
+# answers every lookup as the primary does (the build's page images, the
+# generic WAL of inserts, new segments), an immediate shutdown after
+# committed inserts loses no key, and a damaged metapage is a clear
+# "index corrupted" error, not a crash or a wrong answer.
+#
+# "missing" counts the rows a sequential scan sees whose key a bitmap scan
+# of the index does not find; bloomskip_check counts the keys whose bits
+# are not set in their range.  Both must be 0 everywhere.
+
+use strict;
+use warnings;
+
+use FindBin;
+use lib $FindBin::RealBin;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $primary = PostgreSQL::Test::Cluster->new('skip_primary');
+$primary->init(allows_streaming => 1);
+$primary->start;
+
+$primary->safe_psql(
+	'postgres', q{
+CREATE EXTENSION bloomset;
+CREATE TABLE sk (k int8, t text, pad text) WITH (autovacuum_enabled = false);
+INSERT INTO sk SELECT i, md5(i::text), repeat('p', 100) FROM generate_series(1, 20000) i;
+CREATE INDEX sk_k ON sk USING bloomskip (k) WITH (pages_per_range = 2);
+CREATE INDEX sk_t ON sk USING bloomskip (t);
+CREATE FUNCTION missing() RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	keys int8[];
+	texts text[];
+	found_k bigint;
+	found_t bigint;
+	total bigint;
+BEGIN
+	SELECT array_agg(k), array_agg(t), count(*) INTO keys, texts, total FROM sk;
+	PERFORM set_config('enable_seqscan', 'off', true);
+	SELECT count(*) INTO found_k FROM sk WHERE k = ANY (keys);
+	SELECT count(*) INTO found_t FROM sk WHERE t = ANY (texts);
+	PERFORM set_config('enable_seqscan', 'on', true);
+	RETURN 2 * total - found_k - found_t;
+END
+$$;
+-- every range's filter of both indexes, as one checksum
+CREATE FUNCTION filters_md5() RETURNS text LANGUAGE sql AS $$
+	SELECT md5(string_agg(i::text || r || bloom_to_bytea(bloomskip_range_filter(i, r))::text, ','
+		ORDER BY i::text, r))
+	FROM unnest(ARRAY['sk_k', 'sk_t']::regclass[]) i,
+		LATERAL generate_series(0, (SELECT ranges - 1 FROM bloomskip_info(i))) r
+$$;
+});
+
+my $check = q{SELECT missing(), bloomskip_check('sk_k'), bloomskip_check('sk_t')};
+my $lookups = q{SET enable_seqscan = off;
+SELECT string_agg(k::text, ',' ORDER BY k) FROM sk WHERE k = ANY (ARRAY[5, 19999, 25001, 44000, -1]);
+SELECT count(*) FROM sk WHERE t = md5('33333')};
+my $info = q{SELECT ranges, segments, bits_per_range FROM bloomskip_info('sk_k')};
+
+is($primary->safe_psql('postgres', $check), '0|0|0', 'primary after the build: no key missing');
+
+$primary->backup('bkp');
+my $standby = PostgreSQL::Test::Cluster->new('skip_standby');
+$standby->init_from_backup($primary, 'bkp', has_streaming => 1);
+$standby->start;
+
+# inserts streamed after the backup: into the built ranges (updates) and
+# far past them (new segments)
+$primary->safe_psql(
+	'postgres', q{
+UPDATE sk SET k = k + 100000 WHERE k % 100 = 0;
+INSERT INTO sk SELECT i, md5(i::text), repeat('q', 100) FROM generate_series(20001, 45000) i;
+});
+$primary->wait_for_catchup($standby);
+
+my $segments = $primary->safe_psql('postgres', q{SELECT segments FROM bloomskip_info('sk_k')});
+cmp_ok($segments, '>', 1, 'the inserts added segments');
+is($standby->safe_psql('postgres', $check), '0|0|0', 'standby: no key missing');
+is($standby->safe_psql('postgres', $info), $primary->safe_psql('postgres', $info),
+	'standby: the same metapage');
+is($standby->safe_psql('postgres', 'SELECT filters_md5()'),
+	$primary->safe_psql('postgres', 'SELECT filters_md5()'),
+	'standby: every range filter bitwise identical');
+is($standby->safe_psql('postgres', $lookups), $primary->safe_psql('postgres', $lookups),
+	'standby: the same answers to lookups');
+
+# committed inserts, then an immediate shutdown (no checkpoint): replay
+# must restore every bit
+$primary->safe_psql('postgres', 'CHECKPOINT');
+$primary->safe_psql(
+	'postgres', q{
+INSERT INTO sk SELECT i, md5(i::text), repeat('r', 100) FROM generate_series(45001, 55000) i;
+UPDATE sk SET t = t || 'x' WHERE k % 1000 = 1;
+});
+my $before = $primary->safe_psql('postgres', $lookups);
+my $md5_before = $primary->safe_psql('postgres', 'SELECT filters_md5()');
+$primary->stop('immediate');
+$primary->start;
+is($primary->safe_psql('postgres', $check), '0|0|0', 'after crash recovery: no key missing');
+is($primary->safe_psql('postgres', $lookups), $before, 'after crash recovery: the same answers');
+is($primary->safe_psql('postgres', 'SELECT filters_md5()'), $md5_before,
+	'after crash recovery: every range filter bitwise identical');
+
+# a damaged metapage: the magic number overwritten on disk
+my $path = $primary->safe_psql('postgres', q{SELECT pg_relation_filepath('sk_t')});
+$primary->stop;
+my $file = $primary->data_dir . '/' . $path;
+open(my $fh, '+<', $file) or die "open $file: $!";
+binmode $fh;
+seek($fh, 24, 0) or die "seek: $!";
+print $fh pack('V', 0xDEADBEEF);
+close($fh);
+$primary->start;
+my ($ret, $out, $err) = $primary->psql('postgres',
+	q{\set VERBOSITY verbose
+SET enable_seqscan = off; SELECT count(*) FROM sk WHERE t = md5('5')});
+isnt($ret, 0, 'a damaged metapage fails the scan');
+like($err, qr/XX00[12]/, 'with an index-corrupted or data-corrupted SQLSTATE');
+($ret, $out, $err) = $primary->psql('postgres', q{SELECT bloomskip_info('sk_t')});
+like($err, qr/corrupted|checksum/, 'bloomskip_info names the corruption');
+is($primary->safe_psql('postgres', q{SET enable_seqscan = off; SELECT count(*) FROM sk WHERE k = 5}),
+	'1', 'the server is up and the other index answers');
+
+done_testing();

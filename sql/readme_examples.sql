@@ -162,3 +162,37 @@ WHERE l.chunk = ANY (ARRAY(SELECT chunk FROM log_chunk_filter
 RESET enable_seqscan;
 DROP FUNCTION re_plan_has(text, text);
 DROP TABLE log_chunk_filter, logs, customers_new, incoming, big_fact, dim, orders;
+
+-- A skip index for big tables: 200,000 spans, each trace's 8 spans written
+-- together, so a trace lies in one block range
+CREATE TABLE spans AS
+SELECT (g / 8) * 7919 + 4200000000 AS trace_id, g AS span_id, repeat('x', 60) AS payload
+FROM generate_series(0, 199999) g;
+ANALYZE spans;
+\o /dev/null
+CREATE INDEX ON spans USING bloomskip (trace_id);
+SELECT * FROM spans WHERE trace_id = 4200000042;
+SELECT * FROM spans WHERE trace_id = ANY (ARRAY[4200000042, 1700000017]);
+\o
+-- the planner picks the index by itself, and it finds what a sequential
+-- scan finds, for present and absent keys
+CREATE FUNCTION re_plan_has(q text, node text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE l text;
+BEGIN
+	FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+		IF l LIKE '%' || node || '%' THEN RETURN true; END IF;
+	END LOOP;
+	RETURN false;
+END $$;
+SELECT re_plan_has('SELECT * FROM spans WHERE trace_id = 4200007919', 'Bitmap Index Scan on spans_trace_id_idx') AS index_used,
+       re_plan_has('SELECT * FROM spans WHERE trace_id = ANY (ARRAY[4200007919, 1700000017])', 'Bitmap Index Scan on spans_trace_id_idx') AS any_index_used;
+CREATE TEMP TABLE re_keys AS SELECT 4200000000 + 7919 * k AS k FROM generate_series(-10, 25010, 70) k;
+SET enable_seqscan = off;	-- the index for trace_id = k; trace_id + 0 = k is scanned
+SELECT count(*) AS keys,
+       count(*) FILTER (WHERE (SELECT count(*) FROM spans s WHERE s.trace_id = re_keys.k) <>
+                              (SELECT count(*) FROM (SELECT * FROM spans s2 WHERE s2.trace_id + 0 = re_keys.k) x)) AS disagreements
+  FROM re_keys;
+RESET enable_seqscan;
+SELECT bloomskip_check('spans_trace_id_idx') AS missing_keys;
+DROP FUNCTION re_plan_has(text, text);
+DROP TABLE spans, re_keys;

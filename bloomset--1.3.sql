@@ -1574,8 +1574,9 @@ COMMENT ON FUNCTION @extschema@.bloom_index_info(regclass) IS
 -- filter from nothing keep their kind's name (bloom_empty,
 -- counting_bloom_agg, scalable_bloom_agg ...): no argument tells the kind.
 -- A filter argument given as an untyped literal or NULL now matches the
--- three kinds alike: PostgreSQL asks for a cast (42725), as it does for
--- pgvector's overloads.
+-- three kinds alike: PostgreSQL asks for a cast (42725), as for any name
+-- overloaded by type; a typed filter, and any value argument (untyped
+-- literal, NULL) resolve as before.
 
 -- counting_bloom
 

@@ -317,3 +317,9 @@ SELECT bloom_may_be_subset(bloom_agg(g) FILTER (WHERE g <= 10), bloom_agg(g)) AS
        bloom_may_be_subset(bloom_agg(g), bloom_agg(g) FILTER (WHERE g <= 10)) AS superset
   FROM generate_series(1, 100) g;
 DROP TABLE vk_b, vk;
+
+-- the manual's example: one name for every kind
+SELECT bloom_contains(b, 42) AS in_bloom, bloom_contains(c, 42) AS in_counting,
+       bloom_contains(s, 42) AS in_scalable, round(bloom_card(c)) AS distinct_values
+  FROM (SELECT bloom_agg(x) AS b, counting_bloom_agg(x) AS c, scalable_bloom_agg(x) AS s
+          FROM generate_series(1, 1000) x) t;

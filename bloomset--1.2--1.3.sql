@@ -15,7 +15,244 @@
 
 -- 1.3: one verb for every kind
 --
--- (objects of this part go here)
+-- The verbs of a filter take all three kinds under one name, as pgvector's
+-- l2_distance takes vector and halfvec: bloom_contains(counting_bloom, x)
+-- is counting_bloom_contains(counting_bloom, x) under the shared name (the
+-- same C function, volatility, strictness, parallel marking and argument
+-- names; the prefixed names stay as released).  The functions that make a
+-- filter from nothing keep their kind's name (bloom_empty,
+-- counting_bloom_agg, scalable_bloom_agg ...): no argument tells the kind.
+-- A filter argument given as an untyped literal or NULL now matches the
+-- three kinds alike: PostgreSQL asks for a cast (42725), as for any name
+-- overloaded by type; a typed filter, and any value argument (untyped
+-- literal, NULL) resolve as before.
+
+-- counting_bloom
+
+-- Not STRICT: adding NULL returns the filter unchanged.
+CREATE FUNCTION @extschema@.bloom_add(@extschema@.counting_bloom, anycompatible)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.counting_bloom, anycompatible) IS
+'a copy with the value added (its counters + 1, saturating at 15; NULL values are ignored)';
+
+CREATE FUNCTION @extschema@.bloom_add(@extschema@.counting_bloom, text)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.counting_bloom, text) IS
+'a copy with the text value added';
+
+CREATE FUNCTION @extschema@.bloom_add_all(@extschema@.counting_bloom, anycompatiblearray)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_add_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_add_all(@extschema@.counting_bloom, anycompatiblearray) IS
+'a copy of the counting filter with every non-null array element added';
+
+CREATE FUNCTION @extschema@.bloom_remove(@extschema@.counting_bloom, anycompatible)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_remove' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_remove(@extschema@.counting_bloom, anycompatible) IS
+'a copy with the value removed; an error if it was certainly never added (counting filters only)';
+
+CREATE FUNCTION @extschema@.bloom_remove_all(@extschema@.counting_bloom, anycompatiblearray)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_remove_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_remove_all(@extschema@.counting_bloom, anycompatiblearray) IS
+'a copy with every non-null element removed; an error if one was certainly never added (counting filters only)';
+
+CREATE FUNCTION @extschema@.bloom_contains(@extschema@.counting_bloom, anycompatible)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'counting_bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT @extschema@.bloom_contains_support;
+COMMENT ON FUNCTION @extschema@.bloom_contains(@extschema@.counting_bloom, anycompatible) IS
+'false if the value is certainly not in the set; true if it may be';
+
+CREATE FUNCTION @extschema@.bloom_contains_any(@extschema@.counting_bloom, anycompatiblearray)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'counting_bloom_contains_any' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_any(@extschema@.counting_bloom, anycompatiblearray) IS
+'may any non-null element be in the set?';
+
+CREATE FUNCTION @extschema@.bloom_contains_all(@extschema@.counting_bloom, anycompatiblearray)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'counting_bloom_contains_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_all(@extschema@.counting_bloom, anycompatiblearray) IS
+'may every non-null element be in the set?';
+
+CREATE FUNCTION @extschema@.bloom_contains_each(@extschema@.counting_bloom, anycompatiblearray)
+RETURNS boolean[]
+AS 'MODULE_PATHNAME', 'counting_bloom_contains_each' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_each(@extschema@.counting_bloom, anycompatiblearray) IS
+'bloom_contains for each element (NULL for NULL elements)';
+
+CREATE FUNCTION @extschema@.bloom_estimate_card(@extschema@.counting_bloom)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'counting_bloom_estimate_card' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_estimate_card(@extschema@.counting_bloom) IS
+'alias of bloom_card: estimated number of distinct items, from the non-zero counters';
+
+CREATE FUNCTION @extschema@.bloom_union(@extschema@.counting_bloom, @extschema@.counting_bloom)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_union' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_union(@extschema@.counting_bloom, @extschema@.counting_bloom) IS
+'multiset union: counters added, saturating at 15';
+
+CREATE AGGREGATE @extschema@.bloom_union_agg(@extschema@.counting_bloom) (
+	SFUNC = @extschema@.counting_bloom_union_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.counting_bloom_union_final,
+	COMBINEFUNC = @extschema@.counting_bloom_union_combine,
+	SERIALFUNC = @extschema@.counting_bloom_union_serial,
+	DESERIALFUNC = @extschema@.counting_bloom_union_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_union_agg(@extschema@.counting_bloom) IS
+'union (counters added) of the non-null counting filters (an empty filter over no rows)';
+
+CREATE FUNCTION @extschema@.bloom_info(@extschema@.counting_bloom,
+	OUT counters bigint, OUT hashes integer, OUT items bigint,
+	OUT nonzero_counters bigint, OUT saturated_counters bigint,
+	OUT estimated_fpr float8, OUT element_family text, OUT bytes bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'counting_bloom_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_info(@extschema@.counting_bloom) IS
+'parameters and state of a counting filter';
+
+CREATE FUNCTION @extschema@.bloom_scheme(@extschema@.counting_bloom) RETURNS integer
+AS 'MODULE_PATHNAME', 'counting_bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_scheme(@extschema@.counting_bloom) IS
+'the hashing scheme of the counting filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
+
+CREATE FUNCTION @extschema@.bloom_with_scheme(@extschema@.counting_bloom, scheme integer)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_with_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_with_scheme(@extschema@.counting_bloom, integer) IS
+'the empty counting filter with the given hashing scheme (1: as bloomset 1.0 and 1.1); a filter holding items cannot change';
+
+-- scalable_bloom
+
+-- Not STRICT: adding NULL returns the filter unchanged.
+CREATE FUNCTION @extschema@.bloom_add(@extschema@.scalable_bloom, anycompatible)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.scalable_bloom, anycompatible) IS
+'a copy with the value added (a new sub-filter is appended when the newest is full; NULL values are ignored)';
+
+CREATE FUNCTION @extschema@.bloom_add(@extschema@.scalable_bloom, text)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.scalable_bloom, text) IS
+'a copy with the text value added';
+
+CREATE FUNCTION @extschema@.bloom_add_all(@extschema@.scalable_bloom, anycompatiblearray)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_add_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_add_all(@extschema@.scalable_bloom, anycompatiblearray) IS
+'a copy of the scalable filter with every non-null array element added (growing as needed)';
+
+CREATE FUNCTION @extschema@.bloom_contains(@extschema@.scalable_bloom, anycompatible)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'scalable_bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT @extschema@.bloom_contains_support;
+COMMENT ON FUNCTION @extschema@.bloom_contains(@extschema@.scalable_bloom, anycompatible) IS
+'false if the value is certainly not in the set; true if it may be';
+
+CREATE FUNCTION @extschema@.bloom_contains_any(@extschema@.scalable_bloom, anycompatiblearray)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'scalable_bloom_contains_any' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_any(@extschema@.scalable_bloom, anycompatiblearray) IS
+'may any non-null element be in the set?';
+
+CREATE FUNCTION @extschema@.bloom_contains_all(@extschema@.scalable_bloom, anycompatiblearray)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'scalable_bloom_contains_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_all(@extschema@.scalable_bloom, anycompatiblearray) IS
+'may every non-null element be in the set?';
+
+CREATE FUNCTION @extschema@.bloom_contains_each(@extschema@.scalable_bloom, anycompatiblearray)
+RETURNS boolean[]
+AS 'MODULE_PATHNAME', 'scalable_bloom_contains_each' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_each(@extschema@.scalable_bloom, anycompatiblearray) IS
+'bloom_contains for each element (NULL for NULL elements)';
+
+CREATE FUNCTION @extschema@.bloom_estimate_card(@extschema@.scalable_bloom)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'scalable_bloom_estimate_card' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_estimate_card(@extschema@.scalable_bloom) IS
+'alias of bloom_card: estimated distinct items (sum over the sub-filters)';
+
+CREATE FUNCTION @extschema@.bloom_union(@extschema@.scalable_bloom, @extschema@.scalable_bloom)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_union' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_union(@extschema@.scalable_bloom, @extschema@.scalable_bloom) IS
+'union: sub-filter-wise OR of two scalable filters with the same parameters';
+
+CREATE AGGREGATE @extschema@.bloom_union_agg(@extschema@.scalable_bloom) (
+	SFUNC = @extschema@.scalable_bloom_union_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.scalable_bloom_union_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_union_combine,
+	SERIALFUNC = @extschema@.scalable_bloom_union_serial,
+	DESERIALFUNC = @extschema@.scalable_bloom_union_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_union_agg(@extschema@.scalable_bloom) IS
+'union (sub-filter-wise OR) of the non-null scalable filters (an empty filter over no rows; warns when over capacity)';
+
+CREATE FUNCTION @extschema@.bloom_info(@extschema@.scalable_bloom,
+	OUT sub integer, OUT layout text, OUT bits bigint, OUT hashes integer,
+	OUT capacity bigint, OUT items bigint, OUT target_fpr float8, OUT estimated_fpr float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'scalable_bloom_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_info(@extschema@.scalable_bloom) IS
+'one row per sub-filter: layout, size, capacity, items, target and current rate';
+
+CREATE FUNCTION @extschema@.bloom_scheme(@extschema@.scalable_bloom) RETURNS integer
+AS 'MODULE_PATHNAME', 'scalable_bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_scheme(@extschema@.scalable_bloom) IS
+'the hashing scheme of the scalable filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
+
+-- new: a scalable filter had no way to take scheme 1 (to combine with a
+-- filter stored by 1.0 or 1.1); no prefixed name, the verb is enough
+CREATE FUNCTION @extschema@.bloom_with_scheme(@extschema@.scalable_bloom, scheme integer)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_with_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_with_scheme(@extschema@.scalable_bloom, integer) IS
+'the empty scalable filter with the given hashing scheme (1: as bloomset 1.0 and 1.1); a filter holding items cannot change';
+
+-- names: bloom_card is the estimate's name, consistent with
+-- bloom_union_card and bloom_intersect_card; bloom_estimate_card stays as
+-- its alias.  bloom_may_be_subset joins bloom_may_like and the
+-- *_may_contain pre-checks; bloom_maybe_subset stays as its alias.
+
+CREATE FUNCTION @extschema@.bloom_card(@extschema@.bloom)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'bloom_estimate_card' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_card(@extschema@.bloom) IS
+'estimated number of distinct items, from the fraction of bits set';
+
+CREATE FUNCTION @extschema@.bloom_card(@extschema@.counting_bloom)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'counting_bloom_estimate_card' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_card(@extschema@.counting_bloom) IS
+'estimated number of distinct items, from the non-zero counters';
+
+CREATE FUNCTION @extschema@.bloom_card(@extschema@.scalable_bloom)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'scalable_bloom_estimate_card' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_card(@extschema@.scalable_bloom) IS
+'estimated distinct items (sum over the sub-filters)';
+
+CREATE FUNCTION @extschema@.bloom_may_be_subset(@extschema@.bloom, @extschema@.bloom)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_maybe_subset' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_may_be_subset(@extschema@.bloom, @extschema@.bloom) IS
+'false if the first set is certainly not a subset of the second';
+
+COMMENT ON FUNCTION @extschema@.bloom_estimate_card(@extschema@.bloom) IS
+'alias of bloom_card: estimated number of distinct items, from the fraction of bits set';
+COMMENT ON FUNCTION @extschema@.bloom_maybe_subset(@extschema@.bloom, @extschema@.bloom) IS
+'alias of bloom_may_be_subset: false if the first set is certainly not a subset of the second';
 
 -- 1.3: the skip index access method bloomskip
 --

@@ -172,6 +172,21 @@ SELECT (SELECT counting_bloom_agg(s) FROM bpt WHERE id % 2 = 0) AS cf,
        (SELECT scalable_bloom_agg(s) FROM bpt WHERE id % 2 = 0) AS sf;
 SELECT bp_plan('SELECT id FROM bpt WHERE counting_bloom_contains((SELECT cf FROM bpk), s)') AS counting_plan,
        bp_plan('SELECT id FROM bpt WHERE scalable_bloom_contains((SELECT sf FROM bpk), s)') AS scalable_plan;
+-- and so do bloom_contains on them (1.3: the kinds' overloads call the
+-- kinds' C functions, which the node does not batch): a plain filter, the
+-- same rows as the prefixed function with the setting on and off, and no
+-- false negative
+EXPLAIN (COSTS OFF) SELECT id FROM bpt WHERE bloom_contains((SELECT cf FROM bpk), s);
+EXPLAIN (COSTS OFF) SELECT id FROM bpt WHERE NOT bloom_contains((SELECT sf FROM bpk), s);
+SELECT label, (bp_check(q)).* FROM (VALUES
+ ('counting verb', 'SELECT id FROM bpt WHERE bloom_contains((SELECT cf FROM bpk), s)'),
+ ('counting prefixed', 'SELECT id FROM bpt WHERE counting_bloom_contains((SELECT cf FROM bpk), s)'),
+ ('scalable verb NOT', 'SELECT id FROM bpt WHERE NOT bloom_contains((SELECT sf FROM bpk), s)'),
+ ('scalable prefixed NOT', 'SELECT id FROM bpt WHERE NOT scalable_bloom_contains((SELECT sf FROM bpk), s)'),
+ ('bloom verb', 'SELECT id FROM bpt WHERE bloom_contains((SELECT f FROM bpf WHERE name = ''text2''), s)')) v(label, q);
+SELECT count(*) FILTER (WHERE id % 2 = 0 AND NOT (bloom_contains((SELECT cf FROM bpk), s)
+                                                AND bloom_contains((SELECT sf FROM bpk), s))) AS false_negatives
+  FROM bpt;
 
 -- a table with a dropped column (no physical target list): the plain scan
 CREATE TABLE bpd AS SELECT id, 0 AS gone, s FROM bpt;

@@ -128,3 +128,198 @@ DROP AGGREGATE vb_cross_cs(counting_bloom);
 DROP AGGREGATE vb_cross_sc(scalable_bloom);
 DROP AGGREGATE vb_cross_sa(scalable_bloom);
 DROP TABLE vb_cross;
+
+-- One verb for every kind (1.3): bloom_contains, bloom_add and the other
+-- verbs take counting_bloom and scalable_bloom as they take bloom, and
+-- answer exactly as the kind's prefixed function (kept as released).
+
+-- the catalog: each overload is its prefixed function under the shared
+-- name -- same C function, volatility, strictness, parallel marking,
+-- argument names, result and planner support; the aggregates the same
+-- support functions (pairs found: a count, then the differences: none)
+CREATE TEMP VIEW vb_pairs AS
+SELECT v.oid::regprocedure AS verb, p.oid::regprocedure AS prefixed, v.prokind,
+       (v.prosrc, v.provolatile, v.proisstrict, v.proparallel, v.proargnames, v.proallargtypes,
+        v.proargmodes, v.prorettype, v.proretset, v.prosupport, v.probin)
+       IS NOT DISTINCT FROM
+       (p.prosrc, p.provolatile, p.proisstrict, p.proparallel, p.proargnames, p.proallargtypes,
+        p.proargmodes, p.prorettype, p.proretset, p.prosupport, p.probin) AS same_function,
+       (SELECT (a.aggtransfn, a.aggfinalfn, a.aggcombinefn, a.aggserialfn, a.aggdeserialfn, a.aggtranstype)
+               IS NOT DISTINCT FROM
+               (b.aggtransfn, b.aggfinalfn, b.aggcombinefn, b.aggserialfn, b.aggdeserialfn, b.aggtranstype)
+          FROM pg_aggregate a, pg_aggregate b WHERE a.aggfnoid = v.oid AND b.aggfnoid = p.oid) AS same_aggregate
+  FROM pg_proc v
+  JOIN pg_proc p ON p.proname = replace(format_type(v.proargtypes[0], NULL), 'bloom', '') || v.proname
+               AND p.proargtypes = v.proargtypes AND p.pronamespace = v.pronamespace
+ WHERE v.proname LIKE 'bloom\_%' AND v.proargtypes[0] IN ('counting_bloom'::regtype, 'scalable_bloom'::regtype);
+SELECT count(*) AS pairs, count(*) FILTER (WHERE prokind = 'a') AS aggregate_pairs,
+       count(*) FILTER (WHERE NOT same_function OR same_aggregate IS FALSE) AS differences
+  FROM vb_pairs;
+-- the overloads without a prefixed twin of the same name: the estimate's
+-- new name, and the scheme change of a scalable filter (new in 1.3)
+SELECT v.oid::regprocedure AS without_twin
+  FROM pg_proc v
+ WHERE v.proname LIKE 'bloom\_%' AND v.proargtypes[0] IN ('counting_bloom'::regtype, 'scalable_bloom'::regtype)
+   AND v.oid NOT IN (SELECT verb FROM vb_pairs)
+ ORDER BY v.oid::regprocedure::text;
+SELECT count(*) FILTER (WHERE obj_description(v.oid, 'pg_proc') IS NULL) AS without_comment
+  FROM pg_proc v WHERE v.proname LIKE 'bloom\_%'
+   AND v.proargtypes[0] IN ('counting_bloom'::regtype, 'scalable_bloom'::regtype);
+DROP VIEW vb_pairs;
+
+-- the call the prefixed names made necessary now works
+SELECT bloom_contains(counting_bloom_agg(g), 5) AS counting, bloom_contains(scalable_bloom_agg(g), 5) AS scalable,
+       bloom_contains(bloom_agg(g), 5) AS bloom
+  FROM generate_series(1, 10) g;
+
+-- probes: the same answer as the prefixed function for members and
+-- non-members, one value or many, and no false negative
+CREATE TABLE vk AS
+SELECT counting_bloom_agg(g, 2000, 0.01) AS cf, scalable_bloom_agg(g, 100, 0.01) AS sf
+  FROM generate_series(1, 2000) g;
+SELECT count(*) FILTER (WHERE bloom_contains(cf, x) <> counting_bloom_contains(cf, x)) AS counting_disagree,
+       count(*) FILTER (WHERE bloom_contains(sf, x) <> scalable_bloom_contains(sf, x)) AS scalable_disagree,
+       count(*) FILTER (WHERE x <= 2000 AND NOT (bloom_contains(cf, x) AND bloom_contains(sf, x))) AS false_negatives,
+       count(*) FILTER (WHERE bloom_contains(cf, x)) > 2000 AS some_false_positives_counted
+  FROM vk, generate_series(1, 20000) x;
+SELECT count(*) FILTER (WHERE bloom_contains_any(cf, a) <> counting_bloom_contains_any(cf, a)
+                           OR bloom_contains_all(cf, a) <> counting_bloom_contains_all(cf, a)
+                           OR bloom_contains_each(cf, a) <> counting_bloom_contains_each(cf, a)) AS counting_batch_disagree,
+       count(*) FILTER (WHERE bloom_contains_any(sf, a) <> scalable_bloom_contains_any(sf, a)
+                           OR bloom_contains_all(sf, a) <> scalable_bloom_contains_all(sf, a)
+                           OR bloom_contains_each(sf, a) <> scalable_bloom_contains_each(sf, a)) AS scalable_batch_disagree,
+       count(*) FILTER (WHERE bloom_contains_all(cf, a)) AS counting_all_true,
+       count(*) FILTER (WHERE bloom_contains_any(sf, a)) AS scalable_any_true
+  FROM vk, generate_series(1, 4000, 3) x, LATERAL (SELECT ARRAY[x, x + 1, NULL, x + 3000]) s(a);
+-- the operator and the verb agree
+SELECT count(*) FILTER (WHERE (cf @> x) <> bloom_contains(cf, x) OR (sf @> x) <> bloom_contains(sf, x)) AS operator_disagree
+  FROM vk, generate_series(1, 4000) x;
+
+-- adds and removals: the same filter as the prefixed function
+SELECT count(*) FILTER (WHERE bloom_add(cf, x)::text <> counting_bloom_add(cf, x)::text) AS counting_add_disagree,
+       count(*) FILTER (WHERE bloom_add(sf, x)::text <> scalable_bloom_add(sf, x)::text) AS scalable_add_disagree,
+       count(*) FILTER (WHERE bloom_remove(cf, x)::text <> counting_bloom_remove(cf, x)::text) AS remove_disagree,
+       count(*) FILTER (WHERE bloom_remove_all(cf, ARRAY[x, x + 7])::text
+                           <> counting_bloom_remove_all(cf, ARRAY[x, x + 7])::text) AS remove_all_disagree,
+       count(*) FILTER (WHERE bloom_add_all(cf, ARRAY[x, 5000 + x])::text
+                           <> counting_bloom_add_all(cf, ARRAY[x, 5000 + x])::text) AS counting_add_all_disagree,
+       count(*) FILTER (WHERE bloom_add_all(sf, ARRAY[x, 5000 + x])::text
+                           <> scalable_bloom_add_all(sf, ARRAY[x, 5000 + x])::text) AS scalable_add_all_disagree
+  FROM vk, generate_series(1, 300) x;
+-- a removed value is gone; a value never added cannot be removed
+SELECT bloom_contains(bloom_remove(counting_bloom_empty(100) || 7, 7), 7) AS removed_is_gone,
+       bloom_contains(bloom_remove_all(counting_bloom_empty(100) || 7 || 8, ARRAY[7]), 8) AS other_stays;
+SELECT bloom_remove(counting_bloom_empty(100) || 7, 8);
+-- removal is for counting filters only: no such function for the others
+SELECT bloom_remove(scalable_bloom_empty() || 7, 7);
+SELECT bloom_remove(bloom_empty(100) || 7, 7);
+
+-- estimates, union, the union aggregate, info and scheme: the prefixed
+-- function's answer
+SELECT bloom_estimate_card(cf) = counting_bloom_estimate_card(cf) AS counting_card_same,
+       bloom_estimate_card(sf) = scalable_bloom_estimate_card(sf) AS scalable_card_same,
+       bloom_card(cf) = counting_bloom_estimate_card(cf) AS counting_bloom_card_same,
+       bloom_card(sf) = scalable_bloom_estimate_card(sf) AS scalable_bloom_card_same,
+       bloom_info(cf) IS NOT DISTINCT FROM counting_bloom_info(cf) AS counting_info_same,
+       (SELECT array_agg(i) FROM bloom_info(sf) i) IS NOT DISTINCT FROM
+       (SELECT array_agg(i) FROM scalable_bloom_info(sf) i) AS scalable_info_same,
+       (SELECT count(*) FROM bloom_info(sf)) AS scalable_info_rows,
+       bloom_scheme(cf) = counting_bloom_scheme(cf) AND bloom_scheme(sf) = scalable_bloom_scheme(sf) AS scheme_same
+  FROM vk;
+CREATE TABLE vk_parts AS
+SELECT k, counting_bloom_agg(g, 4000, 0.01) AS cf, scalable_bloom_agg(g, 3000, 0.01) AS sf
+  FROM (SELECT g % 3 AS k, g FROM generate_series(1, 3000) g) s GROUP BY k;
+SELECT bloom_union(a.cf, b.cf)::text = counting_bloom_union(a.cf, b.cf)::text AS counting_union_same,
+       bloom_union(a.sf, b.sf)::text = scalable_bloom_union(a.sf, b.sf)::text AS scalable_union_same
+  FROM vk_parts a, vk_parts b WHERE a.k = 0 AND b.k = 1;
+SELECT (SELECT bloom_union_agg(cf) FROM vk_parts)::text = (SELECT counting_bloom_union_agg(cf) FROM vk_parts)::text
+       AS counting_union_agg_same,
+       (SELECT bloom_union_agg(sf) FROM vk_parts)::text = (SELECT scalable_bloom_union_agg(sf) FROM vk_parts)::text
+       AS scalable_union_agg_same,
+       (SELECT count(*) FROM generate_series(1, 3000) x, (SELECT bloom_union_agg(cf) AS c, bloom_union_agg(sf) AS s FROM vk_parts) u
+         WHERE NOT (bloom_contains(u.c, x) AND bloom_contains(u.s, x))) AS union_agg_false_negatives;
+SELECT bloom_union_agg(cf) IS NOT NULL AS counting_no_rows_empty, bloom_union_agg(sf) IS NOT NULL AS scalable_no_rows_empty
+  FROM vk_parts WHERE false;
+-- a mixed union is refused, as a bloom | counting_bloom is
+SELECT bloom_union(counting_bloom_empty(100), scalable_bloom_empty());
+DROP TABLE vk_parts;
+
+-- element conversion, untyped literals and NULLs, as for bloom: the
+-- filter's type picks the overload, the value converts as before
+SELECT bloom_contains(counting_bloom_empty(100) || 42, '42') AS counting_untyped,
+       bloom_contains(scalable_bloom_empty() || 42, '42') AS scalable_untyped,
+       bloom_contains(bloom_empty(100) || 42, '42') AS bloom_untyped,
+       bloom_contains(bloom_empty(100) || 'abc', 'abc') AS bloom_untyped_text,
+       bloom_contains(bloom_add(counting_bloom_empty(100), 'abc'), 'abc') AS counting_text_add,
+       bloom_contains(bloom_add(scalable_bloom_empty(), 'abc'), 'abd') AS scalable_text_other;
+SELECT bloom_contains(counting_bloom_empty(100) || 1, NULL) IS NULL AS counting_null_value,
+       bloom_contains(scalable_bloom_empty() || 1, NULL::int) IS NULL AS scalable_null_value,
+       bloom_contains(bloom_empty(100) || 1, NULL) IS NULL AS bloom_null_value,
+       bloom_contains(NULL::counting_bloom, 1) IS NULL AS null_counting_filter,
+       bloom_add(counting_bloom_empty(100), NULL)::text = counting_bloom_empty(100)::text AS counting_add_null_keeps,
+       bloom_add(scalable_bloom_empty(), NULL::int)::text = scalable_bloom_empty()::text AS scalable_add_null_keeps,
+       bloom_add(NULL::scalable_bloom, 1) IS NULL AS null_scalable_filter,
+       bloom_union(NULL, counting_bloom_empty(100)) IS NULL AS union_with_null,
+       bloom_contains_each(NULL::scalable_bloom, ARRAY[1]) IS NULL AS each_null_filter;
+-- a value of another element type: the kind's error
+SELECT bloom_contains(counting_bloom_empty(100) || 1, 'x'::text);
+-- an untyped NULL or literal filter fits all three kinds: PostgreSQL asks
+-- for a cast (the filter's type picks the function)
+SELECT bloom_contains(NULL, 5);
+SELECT bloom_contains(NULL::bloom, 5) IS NULL AS cast_null_filter;
+
+-- bloom_with_scheme on a scalable filter (new): an empty filter takes
+-- scheme 1 in its header and every sub-filter, keeps it as it grows, finds
+-- every value added, survives a text round trip, and unions with a filter
+-- of the same scheme (the union is over capacity: no warning wanted here)
+SET bloomset.full_filter = off;
+CREATE TABLE vk_s1 AS
+SELECT bloom_add_all(bloom_with_scheme(scalable_bloom_empty(100), 1), ARRAY(SELECT generate_series(1, 5000))) AS s1,
+       bloom_add_all(bloom_with_scheme(scalable_bloom_empty(100), 1), ARRAY(SELECT generate_series(5001, 6000))) AS s1b,
+       bloom_add_all(scalable_bloom_empty(100), ARRAY(SELECT generate_series(1, 5000))) AS s2;
+SELECT bloom_scheme(s1) AS scheme, (SELECT count(*) FROM bloom_info(s1)) AS sub_filters,
+       bloom_contains_all(s1, ARRAY(SELECT generate_series(1, 5000))) AS no_false_negative,
+       bloom_scheme(s1::text::scalable_bloom) AS text_round_trip,
+       bloom_contains_all(bloom_union(s1, s1b), ARRAY(SELECT generate_series(1, 6000))) AS union_finds_all,
+       bloom_scheme(bloom_with_scheme(scalable_bloom_empty(), 2)) AS scheme2_no_op,
+       bloom_with_scheme(bloom_with_scheme(scalable_bloom_empty(), 1), 2)::text = scalable_bloom_empty()::text AS back_to_2
+  FROM vk_s1;
+RESET bloomset.full_filter;
+-- the hashing changed, not only the label: for the same members, the
+-- scheme-1 and scheme-2 filters answer differently for some non-members
+SELECT count(*) FILTER (WHERE bloom_contains(s1, x) <> bloom_contains(s2, x)) > 0 AS answers_differ,
+       count(*) FILTER (WHERE x <= 5000 AND NOT (bloom_contains(s1, x) AND bloom_contains(s2, x))) AS false_negatives
+  FROM vk_s1, generate_series(1, 20000) x;
+-- schemes do not mix; a filter holding items keeps its scheme; unknown
+-- schemes are refused
+SELECT bloom_union(s1, scalable_bloom_empty(100) || 1) FROM vk_s1;
+SELECT bloom_with_scheme(scalable_bloom_empty() || 1, 1);
+SELECT bloom_with_scheme(scalable_bloom_empty(), 3);
+SELECT bloom_with_scheme(scalable_bloom_empty(), 0);
+-- counting and bloom as before, through the verb
+SELECT bloom_scheme(bloom_with_scheme(counting_bloom_empty(100), 1)) AS counting_scheme1,
+       bloom_with_scheme(counting_bloom_empty(100), 1)::text = counting_bloom_with_scheme(counting_bloom_empty(100), 1)::text
+       AS counting_same,
+       bloom_scheme(bloom_with_scheme(bloom_empty(100), 1)) AS bloom_scheme1;
+DROP TABLE vk_s1;
+
+-- names and aliases: bloom_card is the estimate (bloom_estimate_card its
+-- alias), bloom_may_be_subset the subset pre-check (bloom_maybe_subset its
+-- alias); each pair gives the same answer
+CREATE TABLE vk_b AS SELECT g % 5 AS k, bloom_agg(g, 2000, 0.01) AS f FROM generate_series(1, 4000) g GROUP BY g % 5
+UNION ALL SELECT 5, bloom_agg(g, 2000, 0.01) FROM generate_series(1, 400) g;
+SELECT count(*) AS pairs,
+       count(*) FILTER (WHERE bloom_may_be_subset(a.f, b.f) <> bloom_maybe_subset(a.f, b.f)) AS subset_disagree,
+       count(*) FILTER (WHERE bloom_may_be_subset(a.f, b.f)) AS may_be_subset,
+       count(*) FILTER (WHERE bloom_card(a.f) <> bloom_estimate_card(a.f)) AS card_disagree
+  FROM vk_b a, vk_b b;
+SELECT bloom_may_be_subset(bloom_agg(g) FILTER (WHERE g <= 10), bloom_agg(g)) AS subset,
+       bloom_may_be_subset(bloom_agg(g), bloom_agg(g) FILTER (WHERE g <= 10)) AS superset
+  FROM generate_series(1, 100) g;
+DROP TABLE vk_b, vk;
+
+-- the manual's example: one name for every kind
+SELECT bloom_contains(b, 42) AS in_bloom, bloom_contains(c, 42) AS in_counting,
+       bloom_contains(s, 42) AS in_scalable, round(bloom_card(c)) AS distinct_values
+  FROM (SELECT bloom_agg(x) AS b, counting_bloom_agg(x) AS c, scalable_bloom_agg(x) AS s
+          FROM generate_series(1, 1000) x) t;

@@ -35,7 +35,10 @@
  * after the other clauses, so a probe is claimed only when no other clause
  * has a higher security level).  Tables whose physical target list cannot
  * be built (dropped columns, columns added with a default) are left to
- * the plain scan.  bloomset.batched_probe = off adds nothing.
+ * the plain scan.  bloomset.batched_probe = off adds nothing.  The
+ * counting and scalable kinds are not batched: bloom_contains on them
+ * calls the kind's own C function (as the prefixed names do), which the
+ * recognition above does not match, so the plain scan keeps the clause.
  *
  * Joins.  A probe whose filter comes from another relation of the join --
  * t JOIN filters ON ... WHERE bloom_contains(filters.f, t.s) -- is a join

@@ -518,8 +518,8 @@ scalable_merge(const ScalableFilter *a, const ScalableFilter *b, MemoryContext c
 				 errmsg("cannot union scalable bloom filters with incompatible parameters"),
 				 errdetail("The filters use different hashing schemes (%d and %d): the same value sets different bits in each.",
 						   a->scheme, b->scheme),
-				 errhint("Rebuild the older filter from its values (new filters use scheme %d); scalable_bloom_scheme() shows a filter's scheme.",
-						 BLOOM_SCHEME_DEFAULT)));
+				 errhint("Rebuild the older filter from its values (new filters use scheme %d), or build the new one with bloom_with_scheme(scalable_bloom_empty(...), %d) and bloom_add_all; bloom_scheme() shows a filter's scheme.",
+						 BLOOM_SCHEME_DEFAULT, a->scheme == BLOOM_SCHEME_DEFAULT ? b->scheme : a->scheme)));
 	r = (ScalableFilter *) bloom_copy_in(cxt, (const BloomFilter *) big);
 	if (r->family[0] == '\0' && small->family[0] != '\0')
 	{
@@ -611,10 +611,6 @@ scalable_bloom_estimate_card(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(n);
 }
 
-/*
- * scalable_bloom_info(scalable_bloom) -> one row per sub-filter: index,
- * layout, bits, hashes, capacity, items, target rate, current rate.
- */
 /* scalable_bloom_scheme(scalable_bloom) -> integer: the hashing scheme. */
 PG_FUNCTION_INFO_V1(scalable_bloom_scheme);
 Datum
@@ -623,6 +619,35 @@ scalable_bloom_scheme(PG_FUNCTION_ARGS)
 	PG_RETURN_INT32(scalable_arg(fcinfo, 0)->scheme);
 }
 
+/*
+ * bloom_with_scheme(scalable_bloom, integer) -> scalable_bloom: the filter
+ * with the given hashing scheme, in its header and every sub-filter's (the
+ * validator wants them equal); only a filter nothing was added to can
+ * change, as for the other kinds.
+ */
+PG_FUNCTION_INFO_V1(scalable_bloom_with_scheme);
+Datum
+scalable_bloom_with_scheme(PG_FUNCTION_ARGS)
+{
+	ScalableFilter *f = scalable_arg(fcinfo, 0);
+	int32		scheme = PG_GETARG_INT32(1);
+	BloomFilter *sub;
+
+	bloom_check_scheme_change(f->scheme, scheme, f->family, f->nitems, "scalable bloom filter");
+	if (f->scheme == scheme)
+		PG_RETURN_POINTER(f);
+	f = (ScalableFilter *) bloom_copy((const BloomFilter *) f);
+	f->scheme = (uint8) scheme;
+	sub = scalable_first(f);
+	for (int i = 0; i < f->nsub; i++, sub = scalable_next(sub))
+		sub->scheme = (uint8) scheme;
+	PG_RETURN_POINTER(f);
+}
+
+/*
+ * scalable_bloom_info(scalable_bloom) -> one row per sub-filter: index,
+ * layout, bits, hashes, capacity, items, target rate, current rate.
+ */
 PG_FUNCTION_INFO_V1(scalable_bloom_info);
 Datum
 scalable_bloom_info(PG_FUNCTION_ARGS)

@@ -22,10 +22,18 @@
 -- names; the prefixed names stay as released).  The functions that make a
 -- filter from nothing keep their kind's name (bloom_empty,
 -- counting_bloom_agg, scalable_bloom_agg ...): no argument tells the kind.
--- A filter argument given as an untyped literal or NULL now matches the
--- three kinds alike: PostgreSQL asks for a cast (42725), as for any name
--- overloaded by type; a typed filter, and any value argument (untyped
--- literal, NULL) resolve as before.
+-- A filter argument given as an untyped literal or NULL (a driver's
+-- untyped parameter, a literal a client interpolated) would match the
+-- three kinds alike and be ambiguous (42725); bloom is the preferred type
+-- of its category, so such an argument resolves to bloom, as it did when
+-- only bloom had these names.  The three types are the only ones of the
+-- category with these names, so no other resolution changes.
+--
+-- CREATE TYPE sets this for a fresh install; an existing type can only
+-- have its catalog row changed (as contrib's update scripts have done for
+-- properties ALTER cannot reach).
+UPDATE pg_catalog.pg_type SET typispreferred = true
+ WHERE oid = '@extschema@.bloom'::pg_catalog.regtype;
 
 -- counting_bloom
 

@@ -31,7 +31,8 @@ CREATE TYPE @extschema@.bloom (
 	SEND = @extschema@.bloom_send,
 	INTERNALLENGTH = VARIABLE,
 	ALIGNMENT = double,
-	STORAGE = external	-- 1.2: stored filters read in slices (see below)
+	STORAGE = external,	-- 1.2: stored filters read in slices (see below)
+	PREFERRED = true	-- 1.3: see "one verb for every kind"
 );
 
 -- The binary (send/recv) form as bytea, for storage in other systems or
@@ -1573,10 +1574,12 @@ COMMENT ON FUNCTION @extschema@.bloom_index_info(regclass) IS
 -- names; the prefixed names stay as released).  The functions that make a
 -- filter from nothing keep their kind's name (bloom_empty,
 -- counting_bloom_agg, scalable_bloom_agg ...): no argument tells the kind.
--- A filter argument given as an untyped literal or NULL now matches the
--- three kinds alike: PostgreSQL asks for a cast (42725), as for any name
--- overloaded by type; a typed filter, and any value argument (untyped
--- literal, NULL) resolve as before.
+-- A filter argument given as an untyped literal or NULL (a driver's
+-- untyped parameter, a literal a client interpolated) would match the
+-- three kinds alike and be ambiguous (42725); bloom is the preferred type
+-- of its category, so such an argument resolves to bloom, as it did when
+-- only bloom had these names.  The three types are the only ones of the
+-- category with these names, so no other resolution changes.
 
 -- counting_bloom
 

@@ -263,10 +263,12 @@ SELECT bloom_contains(counting_bloom_empty(100) || 1, NULL) IS NULL AS counting_
        bloom_contains_each(NULL::scalable_bloom, ARRAY[1]) IS NULL AS each_null_filter;
 -- a value of another element type: the kind's error
 SELECT bloom_contains(counting_bloom_empty(100) || 1, 'x'::text);
--- an untyped NULL or literal filter fits all three kinds: PostgreSQL asks
--- for a cast (the filter's type picks the function)
-SELECT bloom_contains(NULL, 5);
-SELECT bloom_contains(NULL::bloom, 5) IS NULL AS cast_null_filter;
+-- an untyped NULL or literal filter fits all three kinds; bloom is the
+-- preferred type, so it resolves to bloom as in 1.2 (a cast picks another)
+SELECT bloom_contains(NULL, 5) IS NULL AS untyped_null_filter,
+       bloom_contains('bloom:v1 layout=blocked scheme=2 k=8 seed=0 bits=256 items=0 flags=6a50000 coll=0 family= hex=0000000000000000000000000000000000000000000000000000000000000000', 5) AS untyped_literal_filter,
+       pg_typeof(bloom_add(NULL, 5)) AS untyped_null_add,
+       bloom_contains(NULL::bloom, 5) IS NULL AS cast_null_filter;
 
 -- bloom_with_scheme on a scalable filter (new): an empty filter takes
 -- scheme 1 in its header and every sub-filter, keeps it as it grows, finds

@@ -93,6 +93,19 @@ bloom_batch_test(void *f, BloomKind kind, uint64 h)
 }
 
 /*
+ * May the key whose n hashes (bloom_key_hashes) are h be in f?  Only keys
+ * of Parquet filters, which are plain blooms, have more than one.
+ */
+static inline bool
+bloom_batch_test_key(void *f, BloomKind kind, const uint64 *h, int n)
+{
+	Assert(n == 1 || kind == BLOOM_KIND_PLAIN);
+	if (n > 1)
+		return bloom_test_hash((BloomFilter *) f, bloom_key_pick((BloomFilter *) f, h, n));
+	return bloom_batch_test(f, kind, h[0]);
+}
+
+/*
  * *_add_all(filter, anycompatiblearray): a copy of the filter with every
  * non-null element added, for every kind.  Elements are hashed (and their
  * memory prefetched) first, then inserted.  An empty filter takes the
@@ -109,8 +122,9 @@ bloom_batch_add(FunctionCallInfo fcinfo, BloomKind kind)
 	Datum	   *values;
 	bool	   *nulls;
 	int			n = bloom_array_elems(arr, &values, &nulls);
-	uint64	   *h = palloc(sizeof(uint64) * Max(n, 1));
-	int			nh = 0;
+	uint64	   *h = palloc(sizeof(uint64) * BLOOM_KEY_MAX_HASHES * Max(n, 1));
+	int			nh = 0,
+				nkeys = 0;
 	bool		any = false;
 	char	   *family;
 	uint32	   *collfp;
@@ -125,15 +139,21 @@ bloom_batch_add(FunctionCallInfo fcinfo, BloomKind kind)
 	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), family, collfp, scheme, any, &ti);
 	for (int i = 0; i < n; i++)
 	{
+		int			k;
+
 		if (nulls[i])
 			continue;
-		h[nh] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i], seed, scheme);
-		bloom_batch_prefetch(f, kind, h[nh++], true);
+		k = bloom_key_hashes(ti, conv ? bloom_convert(conv, values[i]) : values[i],
+							 seed, scheme, h + nh);
+		for (int j = 0; j < k; j++)
+			bloom_batch_prefetch(f, kind, h[nh++], true);
+		nkeys++;
 	}
 	if (kind == BLOOM_KIND_SCALABLE)
 	{
 		ScalableFilter *sf = (ScalableFilter *) f;
 
+		Assert(nh == nkeys);	/* no Parquet scheme: one hash a key */
 		if (nh > 0)
 			scalable_add_hashes(&sf, h, nh);
 		scalable_check_full(sf, fcinfo);
@@ -146,7 +166,7 @@ bloom_batch_add(FunctionCallInfo fcinfo, BloomKind kind)
 		else
 			bloom_counting_add((BloomFilter *) f, h[i]);
 	}
-	bloom_add_items((BloomFilter *) f, nh);
+	bloom_add_items((BloomFilter *) f, nkeys);
 	if (kind == BLOOM_KIND_PLAIN)
 		bloom_check_full((BloomFilter *) f, fcinfo);
 	else
@@ -193,7 +213,8 @@ bloom_probe_array(FunctionCallInfo fcinfo, BloomKind kind, int *hits, int *nonnu
 	bool	   *nulls;
 	int			n = bloom_array_elems(arr, &values, &nulls);
 	Datum	   *answers = palloc(sizeof(Datum) * Max(n, 1));
-	uint64	   *h = palloc(sizeof(uint64) * Max(n, 1));
+	uint64	   *h = palloc(sizeof(uint64) * BLOOM_KEY_MAX_HASHES * Max(n, 1));
+	int		   *nkh = palloc(sizeof(int) * Max(n, 1));	/* hashes per key */
 	int			nh = 0;
 	char	   *family;
 	uint32	   *collfp;
@@ -210,7 +231,9 @@ bloom_probe_array(FunctionCallInfo fcinfo, BloomKind kind, int *hits, int *nonnu
 	{
 		if (nulls[i] || empty)
 			continue;
-		h[nh++] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i], seed, scheme);
+		nkh[i] = bloom_key_hashes(ti, conv ? bloom_convert(conv, values[i]) : values[i],
+								  seed, scheme, h + nh);
+		nh += nkh[i];
 	}
 	f = bloom_call_parts(fcinfo, f, h, nh);	/* a stored filter: all parts at once */
 	for (int i = 0; i < nh; i++)
@@ -218,12 +241,16 @@ bloom_probe_array(FunctionCallInfo fcinfo, BloomKind kind, int *hits, int *nonnu
 	nh = 0;
 	for (int i = 0; i < n; i++)
 	{
-		bool		maybe;
+		bool		maybe = false;
 
 		if (nulls[i])
 			continue;
 		(*nonnull)++;
-		maybe = !empty && bloom_batch_test(f, kind, h[nh++]);
+		if (!empty)
+		{
+			maybe = bloom_batch_test_key(f, kind, h + nh, nkh[i]);
+			nh += nkh[i];
+		}
 		*hits += maybe ? 1 : 0;
 		answers[i] = BoolGetDatum(maybe);
 	}

@@ -129,8 +129,21 @@ SELECT count(*) FILTER (WHERE NOT f @> v) AS false_negatives_sliced,
        count(*) FILTER (WHERE v = 0.0 AND f @> v) AS zero_probes_found
 FROM pq_stored, pq_probe;
 RESET bloomset.probe_cache_size;
-EXPLAIN (COSTS OFF) SELECT count(*) FROM pq_probe WHERE NOT (SELECT f FROM pq_stored WHERE id = 1) @> v;
-SELECT count(*) AS false_negatives_batched FROM pq_probe WHERE NOT (SELECT f FROM pq_stored WHERE id = 1) @> v;
+CREATE FUNCTION pq_batched(q text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+BEGIN
+	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+		IF line LIKE '%Custom Scan (BloomProbe)%' THEN
+			RETURN true;
+		END IF;
+	END LOOP;
+	RETURN false;
+END $$;
+SELECT pq_batched('SELECT count(*) FROM pq_probe WHERE NOT (SELECT f FROM pq_stored WHERE id = 1) @> v')
+         AS plan_is_batched_probe,
+       count(*) AS false_negatives_batched
+FROM pq_probe WHERE NOT (SELECT f FROM pq_stored WHERE id = 1) @> v;
 SELECT count(*) FILTER (WHERE NOT x) AS false_negatives_each
 FROM pq_stored, unnest(bloom_contains_each(f, ARRAY(SELECT v FROM pq_probe))) x;
 SELECT bloom_index_create('pq_idx', 'SELECT id, f FROM pq_stored');
@@ -138,6 +151,7 @@ SELECT ARRAY(SELECT bloom_index_lookup('pq_idx', 0.0::float8) ORDER BY 1) AS ind
        ARRAY(SELECT bloom_index_lookup('pq_idx', '-0'::float8) ORDER BY 1) AS index_minus_zero,
        ARRAY(SELECT bloom_index_lookup_any('pq_idx', ARRAY[0.0, 7777.0]::float8[]) ORDER BY 1) AS index_any;
 DROP TABLE pq_vals, pq_stored, pq_probe, pq_idx;
+DROP FUNCTION pq_batched;
 
 -- imported and exported again, every type the import accepts keeps its
 -- bytes: 50 dense random bitsets (md5) each, with the header and alone

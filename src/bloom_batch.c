@@ -93,6 +93,17 @@ bloom_batch_test(void *f, BloomKind kind, uint64 h)
 }
 
 /*
+ * Room for the hashes of n keys of a filter of the given scheme: only the
+ * Parquet scheme has keys of several hashes (bloom_key_hashes), so no other
+ * needs more than one a key.
+ */
+static inline Size
+bloom_batch_max_hashes(int scheme, int n)
+{
+	return (Size) Max(n, 1) * (scheme == BLOOM_SCHEME_PARQUET ? BLOOM_KEY_MAX_HASHES : 1);
+}
+
+/*
  * May the key whose n hashes (bloom_key_hashes) are h be in f?  Only keys
  * of Parquet filters, which are plain blooms, have more than one.
  */
@@ -122,7 +133,7 @@ bloom_batch_add(FunctionCallInfo fcinfo, BloomKind kind)
 	Datum	   *values;
 	bool	   *nulls;
 	int			n = bloom_array_elems(arr, &values, &nulls);
-	uint64	   *h = palloc(sizeof(uint64) * BLOOM_KEY_MAX_HASHES * Max(n, 1));
+	uint64	   *h;
 	int			nh = 0,
 				nkeys = 0;
 	bool		any = false;
@@ -137,6 +148,7 @@ bloom_batch_add(FunctionCallInfo fcinfo, BloomKind kind)
 		any = !nulls[i];
 	bloom_batch_fields(f, kind, &family, &collfp, &seed, &scheme);
 	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), family, collfp, scheme, any, &ti);
+	h = palloc(sizeof(uint64) * bloom_batch_max_hashes(scheme, n));
 	for (int i = 0; i < n; i++)
 	{
 		int			k;
@@ -213,7 +225,7 @@ bloom_probe_array(FunctionCallInfo fcinfo, BloomKind kind, int *hits, int *nonnu
 	bool	   *nulls;
 	int			n = bloom_array_elems(arr, &values, &nulls);
 	Datum	   *answers = palloc(sizeof(Datum) * Max(n, 1));
-	uint64	   *h = palloc(sizeof(uint64) * BLOOM_KEY_MAX_HASHES * Max(n, 1));
+	uint64	   *h;
 	int		   *nkh = palloc(sizeof(int) * Max(n, 1));	/* hashes per key */
 	int			nh = 0;
 	char	   *family;
@@ -224,6 +236,7 @@ bloom_probe_array(FunctionCallInfo fcinfo, BloomKind kind, int *hits, int *nonnu
 
 	bloom_batch_fields(f, kind, &family, &collfp, &seed, &scheme);
 	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), family, collfp, scheme, false, &ti);
+	h = palloc(sizeof(uint64) * bloom_batch_max_hashes(scheme, n));
 	empty = family[0] == '\0';
 	*hits = *nonnull = 0;
 	/* three passes: hash every element, read the parts they need, test */

@@ -695,6 +695,9 @@ bloom_args_equal(const BloomAggArgs *a, const BloomAggArgs *b)
 static void
 bloom_state_add_arg(FunctionCallInfo fcinfo, BloomAggState *st)
 {
+	uint64		h[BLOOM_KEY_MAX_HASHES];
+	int			n;
+
 	if (PG_ARGISNULL(1))
 		return;
 	if (!st->value.valid)
@@ -707,8 +710,9 @@ bloom_state_add_arg(FunctionCallInfo fcinfo, BloomAggState *st)
 		if (st->kind->adopted)
 			st->kind->adopted(hdr);
 	}
-	bloom_state_push(st, bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1),
-										  st->seed, st->scheme));
+	n = bloom_key_hashes(&st->value.ti, PG_GETARG_DATUM(1), st->seed, st->scheme, h);
+	for (int i = 0; i < n; i++)
+		bloom_state_push(st, h[i]);
 	st->nadded++;
 }
 

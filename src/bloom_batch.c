@@ -55,6 +55,31 @@ bloom_batch_prefetch(const BloomKindOps *ops, void *f, uint64 h, bool write)
 }
 
 /*
+ * Room for the hashes of n keys of a filter of the given scheme: only the
+ * Parquet scheme has keys of several hashes (bloom_key_hashes), so no other
+ * needs more than one a key.
+ */
+static inline Size
+bloom_batch_max_hashes(int scheme, int n)
+{
+	return (Size) Max(n, 1) * (scheme == BLOOM_SCHEME_PARQUET ? BLOOM_KEY_MAX_HASHES : 1);
+}
+
+/*
+ * May the key whose n hashes (bloom_key_hashes) are h be in f?  Yes if any
+ * of them may: only keys of Parquet float filters have more than one, one
+ * per encoding a writer may have hashed.
+ */
+static inline bool
+bloom_batch_test_key(const BloomKindOps *ops, void *f, const uint64 *h, int n)
+{
+	for (int j = 0; j < n; j++)
+		if (ops->test(f, h[j]))
+			return true;
+	return false;
+}
+
+/*
  * *_add_all(filter, anycompatiblearray): a copy of the filter with every
  * non-null element added, for every kind.  Elements are hashed (and their
  * memory prefetched) first, then inserted.  An empty filter takes the
@@ -72,8 +97,9 @@ bloom_batch_add(FunctionCallInfo fcinfo, BloomKind kind)
 	Datum	   *values;
 	bool	   *nulls;
 	int			n = bloom_array_elems(arr, &values, &nulls);
-	uint64	   *h = palloc(sizeof(uint64) * Max(n, 1));
-	int			nh = 0;
+	uint64	   *h;
+	int			nh = 0,
+				nkeys = 0;
 	bool		any = false;
 	BloomElementFields e;
 
@@ -83,14 +109,20 @@ bloom_batch_add(FunctionCallInfo fcinfo, BloomKind kind)
 		any = !nulls[i];
 	e = ops->fields(f);
 	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), e.family, e.collfp, e.scheme, any, &ti);
+	h = palloc(sizeof(uint64) * bloom_batch_max_hashes(e.scheme, n));
 	for (int i = 0; i < n; i++)
 	{
+		int			k;
+
 		if (nulls[i])
 			continue;
-		h[nh] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i], e.seed, e.scheme);
-		bloom_batch_prefetch(ops, f, h[nh++], true);
+		k = bloom_key_hashes(ti, conv ? bloom_convert(conv, values[i]) : values[i],
+							 e.seed, e.scheme, h + nh);
+		for (int j = 0; j < k; j++)
+			bloom_batch_prefetch(ops, f, h[nh++], true);
+		nkeys++;
 	}
-	f = ops->add(f, h, nh);
+	f = ops->add(f, h, nh, nkeys);
 	ops->check_full(f, fcinfo);
 	PG_RETURN_POINTER(f);
 }
@@ -135,19 +167,23 @@ bloom_probe_array(FunctionCallInfo fcinfo, BloomKind kind, int *hits, int *nonnu
 	bool	   *nulls;
 	int			n = bloom_array_elems(arr, &values, &nulls);
 	Datum	   *answers = palloc(sizeof(Datum) * Max(n, 1));
-	uint64	   *h = palloc(sizeof(uint64) * Max(n, 1));
+	uint64	   *h;
+	int		   *nkh = palloc(sizeof(int) * Max(n, 1));	/* hashes per key */
 	int			nh = 0;
 	BloomElementFields e = ops->fields(f);
 	bool		empty = e.family[0] == '\0';
 
 	conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), e.family, e.collfp, e.scheme, false, &ti);
+	h = palloc(sizeof(uint64) * bloom_batch_max_hashes(e.scheme, n));
 	*hits = *nonnull = 0;
 	/* three passes: hash every element, read the parts they need, test */
 	for (int i = 0; i < n; i++)
 	{
 		if (nulls[i] || empty)
 			continue;
-		h[nh++] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i], e.seed, e.scheme);
+		nkh[i] = bloom_key_hashes(ti, conv ? bloom_convert(conv, values[i]) : values[i],
+								  e.seed, e.scheme, h + nh);
+		nh += nkh[i];
 	}
 	f = bloom_call_parts(fcinfo, f, h, nh);	/* a stored filter: all parts at once */
 	for (int i = 0; i < nh; i++)
@@ -155,12 +191,16 @@ bloom_probe_array(FunctionCallInfo fcinfo, BloomKind kind, int *hits, int *nonnu
 	nh = 0;
 	for (int i = 0; i < n; i++)
 	{
-		bool		maybe;
+		bool		maybe = false;
 
 		if (nulls[i])
 			continue;
 		(*nonnull)++;
-		maybe = !empty && ops->test(f, h[nh++]);
+		if (!empty)
+		{
+			maybe = bloom_batch_test_key(ops, f, h + nh, nkh[i]);
+			nh += nkh[i];
+		}
 		*hits += maybe ? 1 : 0;
 		answers[i] = BoolGetDatum(maybe);
 	}

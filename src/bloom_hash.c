@@ -575,31 +575,69 @@ bloom_parquet_family_type(const char *family)
 	return InvalidOid;
 }
 
-/* XXH64 of a float's PLAIN bytes: the canonical encoding of its class */
-uint64
-bloom_parquet_hash_float4(float4 f)
-{
-	uint32		bits;
+/*
+ * The PLAIN encodings of the float values SQL equality merges and Parquet's
+ * bytes do not: 0.0 and -0.0; and the two quiet NaNs writers produce, the
+ * positive one of a NaN literal (C's NAN, Java's Double.NaN, DuckDB's
+ * 'NaN') and the negative one x86 arithmetic yields (0.0 / 0.0).  DuckDB
+ * 1.5.6 hashes each as its bytes.  The first of each pair is the encoding
+ * scheme 3 has hashed for the class since 1.2.  A NaN with another payload
+ * (a signalling NaN, R's NA) is not among them: a writer that hashes one
+ * as it is cannot be probed for it.
+ */
+static const uint64 bloom_pq_float8_zero[BLOOM_KEY_MAX_HASHES] =
+{UINT64CONST(0), UINT64CONST(0x8000000000000000)};
+static const uint64 bloom_pq_float8_nan[BLOOM_KEY_MAX_HASHES] =
+{UINT64CONST(0x7ff8000000000000), UINT64CONST(0xfff8000000000000)};
+static const uint64 bloom_pq_float4_zero[BLOOM_KEY_MAX_HASHES] =
+{0, 0x80000000};
+static const uint64 bloom_pq_float4_nan[BLOOM_KEY_MAX_HASHES] =
+{0x7fc00000, 0xffc00000};
 
-	if (isnan(f))
-		f = get_float4_nan();
-	else if (f == 0.0f)
-		f = 0.0f;				/* -0.0 = 0.0 */
-	memcpy(&bits, &f, sizeof(bits));
-	return parquet_hash_fixed(bits, 4);
+/* The hashes of every encoding in one of the classes above into h. */
+static int
+bloom_parquet_hash_class(const uint64 *enc, int width, uint64 *h)
+{
+	for (int i = 0; i < BLOOM_KEY_MAX_HASHES; i++)
+		h[i] = parquet_hash_fixed(enc[i], width);
+	return BLOOM_KEY_MAX_HASHES;
 }
 
-uint64
-bloom_parquet_hash_float8(float8 f)
+/*
+ * The hashes of a float4 or float8 key of a Parquet filter into h (room for
+ * BLOOM_KEY_MAX_HASHES): two for 0.0 or -0.0 and for NaN (the encodings
+ * of its class above), one -- its own bytes -- for every other value.
+ */
+static int
+bloom_parquet_float_hashes(Oid typid, Datum value, uint64 *h)
 {
-	uint64		bits;
+	if (typid == FLOAT4OID)
+	{
+		float4		f = DatumGetFloat4(value);
+		uint32		bits;
 
-	if (isnan(f))
-		f = get_float8_nan();
-	else if (f == 0.0)
-		f = 0.0;
-	memcpy(&bits, &f, sizeof(bits));
-	return parquet_hash_fixed(bits, 8);
+		if (isnan(f))
+			return bloom_parquet_hash_class(bloom_pq_float4_nan, 4, h);
+		if (f == 0.0f)
+			return bloom_parquet_hash_class(bloom_pq_float4_zero, 4, h);
+		memcpy(&bits, &f, sizeof(bits));
+		h[0] = parquet_hash_fixed(bits, 4);
+		return 1;
+	}
+	else
+	{
+		float8		f = DatumGetFloat8(value);
+		uint64		bits;
+
+		Assert(typid == FLOAT8OID);
+		if (isnan(f))
+			return bloom_parquet_hash_class(bloom_pq_float8_nan, 8, h);
+		if (f == 0.0)
+			return bloom_parquet_hash_class(bloom_pq_float8_zero, 8, h);
+		memcpy(&bits, &f, sizeof(bits));
+		h[0] = parquet_hash_fixed(bits, 8);
+		return 1;
+	}
 }
 
 /* Error for an infinite date or timestamp: Parquet has no encoding for it. */
@@ -620,7 +658,7 @@ bloom_parquet_infinite_error(Oid typid)
 uint64
 bloom_parquet_hash_datum(Oid typid, Datum value)
 {
-	uint64		h[1];
+	uint64		h[BLOOM_KEY_MAX_HASHES];
 
 	switch (typid)
 	{
@@ -654,10 +692,9 @@ bloom_parquet_hash_datum(Oid typid, Datum value)
 				return h[0];
 			}
 		case FLOAT4OID:
-			h[0] = bloom_parquet_hash_float4(DatumGetFloat4(value));
-			return h[0];
 		case FLOAT8OID:
-			h[0] = bloom_parquet_hash_float8(DatumGetFloat8(value));
+			/* the first encoding of the key's class (see above) */
+			(void) bloom_parquet_float_hashes(typid, value, h);
 			return h[0];
 		case UUIDOID:
 			h[0] = parquet_hash(DatumGetUUIDP(value)->data, UUID_LEN);
@@ -677,6 +714,27 @@ bloom_parquet_hash_datum(Oid typid, Datum value)
 			bloom_parquet_type_error(typid);
 			return 0;			/* not reached */
 	}
+}
+
+/*
+ * The hashes of one key (a non-null value) for a filter of the given seed
+ * and scheme into h (room for BLOOM_KEY_MAX_HASHES); returns how many.
+ * Every key has one -- bloom_hash_datum's -- except a float zero or NaN of
+ * a Parquet filter, whose class has two encodings a writer may have hashed
+ * (bloom_parquet_float_hashes).  Adding a key sets every one of its hashes;
+ * a probe answers "maybe" when the filter holds any (bloom_key_pick), so
+ * an imported filter is kept as its writer made it and still finds 0.0
+ * where -0.0 was written.
+ */
+int
+bloom_key_hashes(const BloomTypeInfo *ti, Datum value, uint64 seed,
+				 int scheme, uint64 *h)
+{
+	if (scheme == BLOOM_SCHEME_PARQUET &&
+		(ti->pq_type == FLOAT4OID || ti->pq_type == FLOAT8OID))
+		return bloom_parquet_float_hashes(ti->pq_type, value, h);
+	h[0] = bloom_hash_datum(ti, value, seed, scheme);
+	return 1;
 }
 
 /* The element hash of a non-null value under hashing scheme 1. */

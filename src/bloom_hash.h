@@ -116,8 +116,14 @@ extern pg_noreturn void bloom_parquet_type_error(Oid typid);
 extern void bloom_parquet_type_error(Oid typid) pg_attribute_noreturn();
 #endif
 extern uint64 bloom_parquet_hash_datum(Oid typid, Datum value);
-extern uint64 bloom_parquet_hash_float4(float4 f);
-extern uint64 bloom_parquet_hash_float8(float8 f);
+
+/*
+ * The most hashes one key has: a float zero or NaN of a Parquet filter has
+ * one per encoding of its class (bloom_key_hashes), every other key one.
+ */
+#define BLOOM_KEY_MAX_HASHES	2
+extern int	bloom_key_hashes(const BloomTypeInfo *ti, Datum value, uint64 seed,
+							 int scheme, uint64 *h);
 
 extern uint64 bloom_hash_datum(const BloomTypeInfo *ti, Datum value,
 							   uint64 seed, int scheme);

@@ -798,14 +798,16 @@ bloom_index_probe(PG_FUNCTION_ARGS)
 	BloomFilter hdr;
 	BloomTypeInfo *ti;
 	Datum		value;
-	uint64		h;
+	uint64		h[BLOOM_KEY_MAX_HASHES];
+	int			nh;
 
 	bloom_index_header_of(PG_GETARG_BYTEA_PP(0), &hdr);
 	if (hdr.family[0] == '\0')
 		PG_RETURN_ARRAYTYPE_P(bloom_index_probe_array(&hdr, NULL, 0));
 	ti = bloom_call_value(fcinfo, 1, hdr.family, &hdr.collfp, hdr.scheme, &value);
-	h = bloom_hash_datum(ti, value, hdr.seed, hdr.scheme);
-	PG_RETURN_ARRAYTYPE_P(bloom_index_probe_array(&hdr, &h, 1));
+	/* a key of several hashes (bloom_key_hashes) matches where any does */
+	nh = bloom_key_hashes(ti, value, hdr.seed, hdr.scheme, h);
+	PG_RETURN_ARRAYTYPE_P(bloom_index_probe_array(&hdr, h, nh));
 }
 
 /*
@@ -834,15 +836,15 @@ bloom_index_probe_any(PG_FUNCTION_ARGS)
 	get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
 	deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
 					  &values, &nulls, &n);
-	h = palloc(sizeof(uint64) * Max(n, 1));
+	h = palloc(sizeof(uint64) * BLOOM_KEY_MAX_HASHES * Max(n, 1));
 	if (hdr.family[0] != '\0')
 	{
 		conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), hdr.family, &hdr.collfp, hdr.scheme,
 								   false, &ti);
 		for (int i = 0; i < n; i++)
 			if (!nulls[i])
-				h[nh++] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i],
-										   hdr.seed, hdr.scheme);
+				nh += bloom_key_hashes(ti, conv ? bloom_convert(conv, values[i]) : values[i],
+									   hdr.seed, hdr.scheme, h + nh);
 	}
 	PG_RETURN_ARRAYTYPE_P(bloom_index_probe_array(&hdr, h, nh));
 }

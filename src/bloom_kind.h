@@ -60,8 +60,12 @@ typedef struct BloomKindOps
 	/* prefetch what adding (write) or testing h touches; or NULL */
 	void		(*prefetch) (const void *f, uint64 h, bool write);
 	bool		(*test) (const void *f, uint64 h);
-	/* add n hashes, counting the items; returns the filter (it may move) */
-	void	   *(*add) (void *f, const uint64 *h, int n);
+	/*
+	 * add the n hashes of nkeys keys (a key may have several, see
+	 * bloom_key_hashes), counting nkeys items; returns the filter (it may
+	 * move)
+	 */
+	void	   *(*add) (void *f, const uint64 *h, int n, int nkeys);
 	/* warn or raise (bloomset.full_filter) if f is over its target rate */
 	void		(*check_full) (const void *f, FunctionCallInfo fcinfo);
 } BloomKindOps;

@@ -27,18 +27,20 @@
  *	 uuid                       FIXED_LEN_BYTE_ARRAY(16) (UUID)
  *
  * Equality decides the hard cases.  Float 0.0 = -0.0 in SQL, but their
- * PLAIN bytes differ; every NaN is equal in SQL, whatever its payload.
- * bloomset hashes one canonical encoding per class (+0.0, the quiet NaN),
- * and keeps the filters it exchanges supersets of every encoding a Parquet
- * reader or writer may use: bloom_from_parquet adds +0.0 when the imported
- * filter may hold -0.0, and the canonical NaN always (another writer's NaN
- * payload cannot be probed for, so a NaN probe answers "maybe");
- * bloom_to_parquet adds -0.0 to the bytes when the filter holds +0.0, for
- * readers that probe -0.0 as it is (DuckDB 1.5.6 does).  Infinite dates and
- * timestamps have no Parquet encoding: adding one is an error, and a probe
- * answers false (no Parquet file holds one).  Text under a nondeterministic collation is
- * refused (equal strings would have different bytes).  Other types are an
- * error that lists these.
+ * PLAIN bytes differ, and so do those of NaNs, all equal in SQL.  A key of
+ * such a class has a hash per encoding a writer may use (bloom_key_hashes
+ * in bloom_hash.c: both zeros; the positive and the negative quiet NaN):
+ * adding one sets them all, so a filter bloomset builds answers readers that
+ * probe any of them; a probe answers "maybe" when the filter holds any of
+ * them, so a filter written elsewhere finds 0.0 where -0.0 was hashed.  The
+ * bitsets exchanged are therefore kept exactly as they are:
+ * bloom_from_parquet takes the bitset as it is and bloom_to_parquet writes
+ * it as it is, so a filter imported and exported again has the bitset it
+ * was read with (and, from a writer that encodes the header as Parquet's
+ * own Thrift code does, the same header bytes).  Infinite dates and timestamps have no Parquet encoding:
+ * adding one is an error, and a probe answers false (no Parquet file holds
+ * one).  Text under a nondeterministic collation is refused (equal strings
+ * would have different bytes).  Other types are an error that lists these.
  *
  *-------------------------------------------------------------------------
  */
@@ -47,14 +49,11 @@
 #include "bloom_hash.h"
 #include "bloom_type.h"
 
-#include <math.h>
-
 #include "catalog/pg_type.h"
 #include "datatype/timestamp.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/lsyscache.h"
-#include "utils/float.h"
 #include "utils/pg_locale.h"
 #include "utils/uuid.h"
 
@@ -80,42 +79,6 @@ bloom_parquet_family(Oid typid, Oid collation, char *family)
 				 errdetail("Strings equal under collation \"%s\" have different bytes, and Parquet filters hash the bytes.",
 						   get_collation_name(collation)),
 				 errhint("Use a deterministic collation (COLLATE \"C\"), or a filter of bloomset's own scheme.")));
-}
-
-/*
- * The hashes of the non-canonical float encodings a filter exchanged with
- * Parquet readers and writers must stand for: -0.0 (raw) and its class's
- * canonical +0.0; the canonical NaN.  Zero for other element types.
- */
-static int
-bloom_parquet_float_classes(const BloomFilter *f, uint64 *neg_zero,
-							uint64 *pos_zero, uint64 *nan)
-{
-	Oid			typid = bloom_parquet_family_type(f->family);
-	uint32		b4;
-	uint64		b8;
-
-	if (typid == FLOAT4OID)
-	{
-		float4		z = -0.0f;
-
-		memcpy(&b4, &z, sizeof(b4));
-		*neg_zero = parquet_hash_fixed(b4, 4);
-		*pos_zero = bloom_parquet_hash_float4(0.0f);
-		*nan = bloom_parquet_hash_float4(get_float4_nan());
-		return 4;
-	}
-	if (typid == FLOAT8OID)
-	{
-		float8		z = -0.0;
-
-		memcpy(&b8, &z, sizeof(b8));
-		*neg_zero = parquet_hash_fixed(b8, 8);
-		*pos_zero = bloom_parquet_hash_float8(0.0);
-		*nan = bloom_parquet_hash_float8(get_float8_nan());
-		return 8;
-	}
-	return 0;
 }
 
 /* ---- SQL: import, export, empty filters --------------------------------- */
@@ -210,19 +173,6 @@ bloom_from_parquet(PG_FUNCTION_ARGS)
 		f = bloom_alloc_like(CurrentMemoryContext, &hdr, hdr.nbits);
 	}
 	memcpy(f->words, (const uint8 *) VARDATA_ANY(b) + off, nbytes);
-	{
-		uint64		neg_zero,
-					pos_zero,
-					nan;
-
-		/* a float filter stands for every encoding of a class: see above */
-		if (bloom_parquet_float_classes(f, &neg_zero, &pos_zero, &nan))
-		{
-			if (bloom_test_hash(f, neg_zero))
-				bloom_insert_hash(f, pos_zero);
-			bloom_insert_hash(f, nan);
-		}
-	}
 	/* the number of values is not in the bytes: estimate it from the fill */
 	f->nitems = (uint64) bloom_estimate_items(f, bloom_popcount(f));
 	PG_RETURN_BLOOM_P(f);
@@ -253,17 +203,6 @@ bloom_to_parquet(PG_FUNCTION_ARGS)
 	out = (bytea *) palloc(VARHDRSZ + hlen + nbytes);
 	SET_VARSIZE(out, VARHDRSZ + hlen + nbytes);
 	memcpy(VARDATA(out), hdr, hlen);
-	{
-		/* the bitset, with -0.0 wherever +0.0 may be (for readers) */
-		BloomFilter *g = bloom_copy(f);
-		uint64		neg_zero,
-					pos_zero,
-					nan;
-
-		if (bloom_parquet_float_classes(g, &neg_zero, &pos_zero, &nan) &&
-			bloom_test_hash(g, pos_zero))
-			bloom_insert_hash(g, neg_zero);
-		memcpy(VARDATA(out) + hlen, g->words, nbytes);
-	}
+	memcpy(VARDATA(out) + hlen, f->words, nbytes);
 	PG_RETURN_BYTEA_P(out);
 }

@@ -278,6 +278,8 @@ bloom_add(PG_FUNCTION_ARGS)
 	BloomFilter *f;
 	BloomTypeInfo *ti;
 	Datum		value;
+	uint64		h[BLOOM_KEY_MAX_HASHES];
+	int			n;
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
@@ -287,19 +289,37 @@ bloom_add(PG_FUNCTION_ARGS)
 	if ((Pointer) f == DatumGetPointer(PG_GETARG_DATUM(0)))
 		f = bloom_copy(f);		/* never modify the input datum */
 	ti = bloom_call_value(fcinfo, 1, f->family, &f->collfp, f->scheme, &value);
-	bloom_insert_hash(f, bloom_hash_datum(ti, value, f->seed, f->scheme));
+	n = bloom_key_hashes(ti, value, f->seed, f->scheme, h);
+	for (int i = 0; i < n; i++)
+		bloom_insert_hash(f, h[i]);
 	bloom_add_items(f, 1);
 	bloom_check_full(f, fcinfo);
 	PG_RETURN_BLOOM_P(f);
 }
 
 /*
+ * The one of a key's n hashes (bloom_key_hashes) that a probe of f tests:
+ * the first that f holds, else the first.  Testing it answers "maybe"
+ * exactly when f holds any of them; f must hold the parts of all n.
+ */
+uint64
+bloom_key_pick(const BloomFilter *f, const uint64 *h, int n)
+{
+	if (n > 1 && !bloom_test_hash(f, h[0]))
+		for (int i = 1; i < n; i++)
+			if (bloom_test_hash(f, h[i]))
+				return h[i];
+	return h[0];
+}
+
+/*
  * The first half of bloom_contains(f, x), called with its arguments in
- * fcinfo: the filter to test (read through the call-site cache, its part
- * for x read if it is stored in slices) and in *h the hash of x, or NULL
- * when nothing was ever added to f (x is not in it).  bloom_contains tests
- * the hash at once; the batched probe (bloom_scan.c) calls this for a batch
- * of rows, prefetches, and tests later -- one implementation of the probe.
+ * fcinfo: the filter to test (read through the call-site cache, its parts
+ * for x read if it is stored in slices) and in *h the hash of x to test
+ * (bloom_key_pick), or NULL when nothing was ever added to f (x is not in
+ * it).  bloom_contains tests the hash at once; the batched probe
+ * (bloom_scan.c) calls this for a batch of rows, prefetches, and tests
+ * later -- one implementation of the probe.
  */
 BloomFilter *
 bloom_contains_hash(FunctionCallInfo fcinfo, uint64 *h)
@@ -307,11 +327,15 @@ bloom_contains_hash(FunctionCallInfo fcinfo, uint64 *h)
 	BloomTypeInfo *ti;
 	Datum		value;
 	BloomFilter *f = bloom_call_probe(fcinfo, BLOOM_KIND_PLAIN, &ti, &value);
+	uint64		hs[BLOOM_KEY_MAX_HASHES];
+	int			n;
 
 	if (f->family[0] == '\0')
 		return NULL;			/* nothing was ever added */
-	*h = bloom_hash_datum(ti, value, f->seed, f->scheme);
-	return bloom_call_parts(fcinfo, f, h, 1);	/* a stored filter: its part for h */
+	n = bloom_key_hashes(ti, value, f->seed, f->scheme, hs);
+	f = bloom_call_parts(fcinfo, f, hs, n);	/* a stored filter: its parts for x */
+	*h = bloom_key_pick(f, hs, n);
+	return f;
 }
 
 /* bloom_contains(bloom, anycompatible) -> boolean */
@@ -896,11 +920,11 @@ bloom_plain_test(const void *f, uint64 h)
 }
 
 static void *
-bloom_plain_add(void *f, const uint64 *h, int n)
+bloom_plain_add(void *f, const uint64 *h, int n, int nkeys)
 {
 	for (int i = 0; i < n; i++)
 		bloom_insert_hash((BloomFilter *) f, h[i]);
-	bloom_add_items((BloomFilter *) f, n);
+	bloom_add_items((BloomFilter *) f, nkeys);
 	return f;
 }
 

@@ -21,6 +21,7 @@
 
 /* the probe, set operations and sizing of the bloom type */
 extern BloomFilter *bloom_contains_hash(FunctionCallInfo fcinfo, uint64 *h);
+extern uint64 bloom_key_pick(const BloomFilter *f, const uint64 *h, int n);
 extern PGDLLEXPORT Datum bloom_contains(PG_FUNCTION_ARGS);
 extern BloomFilter *bloom_combine(const BloomFilter *a, const BloomFilter *b,
 								  bool is_union);

@@ -620,11 +620,11 @@ counting_test(const void *f, uint64 h)
 }
 
 static void *
-counting_add(void *f, const uint64 *h, int n)
+counting_add(void *f, const uint64 *h, int n, int nkeys)
 {
 	for (int i = 0; i < n; i++)
 		bloom_counting_add((BloomFilter *) f, h[i]);
-	bloom_add_items((BloomFilter *) f, n);
+	bloom_add_items((BloomFilter *) f, nkeys);
 	return f;
 }
 

@@ -986,9 +986,12 @@ scalable_op_test(const void *f, uint64 h)
 }
 
 static void *
-scalable_add(void *f, const uint64 *h, int n)
+scalable_add(void *f, const uint64 *h, int n, int nkeys)
 {
 	ScalableFilter *sf = (ScalableFilter *) f;
+
+	/* one hash a key (no Parquet scheme): each hash added is counted */
+	Assert(n == nkeys);
 
 	if (n > 0)
 		scalable_add_hashes(&sf, h, n);

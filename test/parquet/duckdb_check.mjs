@@ -14,6 +14,13 @@
 //   node duckdb_check.mjs probe DIR NAME FILE
 //     The same answers for the values of DIR/NAME.values against FILE (a
 //     copy of DIR/NAME.parquet whose filters bloomset wrote), on stdout.
+//   node duckdb_check.mjs roundtrip DIR
+//     DIR/all.parquet: a column of every type bloom_from_parquet accepts
+//     (COLUMNS), 4,096 rows in two row groups, written with Bloom filters;
+//     the float columns hold -0.0 and the NaN of 'NaN' (7ff8...) in the
+//     first row group, 0.0 and the NaN of 0/0 (fff8...) in the second.
+//     DIR/all.meta: "column rg offset length" per filter; DIR/all.values:
+//     "column rg value" for every other value, as text.
 import { DuckDBInstance } from '@duckdb/node-api';
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -31,6 +38,31 @@ const TYPES = {
     "'(.{8})(.{4})(.{4})(.{4})(.{12})', '\\1-\\2-\\3-\\4-\\5') AS UUID)"],
 };
 const DISTINCT = 10000;
+// DuckDB writes a Bloom filter only for a dictionary-encoded column chunk:
+// the limit (bytes) must hold a row group's distinct values (5,000 of at
+// most 36 bytes), and a larger one costs seconds per chunk
+const DICT_LIMIT = 1000000;
+
+// column -> [DuckDB type, SQL expression of row r's value]; the
+// PostgreSQL types they are imported as are in run.sh
+const RT_ROWS = 2048;	// per row group (DuckDB cuts row groups at multiples of 2,048)
+const SPECIAL = `CASE r WHEN 0 THEN -0.0::DOUBLE WHEN 1 THEN 'NaN'::DOUBLE ` +
+  `WHEN ${RT_ROWS} THEN 0.0::DOUBLE WHEN ${RT_ROWS + 1} THEN 0.0::DOUBLE / 0.0::DOUBLE ` +
+  'ELSE r * 0.25 - 1000.125 END';
+const COLUMNS = {
+  i2: ['SMALLINT', 'CAST(r - 10000 AS SMALLINT)'],
+  i4: ['INTEGER', 'CAST(r * 104729 - 1000000000 AS INTEGER)'],
+  i8: ['BIGINT', 'CAST(r AS BIGINT) * 65536000007 - 4000000000000000000'],
+  dt: ['DATE', "DATE '1970-01-01' + CAST(r * 3 - 20000 AS INTEGER)"],
+  ts: ['TIMESTAMP', 'make_timestamp(CAST(r AS BIGINT) * 3600000001 + 946684800000000)'],
+  tz: ['TIMESTAMPTZ', 'CAST(make_timestamp(CAST(r AS BIGINT) * 3600000001 - 946684800000000) AS TIMESTAMPTZ)'],
+  f4: ['FLOAT', `CAST(${SPECIAL} AS FLOAT)`],
+  f8: ['DOUBLE', SPECIAL],
+  vc: ['VARCHAR', "'key-' || r || '-' || substr(md5(CAST(r AS VARCHAR)), 1, 6)"],
+  bl: ['BLOB', "encode('blob-' || r)"],
+  uu: ['UUID', "CAST(regexp_replace(md5(CAST(r AS VARCHAR)), " +
+    "'(.{8})(.{4})(.{4})(.{4})(.{12})', '\\1-\\2-\\3-\\4-\\5') AS UUID)"],
+};
 
 const quote = (s) => "'" + s.replaceAll("'", "''") + "'";
 
@@ -68,13 +100,13 @@ async function write(dir) {
       `COPY (SELECT ${expr} AS v FROM range(${DISTINCT * 10}) t(r), ` +
       `LATERAL (SELECT (r // 50000) * ${DISTINCT / 2} + r % ${DISTINCT / 2} AS i) ORDER BY r) ` +
       `TO ${quote(file)} (FORMAT parquet, ROW_GROUP_SIZE 50000, WRITE_BLOOM_FILTER true, ` +
-      'BLOOM_FILTER_FALSE_POSITIVE_RATIO 0.01, DICTIONARY_SIZE_LIMIT 10000000)');
+      `BLOOM_FILTER_FALSE_POSITIVE_RATIO 0.01, DICTIONARY_SIZE_LIMIT ${DICT_LIMIT})`);
     const m = await con.runAndReadAll(
       `SELECT row_group_id, bloom_filter_offset, bloom_filter_length FROM parquet_metadata(${quote(file)}) ` +
       "WHERE path_in_schema = 'v' ORDER BY row_group_id");
     const meta = m.getRows();
     if (meta.length !== 2 || meta.some((row) => row[1] === null))
-      throw new Error(`${name}: expected two row groups with Bloom filters, got ${JSON.stringify(meta)}`);
+      throw new Error(`${name}: expected two row groups with Bloom filters, got ${meta.length} filters`);
     writeFileSync(`${dir}/${name}.meta`, meta.map((row) => row.join(' ')).join('\n') + '\n');
     const vals = await values(con, name);
     writeFileSync(`${dir}/${name}.values`, vals.join('\n') + '\n');
@@ -90,10 +122,39 @@ async function probe(dir, name, file) {
   process.stdout.write(await probeAll(con, file, name, vals));
 }
 
+async function roundtrip(dir) {
+  const db = await DuckDBInstance.create(':memory:');
+  const con = await db.connect();
+  const file = `${dir}/all.parquet`;
+  const cols = Object.entries(COLUMNS).map(([c, [type, expr]]) => `CAST(${expr} AS ${type}) AS ${c}`);
+  await con.run(
+    `COPY (SELECT ${cols.join(', ')} FROM range(${2 * RT_ROWS}) t(r) ORDER BY r) ` +
+    `TO ${quote(file)} (FORMAT parquet, ROW_GROUP_SIZE ${RT_ROWS}, WRITE_BLOOM_FILTER true, ` +
+    `BLOOM_FILTER_FALSE_POSITIVE_RATIO 0.01, DICTIONARY_SIZE_LIMIT ${DICT_LIMIT})`);
+  const m = await con.runAndReadAll(
+    `SELECT path_in_schema, row_group_id, bloom_filter_offset, bloom_filter_length FROM parquet_metadata(${quote(file)}) ` +
+    'ORDER BY path_in_schema, row_group_id');
+  const meta = m.getRows();
+  if (meta.length !== 2 * Object.keys(COLUMNS).length || meta.some((row) => row[2] === null))
+    throw new Error(`all.parquet: expected two row groups with Bloom filters per column, got ${meta.length} filters`);
+  writeFileSync(`${dir}/all.meta`, meta.map((row) => row.join(' ')).join('\n') + '\n');
+  const lines = [];
+  for (const c of Object.keys(COLUMNS)) {
+    const skip = c.startsWith('f') ? `WHERE NOT (isnan(${c}) OR ${c} = 0)` : '';
+    const r = await con.runAndReadAll(
+      `SELECT file_row_number // ${RT_ROWS}, CAST(${c} AS VARCHAR) ` +
+      `FROM read_parquet(${quote(file)}, file_row_number = true) ${skip}`);
+    for (const [rg, v] of r.getRows()) lines.push(`${c}\t${rg}\t${v}`);
+  }
+  writeFileSync(`${dir}/all.values`, lines.join('\n') + '\n');
+  console.log(`all: ${meta.length} filters of ${Object.keys(COLUMNS).join(', ')}; ${lines.length} values`);
+}
+
 const [cmd, ...args] = process.argv.slice(2);
 if (cmd === 'write') await write(args[0]);
 else if (cmd === 'probe') await probe(args[0], args[1], args[2]);
+else if (cmd === 'roundtrip') await roundtrip(args[0]);
 else {
-  console.error('usage: duckdb_check.mjs write DIR | probe DIR NAME FILE');
+  console.error('usage: duckdb_check.mjs write DIR | probe DIR NAME FILE | roundtrip DIR');
   process.exit(2);
 }

@@ -112,10 +112,14 @@ bloom_from_bytea(PG_FUNCTION_ARGS)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
 
-	PG_RETURN_BLOOM_P(bloom_parse_wire((const uint8 *) VARDATA_ANY(b),
-									   VARSIZE_ANY_EXHDR(b), CurrentMemoryContext,
-									   BLOOM_KIND_PLAIN,
-									   "invalid external bloom filter value"));
+	BloomFilter *f = bloom_parse_wire((const uint8 *) VARDATA_ANY(b),
+									  VARSIZE_ANY_EXHDR(b), CurrentMemoryContext,
+									  BLOOM_KIND_PLAIN,
+									  "invalid external bloom filter value");
+
+	/* an imported filter keeps its target: say if it is already full */
+	bloom_check_full(f, fcinfo);
+	PG_RETURN_BLOOM_P(f);
 }
 
 /* ---- functions ------------------------------------------------------------ */
@@ -641,7 +645,7 @@ bloom_info(PG_FUNCTION_ARGS)
 
 /*
  * The full-filter check (bloomset.full_filter).  A filter whose estimated
- * rate exceeds twice the rate it was sized for (bloom_target_fpr; filters
+ * rate exceeds BLOOM_FULL_FACTOR times the rate it was sized for (bloom_target_fpr; filters
  * with explicit parameters have none) answers "maybe" far more often than
  * its builder asked: typically a capacity that was too small, or the union
  * of filters each sized for a part of the data.  The message names the
@@ -685,8 +689,8 @@ bloom_full_report(FunctionCallInfo fcinfo, const char *what_kind, double rate,
 	ereport(bloom_full_filter_action == BLOOM_FULL_ERROR ? ERROR : WARNING,
 			(errcode(bloom_full_filter_action == BLOOM_FULL_ERROR ?
 					 ERRCODE_INVALID_PARAMETER_VALUE : ERRCODE_WARNING),
-			 errmsg("%s: the %s is over capacity: estimated false-positive rate %.3g, more than twice its target %.3g",
-					what, what_kind, rate, target),
+			 errmsg("%s: the %s is over capacity: estimated false-positive rate %.3g, more than %g times its target %.3g",
+					what, what_kind, rate, BLOOM_FULL_FACTOR, target),
 			 errdetail("%s", detail),
 			 errhint("Size it for more items (bloom_agg(x, capacity, fpr)); filters that will be unioned need the union's capacity each. bloomset.full_filter = off silences this%s.",
 					 bloom_full_filter_action == BLOOM_FULL_WARNING ?
@@ -715,7 +719,7 @@ bloom_check_full(const BloomFilter *f, FunctionCallInfo fcinfo)
 	 */
 	if (!(f->flags & BLOOM_FLAG_FOLDED) && bloom_family_ngram_n(f->family) == 0 &&
 		!bloom_family_is_token(f->family) &&
-		bloom_model_fpr(f, (double) f->nitems) <= 2.0 * target)
+		bloom_model_fpr(f, (double) f->nitems) <= BLOOM_FULL_FACTOR * target)
 		return;
 
 	/*
@@ -724,7 +728,7 @@ bloom_check_full(const BloomFilter *f, FunctionCallInfo fcinfo)
 	 * layout, several times slower) only when that is above the target.
 	 */
 	if (bloom_model_fpr(f, bloom_estimate_items(f, bloom_popcount(f))) <= target ||
-		(rate = bloom_current_fpr(f)) <= 2.0 * target)
+		(rate = bloom_current_fpr(f)) <= BLOOM_FULL_FACTOR * target)
 		return;
 	bloom_full_report(fcinfo, "bloom filter", rate, target,
 					  psprintf("The filter has %llu bits and about %.0f distinct items; it was sized for a rate of %.3g.",

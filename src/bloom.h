@@ -385,7 +385,8 @@ extern Datum bloom_setop_deserialize(FunctionCallInfo fcinfo, const BloomSetopAg
 
 /*
  * bloomset.full_filter (bloomset.c): what bloom_check_full does when a
- * filter a call returns is estimated at more than twice its target rate.
+ * filter a call returns is estimated at more than BLOOM_FULL_FACTOR times
+ * its target rate.
  */
 typedef enum BloomFullAction
 {
@@ -394,6 +395,16 @@ typedef enum BloomFullAction
 	BLOOM_FULL_ERROR
 } BloomFullAction;
 extern int	bloom_full_filter_action;
+
+/*
+ * How far above its target a returned filter's estimated rate may go before
+ * the full-filter check reports it, for every kind and path.  A filter used
+ * within its capacity stays below its target (sizing rounds up; its
+ * estimate's noise at capacity is a few percent), so 1.5 never fires on
+ * one; at 2 a union of filters each sized for part of the data could lose
+ * two thirds of its margin unnoticed (1.67 % at a 1 % target).
+ */
+#define BLOOM_FULL_FACTOR		1.5
 extern uint64 bloom_statement_id;
 extern bool bloom_full_check_wanted(void);
 extern void bloom_full_report(FunctionCallInfo fcinfo, const char *what_kind,

@@ -584,14 +584,17 @@ bloom_ne(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(!bloom_equal(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1)));
 }
 
-/* bloom_estimate_card(bloom) -> float8: distinct items, from the fill. */
+/*
+ * bloom_estimate_card(bloom) -> float8: distinct items, from the fill at
+ * the size the bits are independent at (bloom_estimate_distinct).
+ */
 PG_FUNCTION_INFO_V1(bloom_estimate_card);
 Datum
 bloom_estimate_card(PG_FUNCTION_ARGS)
 {
 	BloomFilter *f = PG_GETARG_BLOOM_P(0);
 
-	PG_RETURN_FLOAT8(bloom_estimate_items(f, bloom_popcount(f)));
+	PG_RETURN_FLOAT8(bloom_estimate_distinct(f));
 }
 
 /*
@@ -632,7 +635,7 @@ bloom_info(PG_FUNCTION_ARGS)
 	v[5] = Int64GetDatum(f->nitems > PG_INT64_MAX ? PG_INT64_MAX : (int64) f->nitems);
 	v[6] = Int64GetDatum((int64) set);
 	v[7] = Float8GetDatum((double) set / (double) f->nbits);
-	v[8] = Float8GetDatum(bloom_estimate_items(f, set));
+	v[8] = Float8GetDatum(bloom_estimate_distinct(f));
 	v[9] = Float8GetDatum(bloom_current_fpr(f));
 	v[10] = CStringGetTextDatum(f->family);
 	v[11] = Int32GetDatum(f->version);
@@ -733,7 +736,7 @@ bloom_check_full(const BloomFilter *f, FunctionCallInfo fcinfo)
 	bloom_full_report(fcinfo, "bloom filter", rate, target,
 					  psprintf("The filter has %llu bits and about %.0f distinct items; it was sized for a rate of %.3g.",
 							   (unsigned long long) f->nbits,
-							   bloom_estimate_items(f, bloom_popcount(f)), target));
+							   bloom_estimate_distinct(f), target));
 }
 
 /*

@@ -552,6 +552,28 @@ extern uint64_t bloom_unit_bits(const BloomFilter *f);
 
 extern uint64_t bloom_popcount(const BloomFilter *f);
 extern double bloom_estimate_items(const BloomFilter *f, uint64_t bits_set);
+extern double bloom_estimate_distinct(const BloomFilter *f);
+
+/*
+ * bloom_estimate_distinct looks for the factor a union across sizes
+ * unfolded a filter by among the divisors of its size: at most this many
+ * divisors (a size below 2^31 bits has fewer than 1,000), and at most
+ * BLOOM_UNFOLD_MAX_TRIES passes over the bits.
+ */
+#define BLOOM_UNFOLD_MAX_DIVISORS	1024
+#define BLOOM_UNFOLD_MAX_TRIES		64
+
+/* Estimated cardinalities of two filters and of their union and intersection. */
+typedef struct BloomPairCard
+{
+	double		a;				/* |A| */
+	double		b;				/* |B| */
+	double		uni;			/* |A ∪ B| */
+	double		inter;			/* |A ∩ B| */
+} BloomPairCard;
+
+extern BloomPairCard bloom_estimate_pair(const BloomFilter *a, const BloomFilter *b,
+										 const BloomFilter *u);
 extern double bloom_current_fpr(const BloomFilter *f);
 extern double bloom_model_fpr(const BloomFilter *f, double n);
 extern void bloom_set_target_fpr(BloomFilter *f, double fpr);

@@ -555,10 +555,12 @@ extern double bloom_estimate_items(const BloomFilter *f, uint64_t bits_set);
 extern double bloom_estimate_distinct(const BloomFilter *f);
 
 /*
- * bloom_estimate_distinct looks for the factor a union across sizes
- * unfolded a filter by among the divisors of its size: at most this many
- * divisors (a size below 2^31 bits has fewer than 1,000), and at most
- * BLOOM_UNFOLD_MAX_TRIES passes over the bits.
+ * bloom_estimate_distinct looks for the factors a union across sizes
+ * unfolded a filter by among the divisors of its size in units: at most
+ * this many of them (a power-of-two size has at most 25; the most divisible
+ * explicit sizes have up to 1,344, whose largest are then not tried), and
+ * at most BLOOM_UNFOLD_MAX_TRIES passes over the bits, so an estimate
+ * reads a filter a bounded number of times.
  */
 #define BLOOM_UNFOLD_MAX_DIVISORS	1024
 #define BLOOM_UNFOLD_MAX_TRIES		64

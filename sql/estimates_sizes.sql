@@ -81,6 +81,20 @@ SELECT round(bloom_estimate_card(bloom_empty(1000) | bloom_agg(g))::numeric, 1) 
 SELECT (bloom_info(u)).estimated_card = bloom_estimate_card(u) AS info_agrees
   FROM (SELECT bloom_empty(1000) | bloom_agg(g) AS u FROM generate_series(1, 10) g) s;
 
+-- an input that is itself a union across sizes (x: the filter of 1..1,000
+-- unfolded 64 times) paired with one of 501..1,500 at that filter's size
+-- and with one of 1..100,000 at x's size
+SET bloomset.full_filter = off;
+SELECT abs(bloom_union_card(x, y) / 1500 - 1) < 0.03 AS xy_union_within_3pct,
+       abs(bloom_intersect_card(x, y) / 500 - 1) < 0.10 AS xy_intersect_within_10pct,
+       abs(bloom_jaccard(x, y) / (500 / 1500.0) - 1) < 0.10 AS xy_jaccard_within_10pct,
+       abs(bloom_union_card(x, z) / 100000 - 1) < 0.03 AS xz_union_within_3pct,
+       abs(bloom_intersect_card(x, z) / 1000 - 1) < 0.10 AS xz_intersect_within_10pct
+  FROM (SELECT bloom_empty(99567) | (SELECT bloom_agg(g) FROM generate_series(1, 1000) g) AS x,
+               (SELECT bloom_agg(g) FROM generate_series(501, 1500) g) AS y,
+               (SELECT bloom_agg(g) FROM generate_series(1, 100000) g) AS z) s;
+RESET bloomset.full_filter;
+
 -- filters that were folded (not unioned) keep the plain estimate: their
 -- bits are independent at their size (a fold by 4 of a filter at its
 -- capacity, so far over capacity: the check is silenced)

@@ -1541,24 +1541,39 @@ bloom_estimate_in_free(double m, int k, double nfree, double x)
  * onto S's size saturates whenever L holds far more items than S was sized
  * for.  At equal sizes (f = 1) this is the plain estimate from the fill of
  * the OR, exactly: -(m/k) ln(1 - Xu/m) = |S| + |L \ S| algebraically.
+ * An input that was itself resized (BLOOM_FLAG_FOLDED: a union across
+ * sizes, a fold) may already repeat bits, so its free bits are not
+ * independent: then every part is estimated by bloom_estimate_distinct,
+ * the union from u (flagged too).
  */
 BloomPairCard
 bloom_estimate_pair(const BloomFilter *a, const BloomFilter *b, const BloomFilter *u)
 {
 	const BloomFilter *big = a->nbits >= b->nbits ? a : b;
 	const BloomFilter *small = big == a ? b : a;
-	double		f = (double) (big->nbits / small->nbits);
-	uint64_t	xs = bloom_popcount(small);
-	double		ns = bloom_estimate_items(small, xs);
-	double		nl = bloom_estimate_items(big, bloom_popcount(big));
-	double		taken = f * (double) xs;	/* S's bits in u */
+	double		ns,
+				nl;
 	BloomPairCard r;
 
+	if ((a->flags | b->flags) & BLOOM_FLAG_FOLDED)
+	{
+		ns = bloom_estimate_distinct(small);
+		nl = bloom_estimate_distinct(big);
+		r.uni = bloom_estimate_distinct(u);
+	}
+	else
+	{
+		uint64_t	xs = bloom_popcount(small);
+		double		taken = (double) (big->nbits / small->nbits) * (double) xs;	/* S's bits in u */
+
+		ns = bloom_estimate_items(small, xs);
+		nl = bloom_estimate_items(big, bloom_popcount(big));
+		r.uni = ns + bloom_estimate_in_free((double) big->nbits, big->nhashes,
+											(double) big->nbits - taken,
+											(double) bloom_popcount(u) - taken);
+	}
 	r.a = big == a ? nl : ns;
 	r.b = big == a ? ns : nl;
-	r.uni = ns + bloom_estimate_in_free((double) big->nbits, big->nhashes,
-										(double) big->nbits - taken,
-										(double) bloom_popcount(u) - taken);
 	/* the union is at least as large as either side */
 	if (r.uni < nl)
 		r.uni = nl;

@@ -648,16 +648,18 @@ bloom_info(PG_FUNCTION_ARGS)
 
 /*
  * The full-filter check (bloomset.full_filter).  A filter whose estimated
- * rate exceeds BLOOM_FULL_FACTOR times the rate it was sized for (bloom_target_fpr; filters
- * with explicit parameters have none) answers "maybe" far more often than
- * its builder asked: typically a capacity that was too small, or the union
- * of filters each sized for a part of the data.  The message names the
- * function or aggregate of fcinfo (looked up only when it is raised).
- * warning: one WARNING per statement (the first such filter: a GROUP BY of
- * many full groups does not flood the client; the check then costs
- * nothing), error: 22023.  Statements are told apart by bloom_statement_id
- * (bloomset.c: bumped as each top-level statement starts executing), not by
- * their start time, which the statements of one query string share.
+ * rate exceeds BLOOM_FULL_FACTOR times the rate it was sized for
+ * (bloom_target_fpr; filters with explicit parameters have none) answers
+ * "maybe" more often than its builder asked: typically a capacity that was
+ * too small, or the union of filters each sized for a part of the data
+ * (or of different sizes: the smaller one's bits repeated).  The message
+ * names the function or aggregate of fcinfo (looked up only when it is
+ * raised).  warning: one WARNING per statement (the first such filter: a
+ * GROUP BY of many full groups does not flood the client; the check then
+ * costs nothing), error: 22023.  Statements are told apart by
+ * bloom_statement_id (bloomset.c: bumped as each top-level statement starts
+ * executing), not by their start time, which the statements of one query
+ * string share.
  */
 static uint64 bloom_warned_statement = 0;
 

@@ -399,10 +399,10 @@ extern int	bloom_full_filter_action;
 /*
  * How far above its target a returned filter's estimated rate may go before
  * the full-filter check reports it, for every kind and path.  A filter used
- * within its capacity stays below its target (sizing rounds up; its
- * estimate's noise at capacity is a few percent), so 1.5 never fires on
- * one; at 2 a union of filters each sized for part of the data could lose
- * two thirds of its margin unnoticed (1.67 % at a 1 % target).
+ * within its capacity stays at or below its target (sizing rounds up, and
+ * the estimate's spread at capacity is a few percent), far from 1.5 times
+ * it; at 2 a union of filters each sized for part of the data could answer
+ * "maybe" two thirds more often than promised and say nothing.
  */
 #define BLOOM_FULL_FACTOR		1.5
 extern uint64 bloom_statement_id;

@@ -15,7 +15,7 @@ OBJS = $(CORE_OBJS) src/bloom_module.o src/bloom_kind.o src/bloom_hash.o src/blo
 DATA = bloomset--1.0.sql bloomset--1.1.sql bloomset--1.0--1.1.sql bloomset--1.2.sql bloomset--1.1--1.2.sql \
 	bloomset--1.3.sql bloomset--1.2--1.3.sql
 
-REGRESS = type_io add_contains probe_scan probe_cache sliced_reads equality planner typed_keys readme_examples hashing aggregates agg_auto_phases union estimates errors \
+REGRESS = type_io add_contains probe_scan probe_cache sliced_reads equality planner typed_keys readme_examples hashing aggregates agg_auto_phases union estimates estimates_sizes errors \
 	parquet full_filters parallel copy_binary batch_estimates text_filters counting scalable mutation security \
 	agg_rates verbs rate_check bloom_index batched_probe bloomskip
 REGRESS_OPTS = --load-extension=bloomset

@@ -311,32 +311,37 @@ scalable_bloom_contains_each(PG_FUNCTION_ARGS)
 	return bloom_batch_each(fcinfo, BLOOM_KIND_SCALABLE);
 }
 
-/* Estimated items of a, of b and of their union (bloom_combine checks them). */
-static void
-bloom_pair_estimates(FunctionCallInfo fcinfo, double *na, double *nb, double *nu)
+/*
+ * Estimated |A|, |B|, |A ∪ B| and |A ∩ B| (bloom_estimate_pair: across
+ * sizes, each part where its bits are independent).  bloom_combine checks
+ * the pair and unfolds the smaller filter; a filter nothing was added to
+ * combines with any filter as the empty set.
+ */
+static BloomPairCard
+bloom_pair_estimates(FunctionCallInfo fcinfo)
 {
 	BloomFilter *a = PG_GETARG_BLOOM_P(0);
 	BloomFilter *b = PG_GETARG_BLOOM_P(1);
 	BloomFilter *u = bloom_combine(a, b, true);
+	char		detail[256];
+	BloomPairCard r;
 
-	*na = bloom_estimate_items(a, bloom_popcount(a));
-	*nb = bloom_estimate_items(b, bloom_popcount(b));
-	*nu = bloom_estimate_items(u, bloom_popcount(u));
-	/* the union is at least as large as either side */
-	*nu = Max(*nu, Max(*na, *nb));
+	if (bloom_check_compatible(a, b, detail, sizeof(detail)))
+		return bloom_estimate_pair(a, b, u);
+	/* one side is empty (bloom_combine raised the error otherwise) */
+	r.a = a->family[0] == '\0' ? 0.0 : bloom_estimate_distinct(a);
+	r.b = b->family[0] == '\0' ? 0.0 : bloom_estimate_distinct(b);
+	r.uni = Max(r.a, r.b);
+	r.inter = 0.0;
+	return r;
 }
 
-/* bloom_union_card(bloom, bloom) -> estimated |A ∪ B| (fill of the OR). */
+/* bloom_union_card(bloom, bloom) -> estimated |A ∪ B|. */
 PG_FUNCTION_INFO_V1(bloom_union_card);
 Datum
 bloom_union_card(PG_FUNCTION_ARGS)
 {
-	double		na,
-				nb,
-				nu;
-
-	bloom_pair_estimates(fcinfo, &na, &nb, &nu);
-	PG_RETURN_FLOAT8(nu);
+	PG_RETURN_FLOAT8(bloom_pair_estimates(fcinfo).uni);
 }
 
 /* bloom_intersect_card(bloom, bloom) -> |A| + |B| - |A ∪ B|, at least 0. */
@@ -344,12 +349,7 @@ PG_FUNCTION_INFO_V1(bloom_intersect_card);
 Datum
 bloom_intersect_card(PG_FUNCTION_ARGS)
 {
-	double		na,
-				nb,
-				nu;
-
-	bloom_pair_estimates(fcinfo, &na, &nb, &nu);
-	PG_RETURN_FLOAT8(Max(na + nb - nu, 0.0));
+	PG_RETURN_FLOAT8(bloom_pair_estimates(fcinfo).inter);
 }
 
 /* bloom_jaccard(bloom, bloom) -> estimated |A ∩ B| / |A ∪ B|. */
@@ -357,12 +357,9 @@ PG_FUNCTION_INFO_V1(bloom_jaccard);
 Datum
 bloom_jaccard(PG_FUNCTION_ARGS)
 {
-	double		na,
-				nb,
-				nu;
+	BloomPairCard r = bloom_pair_estimates(fcinfo);
 
-	bloom_pair_estimates(fcinfo, &na, &nb, &nu);
-	PG_RETURN_FLOAT8(nu > 0 ? Max(na + nb - nu, 0.0) / nu : 1.0);
+	PG_RETURN_FLOAT8(r.uni > 0 ? r.inter / r.uni : 1.0);
 }
 
 /*

@@ -165,7 +165,7 @@ _PG_init(void)
 							 &bloom_sliced_reads, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	DefineCustomEnumVariable("bloomset.full_filter",
-							 "What happens when a filter a call returns is estimated at more than twice the false-positive rate it was sized for: warning (once per statement), error or off.",
+							 "What happens when a filter a call returns is estimated at more than " CppAsString2(BLOOM_FULL_FACTOR) " times the false-positive rate it was sized for: warning (once per statement), error or off.",
 							 "Checked by every function and aggregate that returns a bloom, counting_bloom or scalable_bloom filter.",
 							 &bloom_full_filter_action, BLOOM_FULL_WARNING,
 							 bloom_full_filter_options, PGC_USERSET, 0,

@@ -116,10 +116,14 @@ bloom_from_bytea(PG_FUNCTION_ARGS)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
 
-	PG_RETURN_BLOOM_P(bloom_parse_wire((const uint8 *) VARDATA_ANY(b),
-									   VARSIZE_ANY_EXHDR(b), CurrentMemoryContext,
-									   BLOOM_KIND_PLAIN,
-									   "invalid external bloom filter value"));
+	BloomFilter *f = bloom_parse_wire((const uint8 *) VARDATA_ANY(b),
+									  VARSIZE_ANY_EXHDR(b), CurrentMemoryContext,
+									  BLOOM_KIND_PLAIN,
+									  "invalid external bloom filter value");
+
+	/* an imported filter keeps its target: say if it is already full */
+	bloom_check_full(f, fcinfo);
+	PG_RETURN_BLOOM_P(f);
 }
 
 /* ---- functions ------------------------------------------------------------ */
@@ -608,14 +612,17 @@ bloom_ne(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(!bloom_equal(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1)));
 }
 
-/* bloom_estimate_card(bloom) -> float8: distinct items, from the fill. */
+/*
+ * bloom_estimate_card(bloom) -> float8: distinct items, from the fill at
+ * the size the bits are independent at (bloom_estimate_distinct).
+ */
 PG_FUNCTION_INFO_V1(bloom_estimate_card);
 Datum
 bloom_estimate_card(PG_FUNCTION_ARGS)
 {
 	BloomFilter *f = PG_GETARG_BLOOM_P(0);
 
-	PG_RETURN_FLOAT8(bloom_estimate_items(f, bloom_popcount(f)));
+	PG_RETURN_FLOAT8(bloom_estimate_distinct(f));
 }
 
 /*
@@ -656,7 +663,7 @@ bloom_info(PG_FUNCTION_ARGS)
 	v[5] = Int64GetDatum(f->nitems > PG_INT64_MAX ? PG_INT64_MAX : (int64) f->nitems);
 	v[6] = Int64GetDatum((int64) set);
 	v[7] = Float8GetDatum((double) set / (double) f->nbits);
-	v[8] = Float8GetDatum(bloom_estimate_items(f, set));
+	v[8] = Float8GetDatum(bloom_estimate_distinct(f));
 	v[9] = Float8GetDatum(bloom_current_fpr(f));
 	v[10] = CStringGetTextDatum(f->family);
 	v[11] = Int32GetDatum(f->version);
@@ -669,16 +676,18 @@ bloom_info(PG_FUNCTION_ARGS)
 
 /*
  * The full-filter check (bloomset.full_filter).  A filter whose estimated
- * rate exceeds twice the rate it was sized for (bloom_target_fpr; filters
- * with explicit parameters have none) answers "maybe" far more often than
- * its builder asked: typically a capacity that was too small, or the union
- * of filters each sized for a part of the data.  The message names the
- * function or aggregate of fcinfo (looked up only when it is raised).
- * warning: one WARNING per statement (the first such filter: a GROUP BY of
- * many full groups does not flood the client; the check then costs
- * nothing), error: 22023.  Statements are told apart by bloom_statement_id
- * (bloom_module.c: bumped as each top-level statement starts executing), not by
- * their start time, which the statements of one query string share.
+ * rate exceeds BLOOM_FULL_FACTOR times the rate it was sized for
+ * (bloom_target_fpr; filters with explicit parameters have none) answers
+ * "maybe" more often than its builder asked: typically a capacity that was
+ * too small, or the union of filters each sized for a part of the data
+ * (or of different sizes: the smaller one's bits repeated).  The message
+ * names the function or aggregate of fcinfo (looked up only when it is
+ * raised).  warning: one WARNING per statement (the first such filter: a
+ * GROUP BY of many full groups does not flood the client; the check then
+ * costs nothing), error: 22023.  Statements are told apart by
+ * bloom_statement_id (bloom_module.c: bumped as each top-level statement starts
+ * executing), not by their start time, which the statements of one query
+ * string share.
  */
 static uint64 bloom_warned_statement = 0;
 
@@ -713,8 +722,8 @@ bloom_full_report(FunctionCallInfo fcinfo, const char *what_kind, double rate,
 	ereport(bloom_full_filter_action == BLOOM_FULL_ERROR ? ERROR : WARNING,
 			(errcode(bloom_full_filter_action == BLOOM_FULL_ERROR ?
 					 ERRCODE_INVALID_PARAMETER_VALUE : ERRCODE_WARNING),
-			 errmsg("%s: the %s is over capacity: estimated false-positive rate %.3g, more than twice its target %.3g",
-					what, what_kind, rate, target),
+			 errmsg("%s: the %s is over capacity: estimated false-positive rate %.3g, more than %g times its target %.3g",
+					what, what_kind, rate, BLOOM_FULL_FACTOR, target),
 			 errdetail("%s", detail),
 			 errhint("Size it for more items (bloom_agg(x, capacity, fpr)); filters that will be unioned need the union's capacity each. bloomset.full_filter = off silences this%s.",
 					 bloom_full_filter_action == BLOOM_FULL_WARNING ?
@@ -743,7 +752,7 @@ bloom_check_full(const BloomFilter *f, FunctionCallInfo fcinfo)
 	 */
 	if (!(f->flags & BLOOM_FLAG_FOLDED) && bloom_family_ngram_n(f->family) == 0 &&
 		!bloom_family_is_token(f->family) &&
-		bloom_model_fpr(f, (double) f->nitems) <= 2.0 * target)
+		bloom_model_fpr(f, (double) f->nitems) <= BLOOM_FULL_FACTOR * target)
 		return;
 
 	/*
@@ -752,12 +761,12 @@ bloom_check_full(const BloomFilter *f, FunctionCallInfo fcinfo)
 	 * layout, several times slower) only when that is above the target.
 	 */
 	if (bloom_model_fpr(f, bloom_estimate_items(f, bloom_popcount(f))) <= target ||
-		(rate = bloom_current_fpr(f)) <= 2.0 * target)
+		(rate = bloom_current_fpr(f)) <= BLOOM_FULL_FACTOR * target)
 		return;
 	bloom_full_report(fcinfo, "bloom filter", rate, target,
 					  psprintf("The filter has %llu bits and about %.0f distinct items; it was sized for a rate of %.3g.",
 							   (unsigned long long) f->nbits,
-							   bloom_estimate_items(f, bloom_popcount(f)), target));
+							   bloom_estimate_distinct(f), target));
 }
 
 /*

@@ -36,7 +36,8 @@ extern void bloom_explicit_header(BloomFilter *hdr, int32 size_bytes,
 
 /*
  * bloomset.full_filter (bloom_module.c): what bloom_check_full does when a
- * filter a call returns is estimated at more than twice its target rate.
+ * filter a call returns is estimated at more than BLOOM_FULL_FACTOR times
+ * its target rate.
  */
 typedef enum BloomFullAction
 {
@@ -45,6 +46,16 @@ typedef enum BloomFullAction
 	BLOOM_FULL_ERROR
 } BloomFullAction;
 extern int	bloom_full_filter_action;
+
+/*
+ * How far above its target a returned filter's estimated rate may go before
+ * the full-filter check reports it, for every kind and path.  A filter used
+ * within its capacity stays at or below its target (sizing rounds up, and
+ * the estimate's spread at capacity is a few percent), far from 1.5 times
+ * it; at 2 a union of filters each sized for part of the data could answer
+ * "maybe" two thirds more often than promised and say nothing.
+ */
+#define BLOOM_FULL_FACTOR		1.5
 extern uint64 bloom_statement_id;
 extern bool bloom_full_check_wanted(void);
 extern void bloom_full_report(FunctionCallInfo fcinfo, const char *what_kind,

@@ -103,10 +103,10 @@ counting_check_full(const BloomFilter *c, FunctionCallInfo fcinfo)
 	double		rate;
 
 	if (c->family[0] == '\0' || target == 0.0 || !bloom_full_check_wanted() ||
-		pow(1.0 - exp(-(double) c->nhashes * (double) c->nitems / m), c->nhashes) <= 2.0 * target)
+		pow(1.0 - exp(-(double) c->nhashes * (double) c->nitems / m), c->nhashes) <= BLOOM_FULL_FACTOR * target)
 		return;
 	rate = pow((double) counting_nonzero(c, NULL) / m, c->nhashes);
-	if (rate > 2.0 * target)
+	if (rate > BLOOM_FULL_FACTOR * target)
 		bloom_full_report(fcinfo, "counting bloom filter", rate, target,
 						  psprintf("The filter has %llu counters and %llu items added; it was sized for a rate of %.3g.",
 								   (unsigned long long) (c->nbits / 4),
@@ -313,16 +313,24 @@ counting_classic(const BloomFilter *c)
 	f->scheme = c->scheme;		/* same positions over the counters' bits */
 	f->collfp = c->collfp;
 	f->nitems = c->nitems;
+	/* the same positions at the same size: the same promise */
+	f->flags = c->flags & BLOOM_FLAG_TARGET_MASK;
 	bloom_counting_to_bits(c, f);
 	return f;
 }
 
-/* counting_bloom_to_bloom: the classic filter of the non-zero counters. */
+/*
+ * counting_bloom_to_bloom: the classic filter of the non-zero counters,
+ * with the counting filter's target (so it is checked as any bloom is).
+ */
 PG_FUNCTION_INFO_V1(counting_bloom_to_bloom);
 Datum
 counting_bloom_to_bloom(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BLOOM_P(counting_classic(COUNTING_ARG(0)));
+	BloomFilter *f = counting_classic(COUNTING_ARG(0));
+
+	bloom_check_full(f, fcinfo);
+	PG_RETURN_BLOOM_P(f);
 }
 
 /*

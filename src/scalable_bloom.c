@@ -575,7 +575,7 @@ scalable_check_full(const ScalableFilter *f, FunctionCallInfo fcinfo)
 	for (int i = 0; i < f->nsub; i++, sub = scalable_next(sub))
 		rate += bloom_current_fpr(sub);
 	rate = Min(rate, 1.0);
-	if (rate > 2.0 * target)
+	if (rate > BLOOM_FULL_FACTOR * target)
 		bloom_full_report(fcinfo, "scalable bloom filter", rate, target,
 						  psprintf("The filter has %d sub-filters, some holding more items than they were sized for (a union of filters each built on part of the data).",
 								   f->nsub));

@@ -102,6 +102,72 @@ test_fold(int layout)
 	free(unfolded);
 }
 
+/*
+ * Estimates across sizes: a filter L of 100,000 keys and S of keys
+ * overlapping 1,000 of them, f times smaller, for several f (the
+ * estimates against exact counts: the union within 3 %, the bound at
+ * equal size; the intersection within 10 % plus 0.1 % of the union, whose
+ * error inclusion-exclusion carries); the union stored as one
+ * filter (flagged as unfolded) estimates the union too; an empty large
+ * filter OR-ed with the unfolded S estimates exactly what S does.
+ */
+static void
+test_estimates_across_sizes(int layout)
+{
+	static const uint64_t factors[] = {1, 2, 3, 8, 42, 128};
+	uint64_t	nbits = UINT64_C(8064) * 256;	/* 8064 blocks or 32256 words */
+	int			k = layout == BLOOM_LAYOUT_BLOCKED ? 8 : 7;
+
+	for (size_t t = 0; t < sizeof(factors) / sizeof(factors[0]); t++)
+	{
+		uint64_t	f = factors[t],
+					ns = nbits / f / 16;	/* 16 bits per item */
+		BloomFilter *l = new_filter(layout, k, nbits);
+		BloomFilter *s = new_filter(layout, k, nbits / f);
+		BloomFilter *u = new_filter(layout, k, nbits);
+		BloomFilter *e = new_filter(layout, k, nbits);
+		BloomPairCard r;
+		double		uni = 100000.0 + (double) ns - 1000.0,
+					one;
+		char		what[160];
+
+		for (uint64_t i = 0; i < 100000; i++)
+			bloom_insert_hash(l, bloom_mix64(i));
+		for (uint64_t i = 99000; i < 99000 + ns; i++)
+			bloom_insert_hash(s, bloom_mix64(i));
+		bloom_resize_into(s, u);
+		bloom_resize_into(s, e);
+		bloom_or_words(u->words, l->words, BLOOM_NWORDS(u));
+		r = bloom_estimate_pair(l, s, u);
+		snprintf(what, sizeof(what), "%s, sizes %llux apart: union %.0f (%.0f), intersection %.0f (1000)",
+				 bloom_layout_name(layout), (unsigned long long) f, r.uni, uni, r.inter);
+		CHECK(fabs(r.uni - uni) <= 0.03 * uni, what);
+		CHECK(fabs(r.inter - 1000.0) <= 100.0 + 0.001 * uni, what);
+		CHECK(fabs(bloom_estimate_pair(s, l, u).uni - r.uni) <= 1e-9 * r.uni &&
+			  fabs(bloom_estimate_pair(s, l, u).inter - r.inter) <= 1e-9 * r.uni,
+			  "pair estimates do not depend on the order");
+		u->flags |= BLOOM_FLAG_FOLDED;
+		one = bloom_estimate_distinct(u);
+		snprintf(what, sizeof(what), "%s, sizes %llux apart: the stored union estimates %.0f (%.0f)",
+				 bloom_layout_name(layout), (unsigned long long) f, one, uni);
+		CHECK(fabs(one - uni) <= 0.03 * uni, what);
+		e->flags |= BLOOM_FLAG_FOLDED;
+		one = bloom_estimate_distinct(e);
+		snprintf(what, sizeof(what), "%s, %llux: empty | small estimates %.1f, small alone %.1f",
+				 bloom_layout_name(layout), (unsigned long long) f, one,
+				 bloom_estimate_items(s, bloom_popcount(s)));
+		CHECK(fabs(one - bloom_estimate_items(s, bloom_popcount(s))) < 1e-6 * one, what);
+		/* a folded filter of independent bits keeps its plain estimate */
+		l->flags |= BLOOM_FLAG_FOLDED;
+		CHECK(bloom_estimate_distinct(l) == bloom_estimate_items(l, bloom_popcount(l)),
+			  "independent bits: the plain estimate");
+		free(l);
+		free(s);
+		free(u);
+		free(e);
+	}
+}
+
 /* text and binary codecs round trip; validation rejects bad headers */
 static void
 test_codecs(void)
@@ -440,6 +506,11 @@ test_interrupts(void)
 		free(one);
 	}
 	POLL_CHECK(bloom_current_fpr(blk), nbytes, "blocked current rate polls");
+	/* flagged as folded, independent bits: the popcount and the factor 2 */
+	b->flags |= BLOOM_FLAG_FOLDED;
+	blk_half->flags |= BLOOM_FLAG_FOLDED;
+	POLL_CHECK(bloom_estimate_distinct(b), nbytes, "classic estimate across sizes polls");
+	POLL_CHECK(bloom_estimate_distinct(blk_half), nbytes / 2, "blocked estimate across sizes polls");
 	memset(blk->family, 0, BLOOM_FAMILY_LEN);
 	memset(blk->words, 0, nbytes);
 	POLL_CHECK(CHECK(bloom_check_bits(blk) == NULL, "empty filter passes"), nbytes, "check_bits polls");
@@ -1032,6 +1103,8 @@ main(int argc, char **argv)
 	test_layout(BLOOM_LAYOUT_CLASSIC);
 	test_fold(BLOOM_LAYOUT_BLOCKED);
 	test_fold(BLOOM_LAYOUT_CLASSIC);
+	test_estimates_across_sizes(BLOOM_LAYOUT_BLOCKED);
+	test_estimates_across_sizes(BLOOM_LAYOUT_CLASSIC);
 	test_codecs();
 	test_target_rate();
 	test_sizing();

@@ -268,6 +268,8 @@ skip_check_segments(const SkipMeta *meta)
 	}
 	if (meta->nranges > covered)
 		return "the metapage counts more ranges than its segments hold";
+	if (meta->summarized > meta->writer || meta->writer > meta->nranges)
+		return "the summarized and writer boundaries are out of order";
 	return NULL;
 }
 
@@ -334,6 +336,74 @@ skip_write_meta(Relation index, const SkipMeta *meta, bool log)
 		MarkBufferDirty(buf);
 	}
 	UnlockReleaseBuffer(buf);
+}
+
+/*
+ * Read pages_per_range and the writer boundary of the metapage, checking
+ * only the page and the format: the cheap read of every insert.
+ */
+void
+skip_read_bounds(Relation index, uint32 *ppr, uint64 *writer)
+{
+	Buffer		buf = ReadBuffer(index, SKIP_METAPAGE_BLKNO);
+	Page		page;
+	const SkipMeta *meta;
+	bool		ok;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	skip_check_page(index, page, SKIP_METAPAGE_BLKNO, SKIP_PAGE_META);
+	meta = (const SkipMeta *) PageGetContents(page);
+	ok = meta->magic == SKIP_MAGIC && meta->version == SKIP_FORMAT_VERSION &&
+		meta->pages_per_range >= 1 && meta->pages_per_range <= SKIP_MAX_PPR;
+	*ppr = meta->pages_per_range;
+	*writer = meta->writer;
+	UnlockReleaseBuffer(buf);
+	if (!ok)
+	{
+		SkipMeta	full;
+
+		skip_read_meta(index, &full);	/* reports what is wrong */
+		skip_corrupt(index, SKIP_METAPAGE_BLKNO, "the metapage is invalid");
+	}
+}
+
+/*
+ * Raise the metapage's writer boundary to at least writer and its
+ * summarized boundary to at least summarized (never past writer), under
+ * the metapage's exclusive lock, WAL-logged if anything changed; *meta
+ * receives the metapage before the change.  Returns whether writer moved.
+ */
+bool
+skip_advance_meta(Relation index, uint64 writer, uint64 summarized, SkipMeta *meta)
+{
+	Buffer		buf = ReadBuffer(index, SKIP_METAPAGE_BLKNO);
+	uint64		new_writer;
+	uint64		new_summarized;
+	const char *why;
+
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	skip_check_page(index, BufferGetPage(buf), SKIP_METAPAGE_BLKNO, SKIP_PAGE_META);
+	memcpy(meta, PageGetContents(BufferGetPage(buf)), sizeof(SkipMeta));
+	why = skip_check_meta(meta, RelationGetNumberOfAttributes(index));
+	if (why)
+	{
+		UnlockReleaseBuffer(buf);
+		skip_corrupt(index, SKIP_METAPAGE_BLKNO, why);
+	}
+	new_writer = Max(meta->writer, Min(writer, meta->nranges));
+	new_summarized = Max(meta->summarized, Min(summarized, new_writer));
+	if (new_writer != meta->writer || new_summarized != meta->summarized)
+	{
+		GenericXLogState *state = GenericXLogStart(index);
+		SkipMeta   *m = (SkipMeta *) PageGetContents(GenericXLogRegisterBuffer(state, buf, 0));
+
+		m->writer = new_writer;
+		m->summarized = new_summarized;
+		GenericXLogFinish(state);
+	}
+	UnlockReleaseBuffer(buf);
+	return new_writer != meta->writer;
 }
 
 /* A new page at the end of a fork of the index, locked exclusively. */

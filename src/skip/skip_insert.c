@@ -193,7 +193,7 @@ skip_sum_callback(Relation index, ItemPointer tid, Datum *values,
 }
 
 /*
- * Set bits[0 .. n) (sorted by block and byte, on at most
+ * Set bits[0 .. n) (grouped by block in block order, on at most
  * MAX_GENERIC_XLOG_PAGES pages) in one generic WAL record: the pages are locked in block order,
  * as every writer of several pages does, and a page whose bits are all set
  * already is left out.
@@ -234,20 +234,41 @@ skip_set_group(Relation index, const SkipBit *bits, int64 n)
 		UnlockReleaseBuffer(bufs[b]);
 }
 
+/*
+ * Order bits[0 .. n), all on pages of segment seg, by block: a counting
+ * sort (one pass, no comparisons) when the segment has few pages for the
+ * bits, which is the usual case, else qsort.  Duplicates stay: setting a
+ * bit twice is harmless.
+ */
+static SkipBit *
+skip_order_bits(const SkipSegment *seg, SkipBit *bits, int64 n)
+{
+	uint32	   *start;
+	SkipBit    *out;
+
+	if ((int64) seg->npages > 4 * n)
+	{
+		qsort(bits, n, sizeof(SkipBit), skip_cmp_bit);
+		return bits;
+	}
+	start = palloc0(sizeof(uint32) * ((Size) seg->npages + 1));
+	out = palloc_extended(sizeof(SkipBit) * Max(n, 1), MCXT_ALLOC_HUGE);
+	for (int64 i = 0; i < n; i++)
+		start[bits[i].blk - seg->first_block + 1]++;
+	for (uint32 p = 1; p <= seg->npages; p++)
+		start[p] += start[p - 1];
+	for (int64 i = 0; i < n; i++)
+		out[start[bits[i].blk - seg->first_block]++] = bits[i];
+	pfree(start);
+	return out;
+}
+
 /* Set the bits collected, each page once, MAX_GENERIC_XLOG_PAGES pages a record. */
 static void
-skip_write_bits(Relation index, SkipBit *bits, int64 n)
+skip_write_bits(Relation index, const SkipSegment *seg, SkipBit *collected, int64 m)
 {
-	int64		m = 0;
+	SkipBit    *bits = skip_order_bits(seg, collected, m);
 
-	qsort(bits, n, sizeof(SkipBit), skip_cmp_bit);
-	for (int64 i = 0; i < n; i++)
-	{
-		if (m > 0 && bits[m - 1].blk == bits[i].blk && bits[m - 1].byte == bits[i].byte)
-			bits[m - 1].mask |= bits[i].mask;
-		else
-			bits[m++] = bits[i];
-	}
 	for (int64 i = 0; i < m;)
 	{
 		int64		j = i;
@@ -267,6 +288,8 @@ skip_write_bits(Relation index, SkipBit *bits, int64 n)
 		i = j;
 		CHECK_FOR_INTERRUPTS();
 	}
+	if (bits != collected)
+		pfree(bits);
 }
 
 /*
@@ -306,7 +329,7 @@ skip_summarize_ranges(Relation heap, Relation index, const SkipMeta *meta,
 										 (BlockNumber) b,
 										 (BlockNumber) Min(SKIP_SUMMARIZE_PAGES, b1 - b),
 										 skip_sum_callback, ss, NULL);
-			skip_write_bits(index, ss->bits, ss->nbits);
+			skip_write_bits(index, seg, ss->bits, ss->nbits);
 		}
 		r = r1;
 	}

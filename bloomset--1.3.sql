@@ -1880,19 +1880,20 @@ CREATE FUNCTION @extschema@.bloomskip_info(index regclass,
 	OUT bits_per_range integer, OUT hashes integer, OUT target_rate double precision,
 	OUT design_keys_per_range double precision, OUT index_pages bigint,
 	OUT mean_fill double precision, OUT max_fill double precision,
-	OUT estimated_rate double precision, OUT outgrown_ranges bigint)
+	OUT estimated_rate double precision, OUT outgrown_ranges bigint,
+	OUT summarized_ranges bigint, OUT open_ranges bigint)
 RETURNS record
 AS 'MODULE_PATHNAME', 'bloomskip_info'
 LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloomskip_info(regclass) IS
-'a bloomskip index''s parameters, ranges, segments, size, how full its ranges are and their estimated false-positive rate';
+'a bloomskip index''s parameters, ranges, segments, size, how full its summarized ranges are, their estimated false-positive rate, and the summarized and open ranges';
 
 CREATE FUNCTION @extschema@.bloomskip_check(index regclass)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'bloomskip_check'
 LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION @extschema@.bloomskip_check(regclass) IS
-'keys of visible rows that a bloomskip index does not find in their range (0 for a sound index; the first is reported as a warning)';
+'keys of visible rows in summarized ranges that a bloomskip index does not find in their range (0 for a sound index; the first is reported as a warning; open ranges are returned whole by every scan and not checked)';
 
 CREATE FUNCTION @extschema@.bloomskip_range_filter(index regclass, range bigint)
 RETURNS @extschema@.bloom

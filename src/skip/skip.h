@@ -25,7 +25,7 @@
 #include "../bloom_hash.h"
 
 #define SKIP_MAGIC				0x534B4950	/* "SKIP" */
-#define SKIP_FORMAT_VERSION		1
+#define SKIP_FORMAT_VERSION		2
 #define SKIP_METAPAGE_BLKNO		0
 
 /* page kinds, in the special space */
@@ -96,7 +96,12 @@ typedef struct SkipMeta
 	uint64		seed;			/* column c hashes with seed + c */
 	uint32		pages_per_range;
 	uint32		nsegments;
-	uint64		nranges;		/* ranges covered: ranges below have bits */
+	uint64		nranges;		/* ranges whose bits have pages */
+	uint64		summarized;		/* ranges below have their bits; scans return
+								 * every page of the others */
+	uint64		writer;			/* an insert into a range below sets its bits;
+								 * into one above, nothing (summarized <=
+								 * writer <= nranges) */
 	double		target_rate;	/* the rate m and k were chosen for */
 	double		design_distinct;	/* distinct keys per range m was sized for */
 	SkipSegment segments[SKIP_MAX_SEGMENTS];
@@ -143,6 +148,9 @@ extern bool skip_validate(Oid opclassoid);
 extern void skip_extend(Relation index, uint64 range);
 extern void skip_write_meta(Relation index, const SkipMeta *meta, bool log);
 extern Buffer skip_new_buffer(Relation index, ForkNumber fork);
+extern void skip_read_bounds(Relation index, uint32 *ppr, uint64 *writer);
+extern bool skip_advance_meta(Relation index, uint64 writer, uint64 summarized,
+							  SkipMeta *meta);
 
 /* skip_build.c */
 extern IndexBuildResult *skip_build(Relation heap, Relation index,
@@ -159,6 +167,7 @@ extern bool skip_insert(Relation index, Datum *values, bool *isnull,
 						struct IndexInfo *indexInfo);
 extern void skip_set_bits(Relation index, const SkipMeta *meta, uint64 range,
 						  const uint64 *h, int nh);
+extern void skip_summarize_upto(Relation heap, Relation index, uint64 upto, bool always);
 
 /* skip_scan.c */
 extern IndexScanDesc skip_beginscan(Relation r, int nkeys, int norderbys);

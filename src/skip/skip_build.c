@@ -315,6 +315,13 @@ skip_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		skip_plan_segments(&bs.meta, nranges,
 						   (uint32) Min(TYPEALIGN(64, nranges + nranges / 4), SKIP_MAX_CAPACITY), 1);
 	bs.meta.nranges = nranges;
+	/*
+	 * Every range but the last is summarized; the last, which appends fill,
+	 * stays open (its bits are set all the same, but no insert adds to them
+	 * until the table moves past it).
+	 */
+	bs.meta.writer = nranges > 0 ? nranges - 1 : 0;
+	bs.meta.summarized = bs.meta.writer;
 	for (uint32 s = 0; s < bs.meta.nsegments; s++)
 		skip_write_segment(&bs, index, &bs.meta, &bs.meta.segments[s]);
 	skip_write_meta(index, &bs.meta, false);

@@ -116,7 +116,7 @@ skip_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	SkipMeta	meta;
 	double		spc_random_page_cost;
 	double		nranges, sel, rows, per_range, clustered, scattered, true_ranges,
-				false_ranges, probes, corr, pages;
+				false_ranges, open_ranges, probes, corr, pages;
 	List	   *quals = get_quals_from_indexclauses(path->indexclauses);
 
 	skip_read_meta(irel, &meta);
@@ -134,7 +134,9 @@ skip_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	true_ranges = Max(true_ranges, Min(clustered, scattered));
 	probes = skip_probes(root, path);
 	false_ranges = Min(1.0, meta.target_rate * probes) * (nranges - true_ranges);
-	*indexSelectivity = Min(1.0, (true_ranges + false_ranges) / nranges);
+	/* the open ranges (not summarized) are returned whole */
+	open_ranges = Min(nranges, Max(nranges - (double) meta.summarized, 0.0));
+	*indexSelectivity = Min(1.0, (true_ranges + false_ranges + open_ranges) / nranges);
 
 	pages = 1.0 + probes * meta.nhashes * Max(meta.nsegments, 1);
 	pages = Min(pages, (double) Max(index->pages, 1));
@@ -142,6 +144,7 @@ skip_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	*indexStartupCost = pages * spc_random_page_cost +
 		probes * meta.nhashes * nranges / 64.0 * cpu_operator_cost +
 		list_length(quals) * cpu_operator_cost;
-	*indexTotalCost = *indexStartupCost + (true_ranges + false_ranges) * cpu_operator_cost;
+	*indexTotalCost = *indexStartupCost +
+		(true_ranges + false_ranges + open_ranges) * cpu_operator_cost;
 	*indexCorrelation = corr;
 }

@@ -11,8 +11,9 @@
  * columns, or several conditions on one).  Reading stops early in a
  * segment once its bitmap is empty, so an absent key usually costs fewer
  * than k pages.  A NULL key, or an array of only NULLs, matches nothing.
- * Every page of every range left, and every heap page past the ranges the
- * index covers, goes into the bitmap.
+ * Every page of every range left, and every heap page of the ranges not
+ * summarized (the open tail, at or past the metapage's summarized
+ * boundary), goes into the bitmap.
  *
  *-------------------------------------------------------------------------
  */
@@ -237,7 +238,7 @@ skip_scan_segment(IndexScanDesc scan, const SkipMeta *meta, const SkipSegment *s
 	uint64	   *res = palloc(nw * sizeof(uint64));
 	uint64	   *acc = palloc(nw * sizeof(uint64));
 	uint64	   *tmp = palloc(nw * sizeof(uint64));
-	uint64		ncols = Min((uint64) seg->capacity, meta->nranges - seg->first_range);
+	uint64		ncols = Min((uint64) seg->capacity, meta->summarized - seg->first_range);
 	int64		added = 0;
 
 	memset(res, 0xFF, nw * sizeof(uint64));
@@ -300,13 +301,13 @@ skip_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 		heap_pages = skip_heap_pages(scan->indexRelation);
 		for (uint32 s = 0; s < meta.nsegments; s++)
 		{
-			if (meta.segments[s].first_range >= meta.nranges)
+			if (meta.segments[s].first_range >= meta.summarized)
 				break;
 			added += skip_scan_segment(scan, &meta, &meta.segments[s], keys,
 									   scan->numberOfKeys, tbm, heap_pages);
 		}
-		/* the open tail: pages past the ranges the index covers */
-		added += skip_add_ranges(tbm, &meta, meta.nranges,
+		/* the open tail: every page of the ranges not summarized */
+		added += skip_add_ranges(tbm, &meta, meta.summarized,
 								 (uint64) heap_pages / meta.pages_per_range + 1, heap_pages);
 	}
 	MemoryContextSwitchTo(old);

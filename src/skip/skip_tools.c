@@ -2,9 +2,9 @@
  *
  * skip_tools.c
  *	  SQL functions to look into a bloomskip index: bloomskip_info (its
- *	  parameters and how full its ranges are), bloomskip_check (every
- *	  visible row's keys are set in its range, as amcheck's heapallindexed
- *	  checks a btree) and bloomskip_range_filter (one range's filter as a
+ *	  parameters, boundaries and how full its ranges are), bloomskip_check
+ *	  (every visible row's keys in a summarized range are set there, as
+ *	  amcheck's heapallindexed checks a btree) and bloomskip_range_filter (one range's filter as a
  *	  bloom value, which answers bloom_contains as the index does).
  *
  * Each takes an index by regclass; anything but a bloomskip index is an
@@ -86,15 +86,20 @@ skip_count_segment(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 }
 
 PG_FUNCTION_INFO_V1(bloomskip_info);
-/* bloomskip_info(index): parameters, size and fill of a bloomskip index. */
+/*
+ * bloomskip_info(index): parameters, size, boundaries and fill of a
+ * bloomskip index (the fill over the summarized ranges).
+ */
 Datum
 bloomskip_info(PG_FUNCTION_ARGS)
 {
 	Relation	index = skip_open_checked(PG_GETARG_OID(0));
 	SkipMeta	meta;
 	TupleDesc	desc;
-	Datum		v[12];
-	bool		nulls[12] = {0};
+	Datum		v[14];
+	bool		nulls[14] = {0};
+	Relation	heap;
+	uint64		heap_ranges;
 	double		sumfill = 0, maxfill = 0, sumrate = 0;
 	int64		outgrown = 0;
 
@@ -107,7 +112,9 @@ bloomskip_info(PG_FUNCTION_ARGS)
 		uint64	   *counts = palloc0(sizeof(uint64) * seg->capacity);
 
 		skip_count_segment(index, &meta, seg, counts);
-		for (uint64 c = 0; c < seg->capacity && seg->first_range + c < meta.nranges; c++)
+		if (seg->first_range >= meta.summarized)
+			break;
+		for (uint64 c = 0; c < seg->capacity && seg->first_range + c < meta.summarized; c++)
 		{
 			double		fill = (double) counts[c] / meta.nbits;
 			double		rate = pow(fill, meta.nhashes);
@@ -128,10 +135,16 @@ bloomskip_info(PG_FUNCTION_ARGS)
 	v[5] = Float8GetDatum(meta.target_rate);
 	v[6] = Float8GetDatum(meta.design_distinct);
 	v[7] = Int64GetDatum(RelationGetNumberOfBlocks(index));
-	v[8] = Float8GetDatum(meta.nranges ? sumfill / meta.nranges : 0);
+	v[8] = Float8GetDatum(meta.summarized ? sumfill / meta.summarized : 0);
 	v[9] = Float8GetDatum(maxfill);
-	v[10] = Float8GetDatum(meta.nranges ? sumrate / meta.nranges : 0);
+	v[10] = Float8GetDatum(meta.summarized ? sumrate / meta.summarized : 0);
 	v[11] = Int64GetDatum(outgrown);
+	heap = table_open(index->rd_index->indrelid, AccessShareLock);
+	heap_ranges = (RelationGetNumberOfBlocks(heap) + (uint64) meta.pages_per_range - 1) /
+		meta.pages_per_range;
+	table_close(heap, AccessShareLock);
+	v[12] = Int64GetDatum(meta.summarized);
+	v[13] = Int64GetDatum(heap_ranges > meta.summarized ? heap_ranges - meta.summarized : 0);
 	relation_close(index, AccessShareLock);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), v, nulls)));
 }
@@ -177,10 +190,10 @@ skip_check_callback(Relation index, ItemPointer tid, Datum *values,
 
 		if (isnull[i])
 			continue;
+		if (range >= cs->meta.summarized)
+			continue;			/* open: every scan returns its pages */
 		h = skip_hash_value(&cs->ki.ti[i], &cs->meta, i, values[i]);
-		if (range >= cs->meta.nranges)
-			skip_report_violation(index, cs, tid, i, "Its range is past the ranges the index covers.");
-		else if (!skip_range_has(index, &cs->meta, range, h))
+		if (!skip_range_has(index, &cs->meta, range, h))
 			skip_report_violation(index, cs, tid, i, "A bit of the key is not set in its range.");
 	}
 	MemoryContextSwitchTo(old);
@@ -189,8 +202,11 @@ skip_check_callback(Relation index, ItemPointer tid, Datum *values,
 
 PG_FUNCTION_INFO_V1(bloomskip_check);
 /*
- * bloomskip_check(index): the number of keys of visible rows that the index
- * does not find in their range (0 for a sound index); the first is reported.
+ * bloomskip_check(index): the number of keys of visible rows in summarized
+ * ranges that the index does not find in their range (0 for a sound
+ * index); the first is reported.  The rows of open ranges are not checked:
+ * every scan returns all their pages, so no key there can be missed; a
+ * notice says which ranges were checked.
  */
 Datum
 bloomskip_check(PG_FUNCTION_ARGS)
@@ -207,6 +223,11 @@ bloomskip_check(PG_FUNCTION_ARGS)
 	/* an MVCC snapshot: the rows visible now, as amcheck's heapallindexed */
 	ii->ii_Concurrent = true;
 	table_index_build_scan(heap, index, ii, true, false, skip_check_callback, cs, NULL);
+	ereport(NOTICE,
+			(errmsg("bloomskip_check checked the rows of the " UINT64_FORMAT " summarized ranges of index \"%s\"",
+					cs->meta.summarized, RelationGetRelationName(index)),
+			 errdetail("The ranges from " UINT64_FORMAT " on are open: every scan returns all their pages.",
+					   cs->meta.summarized)));
 	table_close(heap, AccessShareLock);
 	relation_close(index, AccessShareLock);
 	PG_RETURN_INT64(cs->violations);
@@ -264,14 +285,15 @@ bloomskip_range_filter(PG_FUNCTION_ARGS)
 	uint64		set;
 
 	skip_read_meta(index, &meta);
-	if (range < 0 || (uint64) range >= meta.nranges)
+	if (range < 0 || (uint64) range >= meta.summarized)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("range " INT64_FORMAT " is not in bloomskip index \"%s\"",
+				 errmsg("range " INT64_FORMAT " is not summarized in bloomskip index \"%s\"",
 						range, RelationGetRelationName(index)),
-				 meta.nranges == 0 ?
-				 errdetail("The index covers no ranges yet.") :
-				 errdetail("The index covers ranges 0 to " UINT64_FORMAT ".", meta.nranges - 1)));
+				 meta.summarized == 0 ?
+				 errdetail("The index has no summarized range yet; every scan returns all pages of the open ranges.") :
+				 errdetail("Pass a range from 0 to " UINT64_FORMAT "; every scan returns all pages of the open ranges after it.",
+						   meta.summarized - 1)));
 	skip_keyinfo_init(ki, index, CurrentMemoryContext);
 	f = bloom_alloc(BLOOM_LAYOUT_CLASSIC, meta.nhashes, meta.nbits, meta.seed);
 	f->scheme = meta.scheme;

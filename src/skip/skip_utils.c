@@ -59,8 +59,63 @@
  * a time under an exclusive lock, WAL-logged as generic WAL; setting bits
  * is monotone, so concurrent inserters lose nothing and a crash between
  * two pages leaves a superset.  Deleted keys stay set (false positives
- * until REINDEX), so VACUUM has nothing to remove.  Ranges past the last
- * segment are the open tail: a scan returns all their pages.
+ * until REINDEX), so VACUUM has nothing to remove.
+ *
+ * The open tail.  Setting k bits on k pages, each through generic WAL
+ * (which compares whole pages), costs far more than a btree insert, and
+ * appends are most inserts.  So the ranges the table is still filling at
+ * its end are left open: a scan returns every page of them, and appends
+ * into them write nothing.  Two boundaries in the metapage, both only
+ * ever raised, with summarized <= writer <= nranges:
+ *
+ *   summarized: ranges below have their bits; a scan reads the bits of
+ *	 those and returns every page of every range from summarized on.
+ *   writer: an insert whose heap tuple lies in a range below writer sets
+ *	 its bits itself; in a range at or past writer it writes nothing.
+ *
+ * An insert into range r > writer means the table has moved past ranges
+ * [writer, r).  That backend summarizes them: (a) it extends the index to
+ * cover them and, under the metapage's exclusive lock, raises writer to r
+ * (WAL-logged): from now on inserts into them set their bits themselves;
+ * (b) it reads the heap's ranges [S, r), S being summarized as read then,
+ * with table_index_build_range_scan and anyvisible (every tuple on the
+ * pages, in progress or recently dead, as BRIN's summarize_range), and
+ * sets the keys' bits, a few pages per generic WAL record, each page
+ * once; (c) under the metapage's lock it raises summarized to r (never
+ * lowering it: another summarizer may be ahead).  Only the backend that
+ * moved writer in (a) summarizes; VACUUM summarizes up to the range of the
+ * heap's last page, and every range between summarized and writer.
+ *
+ * Why no key is missed.  Take a tuple T whose keys are in range x and a
+ * scan that reads summarized = s > x (if s <= x the scan returns x whole).
+ * Some summarizer B raised summarized past x in (c), after reading the
+ * heap's ranges from its S <= x, so x among them, in (b), after raising or
+ * finding writer > x in (a).  T's inserter read writer after placing T on
+ * its page: aminsert runs after the heap insert, which released the heap
+ * page's lock.  If it read writer > x, it set T's bits itself before its
+ * transaction could commit.  If it read writer <= x, that read preceded
+ * B's (a) (writer only grows, and B's (a) left it > x), so T was on its
+ * page before B's (a), and B's heap read, which follows (a) and locks each
+ * page, saw T (anyvisible includes uncommitted and deleted tuples; HOT
+ * chains carry equal keys as bloomskip is not a summarizing AM, and the
+ * chain's root, on the same page, is read).  Either way T's bits were set
+ * before summarized passed x.  Unlike BRIN's placeholder tuple, no
+ * summarizer needs to see concurrent inserts: raising writer first hands
+ * them to their inserters.
+ *
+ * Crashes and errors.  Every step is WAL-logged, in order: bits before
+ * summarized, so a summarized that survives a crash has its bits.  A
+ * summarizer that fails between (a) and (c) (a crash, a cancel, an error
+ * in an index expression) leaves [summarized, writer) with writer raised
+ * but bits partly written.  Those ranges stay returned whole, since
+ * summarized did not move.  The rule that keeps this sound: summarized only
+ * moves to r after the same backend read every range in [S, r) itself, S
+ * being summarized as it read it in (a), not just the ranges it claimed.
+ * So the next summarizer re-reads the failed one's ranges too (costing
+ * only time when the other is merely slower), and the proof above holds
+ * for every range it passes.  After a crash, writer is at least what any
+ * committed inserter read: the inserter's commit record follows the
+ * record that set the value it read.
  *
  *-------------------------------------------------------------------------
  */
@@ -268,6 +323,8 @@ skip_check_segments(const SkipMeta *meta)
 	}
 	if (meta->nranges > covered)
 		return "the metapage counts more ranges than its segments hold";
+	if (meta->summarized > meta->writer || meta->writer > meta->nranges)
+		return "the summarized and writer boundaries are out of order";
 	return NULL;
 }
 
@@ -334,6 +391,74 @@ skip_write_meta(Relation index, const SkipMeta *meta, bool log)
 		MarkBufferDirty(buf);
 	}
 	UnlockReleaseBuffer(buf);
+}
+
+/*
+ * Read pages_per_range and the writer boundary of the metapage, checking
+ * only the page and the format: the cheap read of every insert.
+ */
+void
+skip_read_bounds(Relation index, uint32 *ppr, uint64 *writer)
+{
+	Buffer		buf = ReadBuffer(index, SKIP_METAPAGE_BLKNO);
+	Page		page;
+	const SkipMeta *meta;
+	bool		ok;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	skip_check_page(index, page, SKIP_METAPAGE_BLKNO, SKIP_PAGE_META);
+	meta = (const SkipMeta *) PageGetContents(page);
+	ok = meta->magic == SKIP_MAGIC && meta->version == SKIP_FORMAT_VERSION &&
+		meta->pages_per_range >= 1 && meta->pages_per_range <= SKIP_MAX_PPR;
+	*ppr = meta->pages_per_range;
+	*writer = meta->writer;
+	UnlockReleaseBuffer(buf);
+	if (!ok)
+	{
+		SkipMeta	full;
+
+		skip_read_meta(index, &full);	/* reports what is wrong */
+		skip_corrupt(index, SKIP_METAPAGE_BLKNO, "the metapage is invalid");
+	}
+}
+
+/*
+ * Raise the metapage's writer boundary to at least writer and its
+ * summarized boundary to at least summarized (never past writer), under
+ * the metapage's exclusive lock, WAL-logged if anything changed; *meta
+ * receives the metapage before the change.  Returns whether writer moved.
+ */
+bool
+skip_advance_meta(Relation index, uint64 writer, uint64 summarized, SkipMeta *meta)
+{
+	Buffer		buf = ReadBuffer(index, SKIP_METAPAGE_BLKNO);
+	uint64		new_writer;
+	uint64		new_summarized;
+	const char *why;
+
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	skip_check_page(index, BufferGetPage(buf), SKIP_METAPAGE_BLKNO, SKIP_PAGE_META);
+	memcpy(meta, PageGetContents(BufferGetPage(buf)), sizeof(SkipMeta));
+	why = skip_check_meta(meta, RelationGetNumberOfAttributes(index));
+	if (why)
+	{
+		UnlockReleaseBuffer(buf);
+		skip_corrupt(index, SKIP_METAPAGE_BLKNO, why);
+	}
+	new_writer = Max(meta->writer, Min(writer, meta->nranges));
+	new_summarized = Max(meta->summarized, Min(summarized, new_writer));
+	if (new_writer != meta->writer || new_summarized != meta->summarized)
+	{
+		GenericXLogState *state = GenericXLogStart(index);
+		SkipMeta   *m = (SkipMeta *) PageGetContents(GenericXLogRegisterBuffer(state, buf, 0));
+
+		m->writer = new_writer;
+		m->summarized = new_summarized;
+		GenericXLogFinish(state);
+	}
+	UnlockReleaseBuffer(buf);
+	return new_writer != meta->writer;
 }
 
 /* A new page at the end of a fork of the index, locked exclusively. */

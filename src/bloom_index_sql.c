@@ -241,6 +241,9 @@ bloom_index_read_header(BloomIndexTable *t, bool read_only, BloomFilter *hdr, in
 	bits = bloom_index_col(0, 1, &isnull);
 	if (!isnull)
 		bloom_index_header_of(t->name, DatumGetByteaPP(bits), hdr);
+	else if (*nseg > 0)			/* no filter was ever added, yet there are some */
+		bloom_index_corrupt(t->name, "The header row holds no parameters, but the index has %lld segments.",
+							(long long) *nseg);
 	SPI_freetuptable(SPI_tuptable);
 	return !isnull;
 }

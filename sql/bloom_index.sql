@@ -229,6 +229,15 @@ SELECT bloom_index_create('"unterminated', 'SELECT chunk_id, f FROM chunk');
 DROP VIEW not_an_index_view;
 DROP SEQUENCE not_an_index_seq;
 
+-- the table is the one created, even with a temporary table of the same
+-- name first in the path
+CREATE TEMP TABLE shadow_idx (seg int4, blk int4, ids int8[], bits bytea);
+SELECT bloom_index_create('shadow_idx', 'SELECT chunk_id, f FROM chunk WHERE chunk_id < 10')::oid AS created \gset
+SELECT :created = 'public.shadow_idx'::regclass::oid AS created_in_public,
+       (SELECT count(*) FROM pg_temp.shadow_idx) AS temp_rows,
+       (SELECT filters FROM bloom_index_info('public.shadow_idx')) AS filters;
+DROP TABLE pg_temp.shadow_idx, public.shadow_idx;
+
 -- what the source query must return (42601 for its shape, 42804 for its
 -- types); a comment at its end is fine
 SELECT bloom_index_create('x', 'SELECT 1');

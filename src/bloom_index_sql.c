@@ -1398,6 +1398,8 @@ Datum
 bloom_index_create(PG_FUNCTION_ARGS)
 {
 	List	   *names;
+	RangeVar   *rv;
+	Oid			nsp;
 	StringInfoData qname;
 	ListCell   *lc;
 	BloomIndexTable t;
@@ -1414,11 +1416,17 @@ bloom_index_create(PG_FUNCTION_ARGS)
 		appendStringInfo(&qname, "%s%s", qname.len > 0 ? "." : "", quote_identifier(strVal(lfirst(lc))));
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	/* the caller's text: the name, under the caller's search_path */
+	/*
+	 * the caller's text: the name, under the caller's search_path; the table
+	 * is then found in the schema it was created in (a temporary table of
+	 * the same name would come first in the path)
+	 */
+	rv = makeRangeVarFromNameList(names);
+	nsp = RangeVarGetCreationNamespace(rv);
 	if (SPI_execute(psprintf("CREATE TABLE %s (seg pg_catalog.int4 NOT NULL, blk pg_catalog.int4 NOT NULL, "
 							 "ids pg_catalog.int8[], bits pg_catalog.bytea)", qname.data), false, 0) < 0)
 		elog(ERROR, "CREATE TABLE failed");
-	bloom_index_table(RangeVarGetRelid(makeRangeVarFromNameList(names), NoLock, false), &t);
+	bloom_index_table(get_relname_relid(rv->relname, nsp), &t);
 	portal = bloom_index_source(fcinfo, PG_GETARG_TEXT_PP(1));
 	bloom_index_exec(psprintf("ALTER TABLE %s ALTER bits SET STORAGE PLAIN, ALTER ids SET STORAGE MAIN",
 							  t.name), 0, NULL, NULL, false, 0);

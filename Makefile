@@ -11,7 +11,7 @@ SKIP_OBJS = src/skip/skip_handler.o src/skip/skip_utils.o src/skip/skip_build.o 
 	src/skip/skip_vacuum.o src/skip/skip_cost.o src/skip/skip_tools.o
 OBJS = $(CORE_OBJS) src/bloom_module.o src/bloom_kind.o src/bloom_hash.o src/bloom_datum.o src/bloom_cache.o src/bloom_type.o \
 	src/bloom_agg.o src/bloom_planner.o src/bloom_batch.o src/bloom_text.o src/counting_bloom.o \
-	src/scalable_bloom.o src/bloom_parquet.o src/bloom_index.o src/bloom_scan.o $(SKIP_OBJS)
+	src/scalable_bloom.o src/bloom_parquet.o src/bloom_index.o src/bloom_index_sql.o src/bloom_index_compat.o src/bloom_scan.o $(SKIP_OBJS)
 DATA = bloomset--1.0.sql bloomset--1.1.sql bloomset--1.0--1.1.sql bloomset--1.2.sql bloomset--1.1--1.2.sql \
 	bloomset--1.3.sql bloomset--1.2--1.3.sql
 

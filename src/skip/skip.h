@@ -1,0 +1,180 @@
+/*-------------------------------------------------------------------------
+ *
+ * skip.h
+ *	  The bloomskip index access method: shared declarations of its phases
+ *	  (skip_utils.c: handler, options, pages and keys; skip_build.c;
+ *	  skip_insert.c; skip_scan.c; skip_vacuum.c; skip_cost.c; skip_tools.c).
+ *	  The design is described in skip_utils.c.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BLOOMSET_SKIP_H
+#define BLOOMSET_SKIP_H
+
+#include "postgres.h"
+
+#include "access/amapi.h"
+#include "access/genam.h"
+#include "access/reloptions.h"
+#include "nodes/pathnodes.h"
+#include "storage/bufmgr.h"
+#include "storage/bufpage.h"
+#include "utils/rel.h"
+
+#include "../bloom.h"
+
+#define SKIP_MAGIC				0x534B4950	/* "SKIP" */
+#define SKIP_FORMAT_VERSION		1
+#define SKIP_METAPAGE_BLKNO		0
+
+/* page kinds, in the special space */
+#define SKIP_PAGE_META			1
+#define SKIP_PAGE_ROWS			2
+
+/*
+ * Segments the metapage can list.  Capacities at least double from one
+ * segment to the next until a row fills a page (SKIP_MAX_CAPACITY ranges),
+ * so 64 entries cover far more ranges than a relation's 2^32 blocks make.
+ */
+#define SKIP_MAX_SEGMENTS		64
+
+/* Defaults and limits of the reloptions (the model is in skip_utils.c). */
+#define SKIP_DEFAULT_PPR		16
+#define SKIP_MAX_PPR			131072
+#define SKIP_DEFAULT_FPR_MAX	0.01	/* the rate when there are few ranges */
+#define SKIP_MIN_FPR			1e-6
+#define SKIP_MAX_FPR			0.25
+/* distinct keys assumed per range when the table is empty at build */
+#define SKIP_EMPTY_DISTINCT		1024
+/* ranges the first segment of an empty index holds */
+#define SKIP_EMPTY_CAPACITY		1024
+/* bits of a range's filter: the bloom type's limits, and one page of rows */
+#define SKIP_MAX_BITS			(1 << 24)
+
+/* The special space of every page. */
+typedef struct SkipPageOpaque
+{
+	uint32		magic;
+	uint16		kind;			/* SKIP_PAGE_* */
+	uint16		unused;
+} SkipPageOpaque;
+
+/* Usable bytes of a page after the header and the special space. */
+#define SKIP_PAGE_AVAIL \
+	(BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - MAXALIGN(sizeof(SkipPageOpaque)))
+/* ranges one row may hold: a row of bits must fit one page, in 64-bit words */
+#define SKIP_MAX_CAPACITY		((SKIP_PAGE_AVAIL * 8) / 64 * 64)
+
+/*
+ * A segment: the bits of ranges [first_range, first_range + capacity), as
+ * nbits rows of capacity bits; row p is at byte (p % rows_per_page) *
+ * capacity / 8 of block first_block + p / rows_per_page.
+ */
+typedef struct SkipSegment
+{
+	uint64		first_range;
+	uint32		capacity;		/* ranges, a multiple of 64 */
+	uint32		first_block;
+	uint32		rows_per_page;
+	uint32		npages;
+} SkipSegment;
+
+/* The metapage's contents (block 0). */
+typedef struct SkipMeta
+{
+	uint32		magic;
+	uint32		version;
+	uint32		nbits;			/* m: bits per range */
+	uint16		nhashes;		/* k */
+	uint8		scheme;			/* hashing scheme of bloom (2) */
+	uint8		natts;			/* indexed columns */
+	uint64		seed;			/* column c hashes with seed + c */
+	uint32		pages_per_range;
+	uint32		nsegments;
+	uint64		nranges;		/* ranges covered: ranges below have bits */
+	double		target_rate;	/* the rate m and k were chosen for */
+	double		design_distinct;	/* distinct keys per range m was sized for */
+	SkipSegment segments[SKIP_MAX_SEGMENTS];
+} SkipMeta;
+
+StaticAssertDecl(sizeof(SkipMeta) <= SKIP_PAGE_AVAIL, "metapage contents must fit a page");
+
+/* Reloptions. */
+typedef struct SkipOptions
+{
+	int32		vl_len_;
+	int			pages_per_range;
+	double		false_positive_rate;	/* 0: chosen at build */
+} SkipOptions;
+
+/* Per-column hashing of an index: the bloom type's value-to-hash layer. */
+typedef struct SkipKeyInfo
+{
+	int			natts;
+	BloomTypeInfo ti[INDEX_MAX_KEYS];
+} SkipKeyInfo;
+
+/* skip_utils.c */
+extern void skip_init_page(Page page, uint16 kind);
+extern void skip_read_meta(Relation index, SkipMeta *meta);
+extern void skip_check_page(Relation index, Page page, BlockNumber blk, uint16 kind);
+extern void skip_keyinfo_init(SkipKeyInfo *ki, Relation index, MemoryContext mcxt);
+extern uint64 skip_hash_value(const BloomTypeInfo *ti, const SkipMeta *meta,
+							  int attno, Datum value);
+extern int	skip_positions(const SkipMeta *meta, uint64 h, uint64 *pos);
+extern const SkipSegment *skip_segment_of(const SkipMeta *meta, uint64 range);
+extern void skip_row_location(const SkipSegment *seg, uint64 row,
+							  BlockNumber *blk, Size *offset);
+extern void skip_plan_segments(SkipMeta *meta, uint64 nranges, uint32 first_capacity,
+							   BlockNumber first_block);
+extern void skip_params_for(SkipMeta *meta, double distinct, double rate,
+							int ppr, int natts);
+extern double skip_default_rate(double nranges);
+extern int	skip_options_ppr(Relation index);
+extern double skip_options_rate(Relation index);
+extern bytea *skip_options(Datum reloptions, bool validate);
+extern bool skip_validate(Oid opclassoid);
+extern void skip_extend(Relation index, uint64 range);
+extern void skip_write_meta(Relation index, const SkipMeta *meta, bool log);
+extern Buffer skip_new_buffer(Relation index, ForkNumber fork);
+
+/* skip_build.c */
+extern IndexBuildResult *skip_build(Relation heap, Relation index,
+									struct IndexInfo *indexInfo);
+extern void skip_buildempty(Relation index);
+
+/* skip_insert.c */
+extern bool skip_insert(Relation index, Datum *values, bool *isnull,
+						ItemPointer ht_ctid, Relation heapRel,
+						IndexUniqueCheck checkUnique,
+#if PG_VERSION_NUM >= 140000
+						bool indexUnchanged,
+#endif
+						struct IndexInfo *indexInfo);
+extern void skip_set_bits(Relation index, const SkipMeta *meta, uint64 range,
+						  const uint64 *h, int nh);
+
+/* skip_scan.c */
+extern IndexScanDesc skip_beginscan(Relation r, int nkeys, int norderbys);
+extern void skip_rescan(IndexScanDesc scan, ScanKey keys, int nkeys,
+						ScanKey orderbys, int norderbys);
+extern int64 skip_getbitmap(IndexScanDesc scan, TIDBitmap *tbm);
+extern void skip_endscan(IndexScanDesc scan);
+extern bool skip_range_has(Relation index, const SkipMeta *meta, uint64 range,
+						   uint64 h);
+
+/* skip_vacuum.c */
+extern IndexBulkDeleteResult *skip_bulkdelete(IndexVacuumInfo *info,
+											  IndexBulkDeleteResult *stats,
+											  IndexBulkDeleteCallback callback,
+											  void *callback_state);
+extern IndexBulkDeleteResult *skip_vacuumcleanup(IndexVacuumInfo *info,
+												 IndexBulkDeleteResult *stats);
+
+/* skip_cost.c */
+extern void skip_costestimate(PlannerInfo *root, IndexPath *path,
+							  double loop_count, Cost *indexStartupCost,
+							  Cost *indexTotalCost, Selectivity *indexSelectivity,
+							  double *indexCorrelation, double *indexPages);
+
+#endif							/* BLOOMSET_SKIP_H */

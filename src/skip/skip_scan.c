@@ -1,0 +1,341 @@
+/*-------------------------------------------------------------------------
+ *
+ * skip_scan.c
+ *	  Bitmap scans of a bloomskip index.
+ *
+ * Only bitmap scans (amgetbitmap), as BRIN: the result is a set of lossy
+ * heap pages whose rows the executor rechecks.  For every segment the scan
+ * computes a bitmap of its ranges: for each scan key the OR over the key's
+ * values (one value, or every element of an = ANY array, in one pass) of
+ * the AND of the value's k rows; the keys' bitmaps are ANDed (several
+ * columns, or several conditions on one).  Reading stops early in a
+ * segment once its bitmap is empty, so an absent key usually costs fewer
+ * than k pages.  A NULL key, or an array of only NULLs, matches nothing.
+ * Every page of every range left, and every heap page past the ranges the
+ * index covers, goes into the bitmap.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "skip.h"
+
+#include "access/relscan.h"
+#include "access/table.h"
+#include "catalog/index.h"
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "nodes/tidbitmap.h"
+#include "utils/array.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+/* The hashes of one scan key's values. */
+typedef struct SkipKeyHashes
+{
+	int			attno;			/* 0-based index column */
+	int			n;
+	uint64	   *h;
+} SkipKeyHashes;
+
+typedef struct SkipScanOpaque
+{
+	MemoryContext cxt;			/* reset by each amgetbitmap */
+	SkipKeyInfo *cols;			/* the index columns' hashing, or NULL */
+	Oid		   *typid;			/* per scan key: the type ti[i] describes */
+	BloomTypeInfo **ti;			/* per scan key, or NULL */
+} SkipScanOpaque;
+
+/* ambeginscan */
+IndexScanDesc
+skip_beginscan(Relation r, int nkeys, int norderbys)
+{
+	IndexScanDesc scan = RelationGetIndexScan(r, nkeys, norderbys);
+	SkipScanOpaque *so = palloc0(sizeof(SkipScanOpaque));
+
+	so->typid = palloc0(sizeof(Oid) * Max(nkeys, 1));
+	so->ti = palloc0(sizeof(BloomTypeInfo *) * Max(nkeys, 1));
+	so->cxt = AllocSetContextCreate(CurrentMemoryContext, "bloomskip scan",
+									ALLOCSET_SMALL_SIZES);
+	scan->opaque = so;
+	return scan;
+}
+
+/* amrescan */
+void
+skip_rescan(IndexScanDesc scan, ScanKey keys, int nkeys,
+			ScanKey orderbys, int norderbys)
+{
+	if (keys && scan->numberOfKeys > 0)
+		memmove(scan->keyData, keys, scan->numberOfKeys * sizeof(ScanKeyData));
+}
+
+/* amendscan */
+void
+skip_endscan(IndexScanDesc scan)
+{
+	SkipScanOpaque *so = (SkipScanOpaque *) scan->opaque;
+
+	MemoryContextDelete(so->cxt);
+	pfree(so);
+}
+
+/*
+ * The hashing information for values of type typid in scan key i, kept
+ * across rescans (a parameterized scan rescans once per outer row).
+ */
+static BloomTypeInfo *
+skip_scan_typeinfo(IndexScanDesc scan, int i, Oid typid)
+{
+	SkipScanOpaque *so = (SkipScanOpaque *) scan->opaque;
+	int			attno = scan->keyData[i].sk_attno - 1;
+
+	Assert(attno >= 0 && attno < RelationGetNumberOfAttributes(scan->indexRelation));
+	if (so->ti[i] == NULL || so->typid[i] != typid)
+	{
+		MemoryContext mcxt = GetMemoryChunkContext(so);
+
+		if (so->ti[i] == NULL)
+			so->ti[i] = MemoryContextAllocZero(mcxt, sizeof(BloomTypeInfo));
+		bloom_typeinfo_init(so->ti[i], typid, scan->indexRelation->rd_indcollation[attno], mcxt);
+		so->typid[i] = typid;
+	}
+	return so->ti[i];
+}
+
+/*
+ * The hashes of scan key i into *kh; false if the key matches no row (a
+ * NULL, or an array without non-NULL elements).  A value of a type whose
+ * hashes do not follow the column's (no operator of this access method's
+ * families gives one) makes the key match every range: kh->n = -1.
+ */
+static bool
+skip_key_hashes(IndexScanDesc scan, const SkipMeta *meta, int i, SkipKeyHashes *kh)
+{
+	SkipScanOpaque *so = (SkipScanOpaque *) scan->opaque;
+	ScanKey		sk = &scan->keyData[i];
+	int			attno = sk->sk_attno - 1;
+	Oid			coltype = TupleDescAttr(RelationGetDescr(scan->indexRelation), attno)->atttypid;
+	BloomTypeInfo *colti;
+	Datum	   *elems = &sk->sk_argument;
+	bool	   *nulls = NULL;
+	int			nelems = 1;
+	Oid			typid;
+	BloomTypeInfo *ti;
+	char		colfamily[BLOOM_FAMILY_LEN];
+
+	if (so->cols == NULL)
+	{
+		MemoryContext mcxt = GetMemoryChunkContext(so);
+
+		so->cols = MemoryContextAlloc(mcxt, sizeof(SkipKeyInfo));
+		skip_keyinfo_init(so->cols, scan->indexRelation, mcxt);
+	}
+	colti = &so->cols->ti[attno];
+	memcpy(colfamily, colti->family, BLOOM_FAMILY_LEN);
+	kh->attno = attno;
+	kh->n = 0;
+	if (sk->sk_flags & SK_ISNULL)
+		return false;
+	if (sk->sk_flags & SK_SEARCHARRAY)
+	{
+		ArrayType  *arr = DatumGetArrayTypeP(sk->sk_argument);
+		int16		elmlen;
+		bool		elmbyval;
+		char		elmalign;
+
+		typid = ARR_ELEMTYPE(arr);
+		get_typlenbyvalalign(typid, &elmlen, &elmbyval, &elmalign);
+		deconstruct_array(arr, typid, elmlen, elmbyval, elmalign, &elems, &nulls, &nelems);
+	}
+	else
+		typid = OidIsValid(sk->sk_subtype) ? sk->sk_subtype : coltype;
+	ti = skip_scan_typeinfo(scan, i, typid);
+	if (memcmp(ti->family, colfamily, BLOOM_FAMILY_LEN) != 0 || ti->collfp != colti->collfp)
+	{
+		kh->n = -1;
+		return true;
+	}
+	kh->h = palloc(sizeof(uint64) * Max(nelems, 1));
+	for (int j = 0; j < nelems; j++)
+		if (nulls == NULL || !nulls[j])
+			kh->h[kh->n++] = skip_hash_value(ti, meta, attno, elems[j]);
+	return kh->n > 0;
+}
+
+/* AND row p of segment seg into acc (seg->capacity / 64 words). */
+static void
+skip_and_row(Relation index, const SkipSegment *seg, uint64 p, uint64 *acc)
+{
+	BlockNumber blk;
+	Size		off;
+	Buffer		buf;
+	const uint64 *row;
+
+	skip_row_location(seg, p, &blk, &off);
+	buf = ReadBuffer(index, blk);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	skip_check_page(index, BufferGetPage(buf), blk, SKIP_PAGE_ROWS);
+	row = (const uint64 *) ((char *) BufferGetPage(buf) + off);
+	for (uint32 w = 0; w < seg->capacity / 64; w++)
+		acc[w] &= row[w];
+	UnlockReleaseBuffer(buf);
+}
+
+/* Is any bit of words[0 .. n) set? */
+static bool
+skip_any(const uint64 *words, uint32 n)
+{
+	for (uint32 w = 0; w < n; w++)
+		if (words[w] != 0)
+			return true;
+	return false;
+}
+
+/*
+ * OR into acc the ranges of segment seg that may hold hash h: the AND of
+ * its k rows (stopping once nothing is left).
+ */
+static void
+skip_or_hash(Relation index, const SkipMeta *meta, const SkipSegment *seg,
+			 uint64 h, uint64 *acc, uint64 *tmp)
+{
+	uint64		pos[BLOOM_MAX_POSITIONS];
+	int			np = skip_positions(meta, h, pos);
+	uint32		nw = seg->capacity / 64;
+
+	memset(tmp, 0xFF, nw * sizeof(uint64));
+	for (int q = 0; q < np && skip_any(tmp, nw); q++)
+		skip_and_row(index, seg, pos[q], tmp);
+	for (uint32 w = 0; w < nw; w++)
+		acc[w] |= tmp[w];
+}
+
+/* Add the heap pages of ranges [r0, r1) below heap_pages to tbm; returns how many. */
+static int64
+skip_add_ranges(TIDBitmap *tbm, const SkipMeta *meta, uint64 r0, uint64 r1,
+				BlockNumber heap_pages)
+{
+	uint64		b0 = r0 * meta->pages_per_range;
+	uint64		b1 = Min(r1 * meta->pages_per_range, (uint64) heap_pages);
+	int64		n = 0;
+
+	for (uint64 b = b0; b < b1; b++)
+	{
+		tbm_add_page(tbm, (BlockNumber) b);
+		n++;
+	}
+	return n;
+}
+
+/* The ranges of segment seg matching every key: into tbm; returns the pages added. */
+static int64
+skip_scan_segment(IndexScanDesc scan, const SkipMeta *meta, const SkipSegment *seg,
+				  const SkipKeyHashes *keys, int nkeys, TIDBitmap *tbm, BlockNumber heap_pages)
+{
+	uint32		nw = seg->capacity / 64;
+	uint64	   *res = palloc(nw * sizeof(uint64));
+	uint64	   *acc = palloc(nw * sizeof(uint64));
+	uint64	   *tmp = palloc(nw * sizeof(uint64));
+	uint64		ncols = Min((uint64) seg->capacity, meta->nranges - seg->first_range);
+	int64		added = 0;
+
+	memset(res, 0xFF, nw * sizeof(uint64));
+	for (int i = 0; i < nkeys && skip_any(res, nw); i++)
+	{
+		if (keys[i].n < 0)
+			continue;
+		memset(acc, 0, nw * sizeof(uint64));
+		for (int j = 0; j < keys[i].n; j++)
+		{
+			skip_or_hash(scan->indexRelation, meta, seg, keys[i].h[j], acc, tmp);
+			CHECK_FOR_INTERRUPTS();
+		}
+		for (uint32 w = 0; w < nw; w++)
+			res[w] &= acc[w];
+	}
+	for (uint64 c = 0; c < ncols; c++)
+		if ((((const uint8 *) res)[c / 8] >> (c % 8)) & 1)
+			added += skip_add_ranges(tbm, meta, seg->first_range + c,
+									 seg->first_range + c + 1, heap_pages);
+	pfree(res);
+	pfree(acc);
+	pfree(tmp);
+	return added;
+}
+
+/* The heap's size in pages, now. */
+static BlockNumber
+skip_heap_pages(Relation index)
+{
+	Relation	heap = table_open(IndexGetRelation(RelationGetRelid(index), false),
+								  AccessShareLock);
+	BlockNumber n = RelationGetNumberOfBlocks(heap);
+
+	table_close(heap, AccessShareLock);
+	return n;
+}
+
+/* amgetbitmap */
+int64
+skip_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
+{
+	SkipScanOpaque *so = (SkipScanOpaque *) scan->opaque;
+	MemoryContext old = MemoryContextSwitchTo(so->cxt);
+	SkipMeta	meta;
+	SkipKeyHashes *keys = palloc(sizeof(SkipKeyHashes) * Max(scan->numberOfKeys, 1));
+	BlockNumber heap_pages;
+	int64		added = 0;
+	bool		none = false;
+
+	skip_read_meta(scan->indexRelation, &meta);
+	for (int i = 0; i < scan->numberOfKeys && !none; i++)
+		none = !skip_key_hashes(scan, &meta, i, &keys[i]);
+	if (!none)
+	{
+		heap_pages = skip_heap_pages(scan->indexRelation);
+		for (uint32 s = 0; s < meta.nsegments; s++)
+		{
+			if (meta.segments[s].first_range >= meta.nranges)
+				break;
+			added += skip_scan_segment(scan, &meta, &meta.segments[s], keys,
+									   scan->numberOfKeys, tbm, heap_pages);
+		}
+		/* the open tail: pages past the ranges the index covers */
+		added += skip_add_ranges(tbm, &meta, meta.nranges,
+								 (uint64) heap_pages / meta.pages_per_range + 1, heap_pages);
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(so->cxt);
+	/* as BRIN: an approximate row count, pages times ten */
+	return added * 10;
+}
+
+/*
+ * May range's filter hold hash h?  For bloomskip_check and
+ * bloomskip_range_filter's tests: the same rows a scan reads.
+ */
+bool
+skip_range_has(Relation index, const SkipMeta *meta, uint64 range, uint64 h)
+{
+	const SkipSegment *seg = skip_segment_of(meta, range);
+	uint64		col = range - seg->first_range;
+	uint64		pos[BLOOM_MAX_POSITIONS];
+	int			np = skip_positions(meta, h, pos);
+
+	for (int q = 0; q < np; q++)
+	{
+		BlockNumber blk;
+		Size		off;
+		Buffer		buf;
+		bool		set;
+
+		skip_row_location(seg, pos[q], &blk, &off);
+		buf = ReadBuffer(index, blk);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		skip_check_page(index, BufferGetPage(buf), blk, SKIP_PAGE_ROWS);
+		set = (((uint8 *) BufferGetPage(buf))[off + col / 8] >> (col % 8)) & 1;
+		UnlockReleaseBuffer(buf);
+		if (!set)
+			return false;
+	}
+	return true;
+}

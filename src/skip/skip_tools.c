@@ -1,0 +1,286 @@
+/*-------------------------------------------------------------------------
+ *
+ * skip_tools.c
+ *	  SQL functions to look into a bloomskip index: bloomskip_info (its
+ *	  parameters and how full its ranges are), bloomskip_check (every
+ *	  visible row's keys are set in its range, as amcheck's heapallindexed
+ *	  checks a btree) and bloomskip_range_filter (one range's filter as a
+ *	  bloom value, which answers bloom_contains as the index does).
+ *
+ * Each takes an index by regclass; anything but a bloomskip index is an
+ * error (42809), and reading it needs SELECT on its table.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "skip.h"
+
+#include <math.h>
+
+#include "access/relation.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/index.h"
+#include "catalog/pg_class.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "port/pg_bitutils.h"
+#include "utils/acl.h"
+#include "utils/lsyscache.h"
+#include "utils/snapmgr.h"
+
+/* Open relid, which must be a bloomskip index whose table the user may read. */
+static Relation
+skip_open_checked(Oid relid)
+{
+	Relation	rel = try_relation_open(relid, AccessShareLock);
+	AclResult	acl;
+
+	if (rel == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	if (rel->rd_rel->relkind != RELKIND_INDEX || rel->rd_indam == NULL ||
+		rel->rd_indam->ambuild != skip_build)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a bloomskip index", RelationGetRelationName(rel)),
+				 rel->rd_rel->relkind == RELKIND_PARTITIONED_INDEX ?
+				 errdetail("A partitioned index has no data of its own; pass the index of one of its partitions.") :
+				 errdetail("Pass an index created with USING bloomskip.")));
+	acl = pg_class_aclcheck(rel->rd_index->indrelid, GetUserId(), ACL_SELECT);
+	if (acl != ACLCHECK_OK)
+		aclcheck_error(acl, OBJECT_TABLE, get_rel_name(rel->rd_index->indrelid));
+	return rel;
+}
+
+/* Count the set bits of every range of segment seg into counts[capacity]. */
+static void
+skip_count_segment(Relation index, const SkipMeta *meta, const SkipSegment *seg,
+				   uint64 *counts)
+{
+	for (uint32 pg = 0; pg < seg->npages; pg++)
+	{
+		BlockNumber blk = seg->first_block + pg;
+		Buffer		buf = ReadBuffer(index, blk);
+		Page		page;
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		skip_check_page(index, page, blk, SKIP_PAGE_ROWS);
+		for (uint32 r = 0; r < seg->rows_per_page; r++)
+		{
+			uint64		row = (uint64) pg * seg->rows_per_page + r;
+			const uint8 *bytes;
+
+			if (row >= meta->nbits)
+				break;
+			bytes = (const uint8 *) page + MAXALIGN(SizeOfPageHeaderData) +
+				(Size) r * (seg->capacity / 8);
+			for (uint32 b = 0; b < seg->capacity / 8; b++)
+				for (uint8 v = bytes[b]; v; v &= v - 1)
+					counts[b * 8 + pg_rightmost_one_pos32(v)]++;
+		}
+		UnlockReleaseBuffer(buf);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+PG_FUNCTION_INFO_V1(bloomskip_info);
+/* bloomskip_info(index): parameters, size and fill of a bloomskip index. */
+Datum
+bloomskip_info(PG_FUNCTION_ARGS)
+{
+	Relation	index = skip_open_checked(PG_GETARG_OID(0));
+	SkipMeta	meta;
+	TupleDesc	desc;
+	Datum		v[12];
+	bool		nulls[12] = {0};
+	double		sumfill = 0, maxfill = 0, sumrate = 0;
+	int64		outgrown = 0;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	skip_read_meta(index, &meta);
+	for (uint32 s = 0; s < meta.nsegments; s++)
+	{
+		const SkipSegment *seg = &meta.segments[s];
+		uint64	   *counts = palloc0(sizeof(uint64) * seg->capacity);
+
+		skip_count_segment(index, &meta, seg, counts);
+		for (uint64 c = 0; c < seg->capacity && seg->first_range + c < meta.nranges; c++)
+		{
+			double		fill = (double) counts[c] / meta.nbits;
+			double		rate = pow(fill, meta.nhashes);
+
+			sumfill += fill;
+			maxfill = Max(maxfill, fill);
+			sumrate += rate;
+			if (rate > 2 * meta.target_rate)
+				outgrown++;
+		}
+		pfree(counts);
+	}
+	v[0] = Int32GetDatum(meta.pages_per_range);
+	v[1] = Int64GetDatum(meta.nranges);
+	v[2] = Int32GetDatum(meta.nsegments);
+	v[3] = Int32GetDatum(meta.nbits);
+	v[4] = Int32GetDatum(meta.nhashes);
+	v[5] = Float8GetDatum(meta.target_rate);
+	v[6] = Float8GetDatum(meta.design_distinct);
+	v[7] = Int64GetDatum(RelationGetNumberOfBlocks(index));
+	v[8] = Float8GetDatum(meta.nranges ? sumfill / meta.nranges : 0);
+	v[9] = Float8GetDatum(maxfill);
+	v[10] = Float8GetDatum(meta.nranges ? sumrate / meta.nranges : 0);
+	v[11] = Int64GetDatum(outgrown);
+	relation_close(index, AccessShareLock);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), v, nulls)));
+}
+
+typedef struct SkipCheckState
+{
+	SkipMeta	meta;
+	SkipKeyInfo ki;
+	int64		rows;
+	int64		violations;
+	MemoryContext tmpcxt;
+} SkipCheckState;
+
+/* Report the first row whose key the index misses. */
+static void
+skip_report_violation(Relation index, SkipCheckState *cs, ItemPointer tid, int attno,
+					  const char *why)
+{
+	if (cs->violations++ > 0)
+		return;
+	ereport(WARNING,
+			(errcode(ERRCODE_INDEX_CORRUPTED),
+			 errmsg("bloomskip index \"%s\" misses the key of column %d of the row at (%u,%u)",
+					RelationGetRelationName(index), attno + 1,
+					ItemPointerGetBlockNumber(tid), ItemPointerGetOffsetNumber(tid)),
+			 errdetail("%s", why),
+			 errhint("REINDEX the index.")));
+}
+
+/* table_index_build_scan's callback for bloomskip_check. */
+static void
+skip_check_callback(Relation index, ItemPointer tid, Datum *values,
+					bool *isnull, bool tupleIsAlive, void *state)
+{
+	SkipCheckState *cs = (SkipCheckState *) state;
+	uint64		range = ItemPointerGetBlockNumber(tid) / cs->meta.pages_per_range;
+	MemoryContext old = MemoryContextSwitchTo(cs->tmpcxt);
+
+	cs->rows++;
+	for (int i = 0; i < cs->ki.natts; i++)
+	{
+		uint64		h;
+
+		if (isnull[i])
+			continue;
+		h = skip_hash_value(&cs->ki.ti[i], &cs->meta, i, values[i]);
+		if (range >= cs->meta.nranges)
+			skip_report_violation(index, cs, tid, i, "Its range is past the ranges the index covers.");
+		else if (!skip_range_has(index, &cs->meta, range, h))
+			skip_report_violation(index, cs, tid, i, "A bit of the key is not set in its range.");
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(cs->tmpcxt);
+}
+
+PG_FUNCTION_INFO_V1(bloomskip_check);
+/*
+ * bloomskip_check(index): the number of keys of visible rows that the index
+ * does not find in their range (0 for a sound index); the first is reported.
+ */
+Datum
+bloomskip_check(PG_FUNCTION_ARGS)
+{
+	Relation	index = skip_open_checked(PG_GETARG_OID(0));
+	Relation	heap = table_open(index->rd_index->indrelid, AccessShareLock);
+	IndexInfo  *ii = BuildIndexInfo(index);
+	SkipCheckState *cs = palloc0(sizeof(SkipCheckState));
+
+	skip_read_meta(index, &cs->meta);
+	skip_keyinfo_init(&cs->ki, index, CurrentMemoryContext);
+	cs->tmpcxt = AllocSetContextCreate(CurrentMemoryContext, "bloomskip check",
+									   ALLOCSET_DEFAULT_SIZES);
+	/* an MVCC snapshot: the rows visible now, as amcheck's heapallindexed */
+	ii->ii_Concurrent = true;
+	table_index_build_scan(heap, index, ii, true, false, skip_check_callback, cs, NULL);
+	table_close(heap, AccessShareLock);
+	relation_close(index, AccessShareLock);
+	PG_RETURN_INT64(cs->violations);
+}
+
+/* Copy range's bits of segment seg into the bit array of f (bit p = row p). */
+static uint64
+skip_copy_column(Relation index, const SkipMeta *meta, const SkipSegment *seg,
+				 uint64 range, BloomFilter *f)
+{
+	uint64		col = range - seg->first_range;
+	uint64		set = 0;
+
+	for (uint32 pg = 0; pg < seg->npages; pg++)
+	{
+		BlockNumber blk = seg->first_block + pg;
+		Buffer		buf = ReadBuffer(index, blk);
+		Page		page;
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		skip_check_page(index, page, blk, SKIP_PAGE_ROWS);
+		for (uint32 r = 0; r < seg->rows_per_page; r++)
+		{
+			uint64		row = (uint64) pg * seg->rows_per_page + r;
+			Size		off = MAXALIGN(SizeOfPageHeaderData) + (Size) r * (seg->capacity / 8);
+
+			if (row >= meta->nbits)
+				break;
+			if ((((const uint8 *) page)[off + col / 8] >> (col % 8)) & 1)
+			{
+				((uint8 *) f->words)[row / 8] |= (uint8) (1 << (row % 8));
+				set++;
+			}
+		}
+		UnlockReleaseBuffer(buf);
+		CHECK_FOR_INTERRUPTS();
+	}
+	return set;
+}
+
+PG_FUNCTION_INFO_V1(bloomskip_range_filter);
+/*
+ * bloomskip_range_filter(index, range): range's filter for the index's
+ * first column, as a bloom value (its item count estimated from the fill).
+ */
+Datum
+bloomskip_range_filter(PG_FUNCTION_ARGS)
+{
+	Relation	index = skip_open_checked(PG_GETARG_OID(0));
+	int64		range = PG_GETARG_INT64(1);
+	SkipMeta	meta;
+	SkipKeyInfo *ki = palloc(sizeof(SkipKeyInfo));
+	BloomFilter *f;
+	uint64		set;
+
+	skip_read_meta(index, &meta);
+	if (range < 0 || (uint64) range >= meta.nranges)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("range " INT64_FORMAT " is not in bloomskip index \"%s\"",
+						range, RelationGetRelationName(index)),
+				 meta.nranges == 0 ?
+				 errdetail("The index covers no ranges yet.") :
+				 errdetail("The index covers ranges 0 to " UINT64_FORMAT ".", meta.nranges - 1)));
+	skip_keyinfo_init(ki, index, CurrentMemoryContext);
+	f = bloom_alloc(BLOOM_LAYOUT_CLASSIC, meta.nhashes, meta.nbits, meta.seed);
+	f->scheme = meta.scheme;
+	memcpy(f->family, ki->ti[0].family, BLOOM_FAMILY_LEN);
+	f->collfp = ki->ti[0].collfp;
+	set = skip_copy_column(index, &meta, skip_segment_of(&meta, range), range, f);
+	f->nitems = set >= meta.nbits ? meta.nbits :
+		(uint64) llround(-((double) meta.nbits / meta.nhashes) *
+						 log(1.0 - (double) set / meta.nbits));
+	relation_close(index, AccessShareLock);
+	PG_RETURN_BLOOM_P(f);
+}

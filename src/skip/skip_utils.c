@@ -1,0 +1,599 @@
+/*-------------------------------------------------------------------------
+ *
+ * skip_utils.c
+ *	  The bloomskip index access method: handler, options, pages, keys.
+ *
+ * bloomskip is a skip index: it tells a bitmap scan which block ranges of
+ * the table (pages_per_range heap pages each) may hold a key, as BRIN's
+ * bloom opclass does, but stores its Bloom filters transposed.
+ *
+ * Bit-sliced ranges (the BitFunnel idea).  Every range has a Bloom filter
+ * of the same m bits and k hashes (classic layout of the bloom type,
+ * hashing scheme 2), so a key selects the same k bit positions in every
+ * range's filter.  Instead of one filter per range, the index stores for
+ * each bit position p a "row": bit r of row p is bit p of range r's filter.
+ * A lookup hashes the key, reads its k rows and ANDs them: the bits left
+ * set are the ranges that may hold the key.  It reads k rows whatever the
+ * number of ranges, where BRIN reads every range's summary.
+ *
+ * Segments.  A row of C ranges is C/8 bytes; rows are packed several per
+ * page.  The ranges are split into segments: segment s holds C_s ranges
+ * (a multiple of 64), its m rows on consecutive pages.  When the table
+ * grows past the last segment, a new one is added whose capacity is at
+ * least the sum of all before it (so the number of segments grows with the
+ * logarithm of the table) and at most what one page row holds
+ * (SKIP_MAX_CAPACITY, about 65,000 ranges).  A lookup reads k pages per
+ * segment plus the metapage.  The metapage (block 0) records the format,
+ * m, k, the seed, the hashing scheme, pages_per_range, the ranges covered
+ * and the segment directory.
+ *
+ * Hashing.  A key hashes exactly as a value added to a bloom filter of
+ * scheme 2 does (bloom_hash_datum), with the seed of the index plus the
+ * column number, and maps to positions by the bloom type's classic layout
+ * (bloom_probe_positions): range r's filter for the first column, rebuilt
+ * as a bloom value by bloomskip_range_filter(), answers bloom_contains()
+ * exactly as the index does.  The hashing follows the type's equality
+ * (int2, int4 and int8 hash alike; numeric 1.0 and 1.00 alike; a
+ * nondeterministic collation hashes its sort key), so cross-type equality
+ * within the integer family finds the same ranges.
+ *
+ * Sizing (skip_build.c).  The build counts the distinct keys of every
+ * range exactly and sizes m for twice the 95th percentile (headroom for
+ * ranges that grow) at the false-positive rate r.  Each false range costs
+ * pages_per_range heap pages, so a lookup reads on average
+ * r x (table pages) heap pages for nothing, next to pages_per_range for
+ * the range holding the key.  The default rate keeps the expected number
+ * of false ranges below one: r = min(1 %, 1 / ranges).  The default
+ * pages_per_range is 16 (BRIN's is 128): a lookup then reads about 16 heap
+ * pages for the true range and 16 for a false one, plus k index pages, in
+ * the order of 50 buffers.  Both can be set (WITH (pages_per_range = ..,
+ * false_positive_rate = ..)); the rate is fixed at build, so an index
+ * built on an empty table keeps 1 % until REINDEX.
+ *
+ * Inserts (skip_insert.c) set the key's k bits of its range, one page at
+ * a time under an exclusive lock, WAL-logged as generic WAL; setting bits
+ * is monotone, so concurrent inserters lose nothing and a crash between
+ * two pages leaves a superset.  Deleted keys stay set (false positives
+ * until REINDEX), so VACUUM has nothing to remove.  Ranges past the last
+ * segment are the open tail: a scan returns all their pages.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "skip.h"
+
+#include <math.h>
+
+#include "access/amvalidate.h"
+#include "access/generic_xlog.h"
+#include "access/htup_details.h"
+#include "catalog/pg_amop.h"
+#include "catalog/pg_amproc.h"
+#include "catalog/pg_opclass.h"
+#include "catalog/pg_opfamily.h"
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "storage/lmgr.h"
+#include "utils/builtins.h"
+#include "utils/catcache.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/typcache.h"
+
+static relopt_kind skip_relopt_kind;
+static bool skip_relopts_ready = false;
+
+/* Register the reloptions once per backend (the handler runs first). */
+static void
+skip_init_reloptions(void)
+{
+	if (skip_relopts_ready)
+		return;
+	skip_relopt_kind = add_reloption_kind();
+	add_int_reloption(skip_relopt_kind, "pages_per_range",
+					  "Heap pages per block range of a bloomskip index",
+					  SKIP_DEFAULT_PPR, 1, SKIP_MAX_PPR, AccessExclusiveLock);
+	add_real_reloption(skip_relopt_kind, "false_positive_rate",
+					   "False-positive rate of each range's filter (0: chosen from the number of ranges)",
+					   0.0, 0.0, SKIP_MAX_FPR, AccessExclusiveLock);
+	skip_relopts_ready = true;
+}
+
+PG_FUNCTION_INFO_V1(bloomskip_handler);
+/* The access method's handler: what the planner and executor may ask. */
+Datum
+bloomskip_handler(PG_FUNCTION_ARGS)
+{
+	IndexAmRoutine *am = makeNode(IndexAmRoutine);
+
+	skip_init_reloptions();
+	am->amstrategies = 1;
+	am->amsupport = 0;
+	am->amoptsprocnum = 0;
+	am->amcanmulticol = true;
+	am->amoptionalkey = true;
+	am->amsearcharray = true;
+	am->amsearchnulls = false;
+	am->amkeytype = InvalidOid;
+	am->amparallelvacuumoptions = 0;	/* VACUUM_OPTION_NO_PARALLEL */
+	am->ambuild = skip_build;
+	am->ambuildempty = skip_buildempty;
+	am->aminsert = skip_insert;
+	am->ambulkdelete = skip_bulkdelete;
+	am->amvacuumcleanup = skip_vacuumcleanup;
+	am->amcostestimate = skip_costestimate;
+	am->amoptions = skip_options;
+	am->amvalidate = skip_validate;
+	am->ambeginscan = skip_beginscan;
+	am->amrescan = skip_rescan;
+	am->amgetbitmap = skip_getbitmap;
+	am->amendscan = skip_endscan;
+	PG_RETURN_POINTER(am);
+}
+
+/* amoptions: parse and check WITH (pages_per_range, false_positive_rate). */
+bytea *
+skip_options(Datum reloptions, bool validate)
+{
+	static const relopt_parse_elt tab[] = {
+		{"pages_per_range", RELOPT_TYPE_INT, offsetof(SkipOptions, pages_per_range)},
+		{"false_positive_rate", RELOPT_TYPE_REAL, offsetof(SkipOptions, false_positive_rate)}
+	};
+	SkipOptions *opts;
+
+	skip_init_reloptions();
+	opts = (SkipOptions *) build_reloptions(reloptions, validate, skip_relopt_kind,
+											sizeof(SkipOptions), tab, lengthof(tab));
+	if (validate && opts && opts->false_positive_rate != 0.0 &&
+		opts->false_positive_rate < SKIP_MIN_FPR)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("false_positive_rate %g is out of range for a bloomskip index",
+						opts->false_positive_rate),
+				 errdetail("Valid values are between %g and %g, or 0 to let the build choose.",
+						   SKIP_MIN_FPR, SKIP_MAX_FPR)));
+	return (bytea *) opts;
+}
+
+/* The index's pages_per_range option (or the default). */
+int
+skip_options_ppr(Relation index)
+{
+	SkipOptions *opts = (SkipOptions *) index->rd_options;
+
+	return opts ? opts->pages_per_range : SKIP_DEFAULT_PPR;
+}
+
+/* The index's false_positive_rate option; 0 when the build chooses. */
+double
+skip_options_rate(Relation index)
+{
+	SkipOptions *opts = (SkipOptions *) index->rd_options;
+
+	return opts ? opts->false_positive_rate : 0.0;
+}
+
+/* The default rate: at most one false range per lookup on average. */
+double
+skip_default_rate(double nranges)
+{
+	double		r = nranges > 1.0 ? 1.0 / nranges : SKIP_DEFAULT_FPR_MAX;
+
+	return Max(Min(r, SKIP_DEFAULT_FPR_MAX), SKIP_MIN_FPR);
+}
+
+/*
+ * Fill in m and k of meta for distinct keys per range at rate (classic
+ * Bloom filter: m = -n ln r / ln^2 2, k = m/n ln 2), with room for twice
+ * the distinct keys, in whole 64-bit words, within SKIP_MAX_BITS.
+ */
+void
+skip_params_for(SkipMeta *meta, double distinct, double rate, int ppr, int natts)
+{
+	double		n = Max(distinct, 1.0) * 2.0;
+	double		m = ceil(-n * log(rate) / (M_LN2 * M_LN2) / 64.0) * 64.0;
+	int			k;
+
+	m = Min(Max(m, (double) BLOOM_MIN_BITS), (double) SKIP_MAX_BITS);
+	k = (int) lround(m / n * M_LN2);
+	memset(meta, 0, sizeof(*meta));
+	meta->magic = SKIP_MAGIC;
+	meta->version = SKIP_FORMAT_VERSION;
+	meta->nbits = (uint32) m;
+	meta->nhashes = (uint16) Min(Max(k, 1), BLOOM_MAX_HASHES);
+	meta->scheme = BLOOM_SCHEME_FULL64;
+	meta->natts = (uint8) natts;
+	meta->seed = 0;
+	meta->pages_per_range = (uint32) ppr;
+	meta->target_rate = rate;
+	meta->design_distinct = n;
+}
+
+/* Rows of a segment of capacity ranges that one page holds. */
+static uint32
+skip_rows_per_page(uint32 capacity)
+{
+	return (uint32) (SKIP_PAGE_AVAIL / (capacity / 8));
+}
+
+/*
+ * Append segments to meta until they cover nranges ranges, the first new
+ * one at block first_block.  An index's first segment holds first_capacity
+ * ranges; each later one at least as many as all before it.
+ */
+void
+skip_plan_segments(SkipMeta *meta, uint64 nranges, uint32 first_capacity,
+				   BlockNumber first_block)
+{
+	uint64		covered = 0;
+	BlockNumber blk = first_block;
+
+	if (meta->nsegments > 0)
+	{
+		SkipSegment *last = &meta->segments[meta->nsegments - 1];
+
+		covered = last->first_range + last->capacity;
+	}
+	while (covered < nranges)
+	{
+		SkipSegment *seg;
+		uint64		cap;
+
+		if (meta->nsegments >= SKIP_MAX_SEGMENTS)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("bloomskip index has too many segments"),
+					 errdetail("The index covers %llu ranges in %d segments.",
+							   (unsigned long long) covered, SKIP_MAX_SEGMENTS),
+					 errhint("Use a larger pages_per_range.")));
+		cap = meta->nsegments == 0 ? first_capacity :
+			Max(covered, 2 * (uint64) meta->segments[meta->nsegments - 1].capacity);
+		cap = Min(Max(TYPEALIGN(64, cap), 64), SKIP_MAX_CAPACITY);
+		seg = &meta->segments[meta->nsegments++];
+		seg->first_range = covered;
+		seg->capacity = (uint32) cap;
+		seg->first_block = blk;
+		seg->rows_per_page = skip_rows_per_page(seg->capacity);
+		seg->npages = (meta->nbits + seg->rows_per_page - 1) / seg->rows_per_page;
+		blk += seg->npages;
+		covered += cap;
+	}
+}
+
+/* Initialize a page of the index: the special space and the data area. */
+void
+skip_init_page(Page page, uint16 kind)
+{
+	SkipPageOpaque *op;
+
+	PageInit(page, BLCKSZ, sizeof(SkipPageOpaque));
+	op = (SkipPageOpaque *) PageGetSpecialPointer(page);
+	op->magic = SKIP_MAGIC;
+	op->kind = kind;
+	/* the data area is in use: generic WAL and page images keep it */
+	if (kind == SKIP_PAGE_META)
+		((PageHeader) page)->pd_lower = MAXALIGN(SizeOfPageHeaderData) + sizeof(SkipMeta);
+	else
+		((PageHeader) page)->pd_lower = ((PageHeader) page)->pd_upper;
+}
+
+/* Raise the corruption error for block blk of the index. */
+static void
+skip_corrupt(Relation index, BlockNumber blk, const char *why)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INDEX_CORRUPTED),
+			 errmsg("bloomskip index \"%s\" is corrupted", RelationGetRelationName(index)),
+			 errdetail("Block %u: %s.", blk, why),
+			 errhint("REINDEX the index.")));
+}
+
+/* Check that block blk's page is a page of the index of the given kind. */
+void
+skip_check_page(Relation index, Page page, BlockNumber blk, uint16 kind)
+{
+	SkipPageOpaque *op;
+
+	if (PageIsNew(page))
+		skip_corrupt(index, blk, "the page is not initialized");
+	if (PageGetSpecialSize(page) != MAXALIGN(sizeof(SkipPageOpaque)))
+		skip_corrupt(index, blk, "the page's special space has the wrong size");
+	op = (SkipPageOpaque *) PageGetSpecialPointer(page);
+	if (op->magic != SKIP_MAGIC)
+		skip_corrupt(index, blk, "the page has the wrong magic number");
+	if (op->kind != kind)
+		skip_corrupt(index, blk, kind == SKIP_PAGE_META ?
+					 "block 0 is not a metapage" : "a page of rows was expected");
+}
+
+/* Why the segment directory of meta is inconsistent, or NULL. */
+static const char *
+skip_check_segments(const SkipMeta *meta)
+{
+	uint64		covered = 0;
+	BlockNumber blk = 1;
+
+	if (meta->nsegments > SKIP_MAX_SEGMENTS)
+		return "too many segments";
+	for (uint32 i = 0; i < meta->nsegments; i++)
+	{
+		const SkipSegment *seg = &meta->segments[i];
+
+		if (seg->capacity < 64 || seg->capacity > SKIP_MAX_CAPACITY || seg->capacity % 64 != 0)
+			return "a segment has an invalid capacity";
+		if (seg->first_range != covered || seg->first_block < blk)
+			return "the segments are not consecutive";
+		if (seg->rows_per_page != skip_rows_per_page(seg->capacity) ||
+			seg->npages != (meta->nbits + seg->rows_per_page - 1) / seg->rows_per_page)
+			return "a segment's page layout does not match its capacity";
+		covered += seg->capacity;
+		blk = seg->first_block + seg->npages;
+	}
+	if (meta->nranges > covered)
+		return "the metapage counts more ranges than its segments hold";
+	return NULL;
+}
+
+/* Why meta is not a valid metapage of an index of natts columns, or NULL. */
+static const char *
+skip_check_meta(const SkipMeta *meta, int natts)
+{
+	if (meta->magic != SKIP_MAGIC)
+		return "the metapage has the wrong magic number";
+	if (meta->version != SKIP_FORMAT_VERSION)
+		return "the metapage has an unsupported format version";
+	if (meta->nbits < BLOOM_MIN_BITS || meta->nbits > SKIP_MAX_BITS || meta->nbits % 64 != 0)
+		return "the number of bits per range is out of range";
+	if (meta->nhashes < 1 || meta->nhashes > BLOOM_MAX_HASHES)
+		return "the number of hashes is out of range";
+	if (!bloom_scheme_known(meta->scheme))
+		return "the hashing scheme is unknown";
+	if (meta->natts != natts)
+		return "the metapage's number of columns does not match the index";
+	if (meta->pages_per_range < 1 || meta->pages_per_range > SKIP_MAX_PPR)
+		return "pages_per_range is out of range";
+	return skip_check_segments(meta);
+}
+
+/* Read and check the metapage into *meta (a copy). */
+void
+skip_read_meta(Relation index, SkipMeta *meta)
+{
+	Buffer		buf = ReadBuffer(index, SKIP_METAPAGE_BLKNO);
+	Page		page;
+	const char *why;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	skip_check_page(index, page, SKIP_METAPAGE_BLKNO, SKIP_PAGE_META);
+	memcpy(meta, PageGetContents(page), sizeof(SkipMeta));
+	UnlockReleaseBuffer(buf);
+	why = skip_check_meta(meta, RelationGetNumberOfAttributes(index));
+	if (why)
+		skip_corrupt(index, SKIP_METAPAGE_BLKNO, why);
+}
+
+/*
+ * Write meta to the metapage (buffer locked exclusively by the caller, or
+ * not at all when log is false: a build, logged as a whole afterwards).
+ */
+void
+skip_write_meta(Relation index, const SkipMeta *meta, bool log)
+{
+	Buffer		buf = ReadBuffer(index, SKIP_METAPAGE_BLKNO);
+
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	if (log)
+	{
+		GenericXLogState *state = GenericXLogStart(index);
+		Page		page = GenericXLogRegisterBuffer(state, buf, 0);
+
+		memcpy(PageGetContents(page), meta, sizeof(SkipMeta));
+		GenericXLogFinish(state);
+	}
+	else
+	{
+		memcpy(PageGetContents(BufferGetPage(buf)), meta, sizeof(SkipMeta));
+		MarkBufferDirty(buf);
+	}
+	UnlockReleaseBuffer(buf);
+}
+
+/* A new page at the end of a fork of the index, locked exclusively. */
+Buffer
+skip_new_buffer(Relation index, ForkNumber fork)
+{
+	Buffer		buf;
+
+#if PG_VERSION_NUM >= 160000
+	buf = ExtendBufferedRel(BMR_REL(index), fork, NULL,
+							EB_LOCK_FIRST | (fork == INIT_FORKNUM ? EB_SKIP_EXTENSION_LOCK : 0));
+#else
+	bool		needlock = !RELATION_IS_LOCAL(index) && fork != INIT_FORKNUM;
+
+	if (needlock)
+		LockRelationForExtension(index, ExclusiveLock);
+	buf = ReadBufferExtended(index, fork, P_NEW, RBM_NORMAL, NULL);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	if (needlock)
+		UnlockRelationForExtension(index, ExclusiveLock);
+#endif
+	return buf;
+}
+
+/*
+ * Extend the index so that it covers range: add segments (their pages
+ * zeroed and WAL-logged) and record the range in the metapage.  The
+ * metapage lock serializes extensions, so a segment's pages are
+ * consecutive; a crash before the metapage is written leaves unused pages
+ * at the end, which the next extension skips.
+ */
+void
+skip_extend(Relation index, uint64 range)
+{
+	Buffer		metabuf = ReadBuffer(index, SKIP_METAPAGE_BLKNO);
+	SkipMeta	meta;
+	uint32		old_nsegments;
+	GenericXLogState *state;
+	Page		page;
+
+	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
+	skip_check_page(index, BufferGetPage(metabuf), SKIP_METAPAGE_BLKNO, SKIP_PAGE_META);
+	memcpy(&meta, PageGetContents(BufferGetPage(metabuf)), sizeof(SkipMeta));
+	if (range < meta.nranges)
+	{
+		UnlockReleaseBuffer(metabuf);
+		return;
+	}
+	old_nsegments = meta.nsegments;
+	skip_plan_segments(&meta, range + 1, SKIP_EMPTY_CAPACITY,
+					   RelationGetNumberOfBlocks(index));
+	for (uint32 s = old_nsegments; s < meta.nsegments; s++)
+	{
+		for (uint32 i = 0; i < meta.segments[s].npages; i++)
+		{
+			Buffer		buf = skip_new_buffer(index, MAIN_FORKNUM);
+
+			if (BufferGetBlockNumber(buf) != meta.segments[s].first_block + i)
+				elog(ERROR, "bloomskip index \"%s\" was extended concurrently",
+					 RelationGetRelationName(index));
+			state = GenericXLogStart(index);
+			page = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
+			skip_init_page(page, SKIP_PAGE_ROWS);
+			GenericXLogFinish(state);
+			UnlockReleaseBuffer(buf);
+			CHECK_FOR_INTERRUPTS();
+		}
+	}
+	meta.nranges = range + 1;
+	state = GenericXLogStart(index);
+	page = GenericXLogRegisterBuffer(state, metabuf, 0);
+	memcpy(PageGetContents(page), &meta, sizeof(SkipMeta));
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(metabuf);
+}
+
+/* The segment holding range (which the caller knows is covered). */
+const SkipSegment *
+skip_segment_of(const SkipMeta *meta, uint64 range)
+{
+	for (uint32 i = 0; i < meta->nsegments; i++)
+	{
+		const SkipSegment *seg = &meta->segments[i];
+
+		if (range >= seg->first_range && range - seg->first_range < seg->capacity)
+			return seg;
+	}
+	elog(ERROR, "bloomskip range " UINT64_FORMAT " is in no segment", range);
+	return NULL;				/* keep the compiler quiet */
+}
+
+/* Where row (a bit position) of a segment is: its block and byte offset. */
+void
+skip_row_location(const SkipSegment *seg, uint64 row, BlockNumber *blk, Size *offset)
+{
+	*blk = seg->first_block + (BlockNumber) (row / seg->rows_per_page);
+	*offset = MAXALIGN(SizeOfPageHeaderData) +
+		(Size) (row % seg->rows_per_page) * (seg->capacity / 8);
+}
+
+/* The per-column hashing information of an index, in mcxt. */
+void
+skip_keyinfo_init(SkipKeyInfo *ki, Relation index, MemoryContext mcxt)
+{
+	TupleDesc	desc = RelationGetDescr(index);
+
+	ki->natts = desc->natts;
+	for (int i = 0; i < desc->natts; i++)
+		bloom_typeinfo_init(&ki->ti[i], TupleDescAttr(desc, i)->atttypid,
+							index->rd_indcollation[i], mcxt);
+}
+
+/* The hash of a non-null value of column attno (0-based) of the index. */
+uint64
+skip_hash_value(const BloomTypeInfo *ti, const SkipMeta *meta, int attno, Datum value)
+{
+	return bloom_hash_datum(ti, value, meta->seed + (uint64) attno, meta->scheme);
+}
+
+/* The k bit positions of hash h (classic layout of the bloom type). */
+int
+skip_positions(const SkipMeta *meta, uint64 h, uint64 *pos)
+{
+	BloomFilter hdr;
+
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.version = BLOOM_FORMAT_VERSION;
+	hdr.layout = BLOOM_LAYOUT_CLASSIC;
+	hdr.scheme = meta->scheme;
+	hdr.nhashes = (uint8) meta->nhashes;
+	hdr.nbits = meta->nbits;
+	hdr.seed = meta->seed;
+	return bloom_probe_positions(&hdr, h, pos);
+}
+
+/* The name of operator family opfamily. */
+static char *
+skip_opfamily_name(Oid opfamily)
+{
+	HeapTuple	tup = SearchSysCache1(OPFAMILYOID, ObjectIdGetDatum(opfamily));
+	char	   *name;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for operator family %u", opfamily);
+	name = pstrdup(NameStr(((Form_pg_opfamily) GETSTRUCT(tup))->opfname));
+	ReleaseSysCache(tup);
+	return name;
+}
+
+/* Report one problem of an operator family (amvalidate's style). */
+static bool
+skip_invalid(const char *opfamilyname, const char *what, Oid oid)
+{
+	ereport(INFO,
+			(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+			 errmsg("operator family \"%s\" of access method bloomskip %s %u",
+					opfamilyname, what, oid)));
+	return false;
+}
+
+/*
+ * amvalidate: the family has only equality operators (strategy 1, search,
+ * returning boolean) and no support functions, and its types have an
+ * extended hash function (the hashing this access method uses).
+ */
+bool
+skip_validate(Oid opclassoid)
+{
+	HeapTuple	tup = SearchSysCache1(CLAOID, ObjectIdGetDatum(opclassoid));
+	Form_pg_opclass cls;
+	Oid			opfamily;
+	char	   *famname;
+	CatCList   *list;
+	bool		ok = true;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for operator class %u", opclassoid);
+	cls = (Form_pg_opclass) GETSTRUCT(tup);
+	opfamily = cls->opcfamily;
+	famname = skip_opfamily_name(opfamily);
+	if (!OidIsValid(lookup_type_cache(cls->opcintype, TYPECACHE_HASH_EXTENDED_PROC)->hash_extended_proc))
+		ok = skip_invalid(famname, "has a type without an extended hash function:", cls->opcintype);
+	list = SearchSysCacheList1(AMOPSTRATEGY, ObjectIdGetDatum(opfamily));
+	for (int i = 0; i < list->n_members; i++)
+	{
+		Form_pg_amop op = (Form_pg_amop) GETSTRUCT(&list->members[i]->tuple);
+
+		if (op->amopstrategy != 1 || op->amoppurpose != AMOP_SEARCH ||
+			!check_amop_signature(op->amopopr, BOOLOID, op->amoplefttype, op->amoprighttype))
+			ok = skip_invalid(famname, "has an operator that is not an equality of strategy 1:",
+							  op->amopopr);
+	}
+	ReleaseCatCacheList(list);
+	list = SearchSysCacheList1(AMPROCNUM, ObjectIdGetDatum(opfamily));
+	if (list->n_members > 0)
+		ok = skip_invalid(famname, "has support functions, which it does not use; first:",
+						  ((Form_pg_amproc) GETSTRUCT(&list->members[0]->tuple))->amproc);
+	ReleaseCatCacheList(list);
+	ReleaseSysCache(tup);
+	return ok;
+}

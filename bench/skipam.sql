@@ -61,7 +61,8 @@ CREATE TABLE skipam_r (
 	nrows	bigint,			-- rows counted (timed reps)
 	plan	text			-- rep 0
 );
-CREATE TABLE skipam_idx (scale bigint, idx text, col text, ddl text, build_ms float8, bytes bigint, err text);
+CREATE TABLE skipam_idx (scale bigint, idx text, col text, ddl text, build_ms float8, bytes bigint, err text,
+						 info text);	-- bloomskip_info() of a bloomskip index
 CREATE TABLE skipam_expect (scale bigint, kase text, k int, nrows bigint);
 
 -- shared hit + read of the plan nodes of the given types
@@ -241,6 +242,11 @@ BEGIN
 	EXECUTE ddl;
 	ms := 1000 * extract(epoch FROM clock_timestamp() - t0);
 	INSERT INTO skipam_idx VALUES (sc, ix, c, ddl, ms, pg_relation_size('spans_ix'), NULL);
+	IF (SELECT a.amname FROM pg_class r JOIN pg_am a ON a.oid = r.relam WHERE r.oid = 'spans_ix'::regclass) = 'bloomskip' THEN
+		-- dynamic: the function exists only where the access method does
+		EXECUTE 'UPDATE skipam_idx SET info = (SELECT row_to_json(i)::text FROM bloomskip_info(''spans_ix'') AS i)'
+			|| ' WHERE scale = $1 AND idx = $2 AND col = $3' USING sc, ix, c;
+	END IF;
 	RETURN true;
 EXCEPTION WHEN OTHERS THEN
 	INSERT INTO skipam_idx VALUES (sc, ix, c, ddl, NULL, NULL, SQLERRM);

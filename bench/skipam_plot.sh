@@ -30,7 +30,7 @@ for ix in btree brin bloomskip; do
 		printf '\n\n' >> "$DAT"
 		case $ix in
 			btree) LABELS+=("btree") ;;
-			brin) LABELS+=("BRIN bloom (defaults)") ;;
+			brin) LABELS+=("BRIN bloom (defaults; index forced)") ;;
 			bloomskip) LABELS+=("bloomskip (defaults)") ;;
 		esac
 	fi

@@ -12,7 +12,7 @@ DATA = bloomset--1.0.sql bloomset--1.1.sql bloomset--1.0--1.1.sql bloomset--1.2.
 
 REGRESS = type_io add_contains probe_scan probe_cache sliced_reads equality planner typed_keys readme_examples hashing aggregates agg_auto_phases union estimates errors \
 	parquet full_filters parallel copy_binary batch_estimates text_filters counting scalable mutation security \
-	agg_rates verbs rate_check bloom_index batched_probe
+	agg_rates verbs rate_check bloom_index batched_probe bloomskip
 REGRESS_OPTS = --load-extension=bloomset
 
 # Concurrency (pg_isolation_regress) and multi-cluster (TAP, with
@@ -20,7 +20,7 @@ REGRESS_OPTS = --load-extension=bloomset
 # pgvector does: PostgreSQL's harness picks ports and starts and stops the
 # clusters.  test/t/007 and 008 need two PostgreSQL versions at once and are
 # run by scripts/test.sh (cross_suite) instead.
-ISOLATION = concurrent_add index_append
+ISOLATION = concurrent_add index_append bloomskip_concurrent
 ISOLATION_OPTS = --inputdir=test/isolation --load-extension=bloomset
 TAP_TESTS = 1
 PROVE_TESTS = $(filter-out test/t/007_% test/t/008_%,$(wildcard test/t/0*.pl))

@@ -115,7 +115,8 @@ typedef struct SkipKeyInfo
 } SkipKeyInfo;
 
 /* skip_utils.c */
-extern void skip_init_page(Page page, uint16 kind);
+extern void skip_init_page(Page page, uint16 kind, Size used);
+extern Size skip_rows_bytes(const SkipSegment *seg);
 extern void skip_read_meta(Relation index, SkipMeta *meta);
 extern void skip_check_page(Relation index, Page page, BlockNumber blk, uint16 kind);
 extern void skip_keyinfo_init(SkipKeyInfo *ki, Relation index, MemoryContext mcxt);

@@ -230,7 +230,8 @@ skip_write_segment(SkipBuildState *bs, Relation index, const SkipMeta *meta,
 		uint32		p1 = Min(p0 + slice, seg->npages);
 
 		for (uint32 i = p0; i < p1; i++)
-			skip_init_page((Page) (mem + (Size) (i - p0) * BLCKSZ), SKIP_PAGE_ROWS);
+			skip_init_page((Page) (mem + (Size) (i - p0) * BLCKSZ), SKIP_PAGE_ROWS,
+						   skip_rows_bytes(seg));
 		skip_fill_slice(bs, meta, seg, mem, p0, p1);
 		for (uint32 i = p0; i < p1; i++)
 		{
@@ -258,7 +259,7 @@ skip_write_new_metapage(Relation index, ForkNumber fork, const SkipMeta *meta)
 		elog(ERROR, "bloomskip index \"%s\" is not empty", RelationGetRelationName(index));
 	START_CRIT_SECTION();
 	page = BufferGetPage(buf);
-	skip_init_page(page, SKIP_PAGE_META);
+	skip_init_page(page, SKIP_PAGE_META, sizeof(SkipMeta));
 	memcpy(PageGetContents(page), meta, sizeof(SkipMeta));
 	MarkBufferDirty(buf);
 	if (fork == INIT_FORKNUM)

@@ -5,10 +5,10 @@
  *
  * The model follows the index's design (skip_utils.c):
  *  - true ranges: the rows the conditions select (their selectivity times
- *	  the table's rows) fall into some ranges: as few as they fill when the
- *	  column follows the physical order (|correlation| = 1), as many as
- *	  rows placed at random hit (ranges x (1 - e^(-rows / ranges))) when
- *	  it does not; interpolated by |correlation|, as BRIN's estimate does;
+ *	  the table's rows) fill at least rows / rows-per-range ranges; as
+ *	  BRIN's estimate does, that minimum is divided by the column's
+ *	  |correlation| with the physical order, and it is at most what rows
+ *	  placed at random hit (ranges x (1 - e^(-rows / ranges)));
  *  - false ranges: each value probed (every element of an = ANY array)
  *	  adds the target rate times the other ranges;
  *  - index pages: the metapage, then k rows per value and segment, each a
@@ -130,7 +130,8 @@ skip_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	clustered = Min(nranges, ceil(rows / per_range));
 	scattered = nranges * (1.0 - exp(-rows / nranges));
 	corr = skip_correlation(root, path);
-	true_ranges = Max(clustered, scattered - (scattered - clustered) * corr);
+	true_ranges = corr > 0 ? Min(scattered, clustered / corr) : scattered;
+	true_ranges = Max(true_ranges, Min(clustered, scattered));
 	probes = skip_probes(root, path);
 	false_ranges = Min(1.0, meta.target_rate * probes) * (nranges - true_ranges);
 	*indexSelectivity = Min(1.0, (true_ranges + false_ranges) / nranges);

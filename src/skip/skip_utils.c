@@ -259,9 +259,13 @@ skip_plan_segments(SkipMeta *meta, uint64 nranges, uint32 first_capacity,
 	}
 }
 
-/* Initialize a page of the index: the special space and the data area. */
+/*
+ * Initialize a page of the index holding used bytes of data: the special
+ * space, and pd_lower after the data, so that generic WAL compares and
+ * page images keep only the bytes in use.
+ */
 void
-skip_init_page(Page page, uint16 kind)
+skip_init_page(Page page, uint16 kind, Size used)
 {
 	SkipPageOpaque *op;
 
@@ -269,11 +273,15 @@ skip_init_page(Page page, uint16 kind)
 	op = (SkipPageOpaque *) PageGetSpecialPointer(page);
 	op->magic = SKIP_MAGIC;
 	op->kind = kind;
-	/* the data area is in use: generic WAL and page images keep it */
-	if (kind == SKIP_PAGE_META)
-		((PageHeader) page)->pd_lower = MAXALIGN(SizeOfPageHeaderData) + sizeof(SkipMeta);
-	else
-		((PageHeader) page)->pd_lower = ((PageHeader) page)->pd_upper;
+	Assert(used <= SKIP_PAGE_AVAIL);
+	((PageHeader) page)->pd_lower = MAXALIGN(SizeOfPageHeaderData) + used;
+}
+
+/* The bytes of a row page of segment seg in use. */
+Size
+skip_rows_bytes(const SkipSegment *seg)
+{
+	return (Size) seg->rows_per_page * (seg->capacity / 8);
 }
 
 /* Raise the corruption error for block blk of the index. */
@@ -458,7 +466,7 @@ skip_extend(Relation index, uint64 range)
 					 RelationGetRelationName(index));
 			state = GenericXLogStart(index);
 			page = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
-			skip_init_page(page, SKIP_PAGE_ROWS);
+			skip_init_page(page, SKIP_PAGE_ROWS, skip_rows_bytes(&meta.segments[s]));
 			GenericXLogFinish(state);
 			UnlockReleaseBuffer(buf);
 			CHECK_FOR_INTERRUPTS();

@@ -30,7 +30,10 @@
 #  not exist.
 # Per index, at the full scales (BENCH_SKIPAM_FULL, default 1 M and 10 M):
 #  size and build time; point lookups of 21 present and 21 absent keys
-#  (count(*), max(ts): the heap is read), interleaved, BENCH_SKIPAM_REPS
+#  (count(*), max(ts): the heap is read; enable_seqscan = off, so that each
+#  index is measured even where the planner would rather scan the table, as
+#  it would with BRIN bloom's defaults -- the unforced plan is recorded
+#  beside), interleaved, BENCH_SKIPAM_REPS
 #  timed rounds (default 3) after one under EXPLAIN (ANALYZE, BUFFERS):
 #  medians of time, shared buffers hit + read, index pages (the Bitmap Index
 #  Scan node's buffers, from the same query forced to a bitmap scan);

@@ -46,7 +46,7 @@ for i in "${!LABELS[@]}"; do
 done
 
 gnuplot <<EOF
-set terminal pngcairo size 1100,480 font ",11" enhanced
+set terminal pngcairo size 1200,520 font ",11" enhanced
 set output "$OUT_PNG"
 set multiplot layout 1,2 title "point lookup of a present key (8 rows) in spans: $(basename "$TSV"), $(date -u -r "$TSV" '+%Y-%m-%d')"
 set logscale xy
@@ -54,7 +54,7 @@ set grid
 set xlabel "table rows"
 set format x "10^{%T}"
 set xrange [5e5:2e8]
-set key top left inside box opaque
+set key outside below center horizontal
 set title "index pages read per lookup (median of 21 keys)"
 set ylabel "index pages (shared hit + read)"
 set format y "%g"

@@ -49,7 +49,9 @@
 # Every count is checked against one sequential scan of each scale (the
 # oracle, before any index): a mismatch is printed in the report.
 #
-# Environment: the above, BENCH_SKIPAM_OUT (the report), BENCH_SKIPAM_ONLY
+# Environment: the above, BENCH_SKIPAM_OUT (the report), BENCH_SKIPAM_TSV
+# (its figures), BENCH_SKIPAM_MANY_SCALES (growth scales that also run the
+# = ANY and join cases), BENCH_SKIPAM_ONLY
 # (space-separated index labels to run, default all),
 # BENCH_SKIPAM_GENERATE_ONLY=1 (write the cache and stop),
 # BENCH_SKIPAM_KEEP_FREE_GB (disk left free for others, default 25).
@@ -68,7 +70,7 @@ SKIPAM_REPS=${BENCH_SKIPAM_REPS:-3}
 SKIPAM_MANY_REPS=${BENCH_SKIPAM_MANY_REPS:-3}
 SKIPAM_INSERT_REPS=${BENCH_SKIPAM_INSERT_REPS:-3}
 SKIPAM_OUT=${BENCH_SKIPAM_OUT:-$BENCH_DIR/results/skipam-latest.md}
-SKIPAM_TSV=$(dirname "$SKIPAM_OUT")/skipam.tsv
+SKIPAM_TSV=${BENCH_SKIPAM_TSV:-$(dirname "$SKIPAM_OUT")/skipam.tsv}
 # bloomskip tuned for this table: a trace's 8 spans share a heap page, so
 # 4 pages a range (not 16) reads 4 heap pages for the true range; the
 # default rate (1 / ranges) still keeps false ranges below one a lookup
@@ -180,9 +182,11 @@ skipam_measure() {
 	fi
 	say "skipam: $sc rows, $label: point lookups"
 	echo "SELECT skipam_points($sc, '$label', $SKIPAM_REPS);" | skipam_sql >/dev/null
-	if $full; then
+	if $full || [[ " ${BENCH_SKIPAM_MANY_SCALES:-} " == *" $sc "* ]]; then
 		say "skipam: $sc rows, $label: = ANY and join"
 		echo "SELECT skipam_many($sc, '$label', $SKIPAM_MANY_REPS);" | skipam_sql >/dev/null
+	fi
+	if $full; then
 		say "skipam: $sc rows, $label: inserts"
 		echo "SELECT skipam_insert($sc, '$label', $SKIPAM_INSERT_REPS);" | skipam_sql >/dev/null
 	fi

@@ -100,6 +100,7 @@ SELECT format('- %s rows, %s on %s: %s', to_char(scale, 'FM999,999,999'), idx, c
   FROM skipam_idx WHERE info IS NOT NULL ORDER BY scale, ctid;
 EOF
 )
+CHECKED=$(echo "SELECT format('- counts checked against the sequential scan: %s timed runs at all scales, %s differ', sum(runs) FILTER (WHERE kase NOT LIKE 'insert%'), sum(wrong)) FROM skipam_sum;" | skipam_q)
 INFO=$(echo "SELECT format('- %s: %s', k, v) FROM bench_info WHERE k LIKE 'spans %' OR k LIKE 'skipam%' ORDER BY k;" | skipam_q)
 PGVER=$(echo "SELECT version();" | skipam_q)
 SETTINGS=$(bench_settings)
@@ -148,6 +149,7 @@ mkdir -p "$(dirname "$SKIPAM_OUT")"
 	echo "## Data"
 	echo
 	echo "$INFO"
+	echo "$CHECKED"
 	echo "- cache: $SKIPAM_CACHE: $(tail -1 "$SKIPAM_CACHE/generated.txt" 2>/dev/null || echo '?')"
 	echo
 	echo "## Plans (warm-up round; point lookups: key 1)"

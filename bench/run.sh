@@ -30,7 +30,11 @@
 #              per-filter and BRIN lookups, a few GB of data generated once
 #              and cached in /var/cache/bloomset-bench, see bench/findex.sh:
 #              BENCH_GROUPS=findex BENCH_OUT=bench/results/findex-latest.md
-#              bash bench/run.sh 1000).
+#              bash bench/run.sh 1000); skipam -- the bloomskip index access
+#              method against btree and BRIN bloom on 1 M, 10 M and 100 M
+#              spans (data cached as findex's), its own server and report
+#              bench/results/skipam-latest.md, see bench/skipam.sh:
+#              BENCH_GROUPS=skipam bash bench/run.sh).
 # Progress goes to stderr; the report to stdout and the file.
 set -euo pipefail
 
@@ -43,6 +47,15 @@ REPS=${BENCH_REPS:-5}
 OUT=${BENCH_OUT:-$BENCH_DIR/results/latest.md}
 case "$N" in ''|*[!0-9]*) echo "usage: bench/run.sh [rows]" >&2; exit 2 ;; esac
 [ "$N" -ge 1000 ] || { echo "rows must be at least 1000" >&2; exit 2; }
+
+# the bloomskip index access method: opt-in, only when BENCH_GROUPS names
+# skipam; its own data, server and report (bench/skipam.sh), run before the
+# groups' 10M-row table is loaded; alone, nothing else runs
+if [[ " ${BENCH_GROUPS:-} " == *" skipam "* ]]; then
+	SKIPAM_CMDLINE=$CMDLINE bash "$BENCH_DIR/skipam.sh"
+	BENCH_GROUPS=$(echo " $BENCH_GROUPS " | sed -e 's/ skipam / /g' -e 's/^ *//' -e 's/ *$//')
+	[ -n "$BENCH_GROUPS" ] || exit 0
+fi
 
 T_START=$(date +%s)
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)

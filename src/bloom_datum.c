@@ -94,13 +94,17 @@ bloom_alloc_in(MemoryContext cxt, uint64 nbits)
 	return f;
 }
 
-/* An empty filter with the given parameters (validated by the caller). */
+/*
+ * An empty filter with the given parameters (validated by the caller), of
+ * the scheme new filters get (bloom_new_scheme).
+ */
 BloomFilter *
 bloom_alloc(int layout, int nhashes, uint64 nbits, uint64 seed)
 {
 	BloomFilter *f = bloom_alloc_in(CurrentMemoryContext, nbits);
 
 	bloom_init_header(f, layout, nhashes, nbits, seed);
+	f->scheme = bloom_new_scheme();
 	return f;
 }
 

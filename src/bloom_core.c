@@ -331,8 +331,9 @@ bloom_size_for(int64_t capacity, double fpr, int layout, bool pow2)
 
 /*
  * Fill in a fresh header (the caller zeroed the whole filter), with the
- * scheme new filters get; a filter made from another one (fold, union,
- * a scalable filter's next stage) copies that one's scheme.
+ * newest scheme (the PostgreSQL layer gives new filters the one of the
+ * installed extension version); a filter made from another one (fold,
+ * union, a scalable filter's next stage) copies that one's scheme.
  */
 void
 bloom_init_header(BloomFilter *f, int layout, int nhashes, uint64_t nbits,
@@ -412,22 +413,26 @@ bloom_family_is_token(const char *family)
 /*
  * Is fam (len bytes, not NUL-terminated) a type family of the form the
  * PostgreSQL layer writes: "array(F)" or "range(F)" around a family F,
- * "enum:", "parquet:" or "opf:" and a name, or a bare name (a hash
- * operator family, "record"); names hold no parentheses or colons.  A
- * family cut to fit the field ends in '~' and a hash of the whole, so
- * its wrappers may be open: it is only checked for characters.
+ * "enum:" or "opf:" and a name, or a bare name (a hash operator family,
+ * "record"); names hold no parentheses or colons.  "parquet:" and a name
+ * of the Parquet layer's own (which checks it).  A family cut to fit the
+ * field ends in '~' and a hash of the whole, so its wrappers may be open:
+ * it is only checked for characters.
  */
 static bool
 bloom_family_form_ok(const char *fam, size_t len)
 {
-	static const char *const prefixes[] = {"enum:", BLOOM_FAMILY_PARQUET, "opf:"};
+	static const char *const prefixes[] = {"enum:", "opf:"};
+	size_t		pqlen = strlen(BLOOM_FAMILY_PARQUET);
 
 	if (len == 0)
 		return false;
+	if (strncmp(fam, BLOOM_FAMILY_PARQUET, pqlen) == 0)
+		return len > pqlen;
 	if ((len > 7 && strncmp(fam, "array(", 6) == 0 && fam[len - 1] == ')') ||
 		(len > 7 && strncmp(fam, "range(", 6) == 0 && fam[len - 1] == ')'))
 		return bloom_family_form_ok(fam + 6, len - 7);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 2; i++)
 	{
 		size_t		plen = strlen(prefixes[i]);
 

@@ -1123,10 +1123,16 @@ bloom_read_installed_version(void)
 int
 bloom_installed_version(void)
 {
-	TimestampTz xact = GetCurrentTransactionStartTimestamp();
-	TimestampTz stmt = GetCurrentStatementStartTimestamp();
-	CommandId	cid = GetCurrentCommandId(false);
+	TimestampTz xact;
+	TimestampTz stmt;
+	CommandId	cid;
 
+	/* no catalog to read outside a transaction: the last version seen */
+	if (!IsTransactionState())
+		return bloom_installed != 0 ? bloom_installed : BLOOM_VERSION_NEWEST;
+	xact = GetCurrentTransactionStartTimestamp();
+	stmt = GetCurrentStatementStartTimestamp();
+	cid = GetCurrentCommandId(false);
 	if (bloom_installed == 0 || xact != bloom_installed_xact ||
 		stmt != bloom_installed_stmt || cid != bloom_installed_cid)
 	{

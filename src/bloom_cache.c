@@ -23,13 +23,19 @@
  *	  bits or counters), the
  *	  ranges sorted by offset and grouped by TOAST chunk, or the whole value
  *	  when that reads fewer chunks.  The image is never faulted in beyond
- *	  the pages these reads touch.  Values read in slices are remembered
- *	  (a direct-mapped memo keyed by the TOAST pointer, holding their
- *	  validated headers): a value's second probe at the call site reads it
+ *	  the pages these reads touch.  Headers of values read in slices are
+ *	  remembered (a direct-mapped memo keyed by the TOAST pointer), so later
+ *	  probes of the value read only their parts; once a value's slices have
+ *	  read 1/BLOOM_SLICE_CACHE_SHARE of its chunks, its next probe reads it
  *	  whole into the LRU cache, so joins and batches with many keys per
  *	  filter keep cache speed while a point lookup reads a few chunks per
- *	  filter and copies nothing whole.  A value larger than the cache's
- *	  budget stays sliced, its header read once.
+ *	  filter and copies nothing whole.  Admission counts bytes read, not
+ *	  probes: "probed before at this call site" cannot tell a join probing
+ *	  the filter again for another row from one row probed several times
+ *	  (f @> ANY (ARRAY[...]) calls the operator once per element at one
+ *	  call site), and admitting on the second probe made a three-key lookup
+ *	  read every filter whole.  A value larger than the cache's budget stays
+ *	  sliced, its header read once.
  *  - Scalable filters stored so are read the same way: the outer header
  *	  and the sub-filters' headers (walked in slices to the end of each TOAST
  *	  chunk, so the small first sub-filters share reads), then per key each
@@ -102,10 +108,20 @@ typedef struct BloomCacheEntry
 } BloomCacheEntry;
 
 /*
+ * A value read in slices becomes a cache entry once its slices have read
+ * this share of its TOAST chunks (1/32: a filter of 1.3 MB, 650 chunks,
+ * after about 20 probes at one call site; one of 64 kB on its second
+ * probe).  A sliced chunk costs about two chunks of a whole read (an index
+ * scan each), so the slices read before a value is kept cost at most about
+ * a sixteenth of reading it once, and a lookup of a few keys per filter
+ * never pays for a whole read.
+ */
+#define BLOOM_SLICE_CACHE_SHARE		32
+
+/*
  * Slots of the memo of values read in slices (direct mapped by TOAST value
  * id; about 90 bytes each).  More than the LRU cache's entries, so a join
- * probing its filters in turn finds each one there: probed before, and
- * its header.
+ * probing its filters in turn finds each one's header and slice count.
  */
 #define BLOOM_MEMO_SLOTS			512
 
@@ -120,6 +136,7 @@ typedef struct BloomSliceMemo
 {
 	Oid			toastrelid;		/* key; valueid InvalidOid: empty */
 	Oid			valueid;
+	uint32		chunks;			/* TOAST chunks read from it here so far */
 	bool		sliceable;		/* header read and valid, layout sliced */
 	uint8		path;			/* BLOOM_PATH_*: how values reach it */
 	/* when sliceable: the header (bloom's or, scalable, the outer one) */
@@ -170,12 +187,13 @@ typedef struct BloomCallCache
 	/*
 	 * The image a sliced read returns: the filter's full size, reused from
 	 * value to value, holding its header and the parts read.  sliced_attr
-	 * names the value between bloom_call_probe and bloom_call_parts of one
-	 * call (NULL otherwise).
+	 * and sliced_memo name the value between bloom_call_probe and
+	 * bloom_call_parts of one call (NULL otherwise).
 	 */
 	char	   *image;
 	Size		image_size;
 	struct varlena *sliced_attr;
+	BloomSliceMemo *sliced_memo;
 } BloomCallCache;
 
 /* The call site's cache, created empty on first use. */
@@ -514,15 +532,16 @@ bloom_image(FunctionCallInfo fcinfo, BloomCallCache *cache, Size size)
  * their offsets and into m->subs: one slice to the end of the TOAST chunk
  * holding each header, so the small first sub-filters share reads.  The
  * walk follows the sizes the headers give and stops where they leave the
- * value; what it read is what scalable_check reads.
+ * value; what it read is what scalable_check reads.  The chunks read.
  */
-static void
+static uint32
 bloom_read_sub_headers(BloomSliceMemo *m, struct varlena *attr, char *img,
 					   Size stored, MemoryContext mcxt)
 {
 	const ScalableFilter *sf = (const ScalableFilter *) img;
 	Size		off = SCALABLE_HEADER_SIZE;
 	Size		have = 0;		/* img holds data bytes [.., have) read */
+	uint32		chunks = 0;
 
 	m->subs = MemoryContextAllocZero(mcxt, sizeof(BloomSubHeader) * SCALABLE_MAX_SUB);
 	for (int i = 0; i < sf->nsub && i < SCALABLE_MAX_SUB; i++)
@@ -539,6 +558,7 @@ bloom_read_sub_headers(BloomSliceMemo *m, struct varlena *attr, char *img,
 
 			bloom_read_slice(attr, from, to - from, img + off);
 			have = to;
+			chunks++;
 		}
 		m->subs[i].off = off;
 		memcpy(m->subs[i].hdr, sub, BLOOM_HEADER_SIZE);
@@ -546,6 +566,7 @@ bloom_read_sub_headers(BloomSliceMemo *m, struct varlena *attr, char *img,
 			break;
 		off += BLOOM_TOTAL_SIZE(sub->nbits);
 	}
+	return chunks;
 }
 
 /*
@@ -567,6 +588,7 @@ bloom_memo_read(BloomSliceMemo *m, struct varlena *attr, char *img,
 	memset(img, 0, hsize);
 	bloom_read_slice(attr, 0, Min(stored, hsize) - VARHDRSZ, img + VARHDRSZ);
 	SET_VARSIZE(img, stored);
+	m->chunks = 1;
 	if (ops->has_subfilters)
 	{
 		const ScalableFilter *sf = (const ScalableFilter *) img;
@@ -574,7 +596,7 @@ bloom_memo_read(BloomSliceMemo *m, struct varlena *attr, char *img,
 		if (stored < hsize || sf->version != SCALABLE_FORMAT_VERSION ||
 			sf->family[0] == '\0')
 			return false;
-		bloom_read_sub_headers(m, attr, img, stored, mcxt);
+		m->chunks += bloom_read_sub_headers(m, attr, img, stored, mcxt);
 	}
 	/* raises for a corrupt value, as a whole read would */
 	bloom_check_stored_size(hdr, stored, kind);
@@ -596,6 +618,7 @@ bloom_memo_fill(FunctionCallInfo fcinfo, BloomCallCache *cache, BloomSliceMemo *
 	m->valueid = InvalidOid;
 	m->sliceable = false;
 	m->path = BLOOM_PATH_UNCHECKED;
+	m->chunks = 0;
 	if (m->subs != NULL)
 		pfree(m->subs);
 	m->subs = NULL;
@@ -608,10 +631,10 @@ bloom_memo_fill(FunctionCallInfo fcinfo, BloomCallCache *cache, BloomSliceMemo *
 
 /*
  * The filter argument stored out of line as attr (d), not found in the
- * cache: on its second probe at this call site read whole and kept (when
- * it fits the cache's budget); on its first, or when it does not fit, the
- * image holding its header for bloom_call_parts to complete (sliced, a
- * sliceable value), else read whole without keeping it.
+ * cache: kept whole once its slices have read their share of it (or on its
+ * second probe when it is not read in slices), read whole without keeping
+ * it on its first, or -- sliced, a sliced read of a sliceable value -- the
+ * image holding its header, for bloom_call_parts to complete.
  */
 static void *
 bloom_read_ondisk(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
@@ -629,21 +652,26 @@ bloom_read_ondisk(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
 	m = bloom_memo_slot(fcinfo, cache, &ptr);
 	if (m->valueid == ptr.va_valueid && m->toastrelid == ptr.va_toastrelid)
 	{
-		/* probed here before: keep it */
-		if ((f = bloom_cache_add_stored(fcinfo, cache, d, kind, path)) != NULL)
+		if ((uint64) m->chunks * BLOOM_SLICE_CACHE_SHARE >= bloom_chunks_of(stored - VARHDRSZ) &&
+			(f = bloom_cache_add_stored(fcinfo, cache, d, kind, path)) != NULL)
 			return f;
 	}
 	else
 		bloom_memo_fill(fcinfo, cache, m, attr, &ptr, stored, kind);
 	*path = &m->path;
 	if (!sliced || !m->sliceable)
-		return bloom_from_datum_kind(d, kind);	/* not kept: the next probe keeps it */
+	{
+		/* whole, not kept: the next probe of it here keeps it */
+		m->chunks = PG_UINT32_MAX / BLOOM_SLICE_CACHE_SHARE;
+		return bloom_from_datum_kind(d, kind);
+	}
 	image = bloom_image(fcinfo, cache, stored);
 	memcpy(image, m->hdr, bloom_kind_ops(kind)->header_size);
 	if (m->subs != NULL)
 		for (int i = 0; i < ((ScalableFilter *) image)->nsub; i++)
 			memcpy(image + m->subs[i].off, m->subs[i].hdr, BLOOM_HEADER_SIZE);
 	cache->sliced_attr = attr;
+	cache->sliced_memo = m;
 	return image;
 }
 
@@ -766,8 +794,8 @@ bloom_merge_ranges(BloomChunkRange *r, int n, uint64 *chunks)
  * not kept) when that reads fewer chunks.  The filter to probe.
  */
 static void *
-bloom_read_parts(BloomCallCache *cache, struct varlena *attr, BloomFilter *f,
-				 const uint64 *h, int n)
+bloom_read_parts(BloomCallCache *cache, struct varlena *attr, BloomSliceMemo *m,
+				 BloomFilter *f, const uint64 *h, int n)
 {
 	Size		datasize = VARSIZE(f) - VARHDRSZ;
 	uint32		total = bloom_chunks_of(datasize);
@@ -780,6 +808,7 @@ bloom_read_parts(BloomCallCache *cache, struct varlena *attr, BloomFilter *f,
 	if ((uint64) n * bloom_positions_per_hash(f) >= total)
 	{
 		/* at least a position per chunk: the whole value reads no more */
+		m->chunks = PG_UINT32_MAX / BLOOM_SLICE_CACHE_SHARE;
 		return bloom_from_datum_kind(PointerGetDatum(attr), cache->kind);
 	}
 	r = palloc(sizeof(BloomChunkRange) * n * bloom_positions_per_hash(f));
@@ -787,6 +816,7 @@ bloom_read_parts(BloomCallCache *cache, struct varlena *attr, BloomFilter *f,
 	if (chunks >= total)
 	{
 		pfree(r);
+		m->chunks = PG_UINT32_MAX / BLOOM_SLICE_CACHE_SHARE;
 		return bloom_from_datum_kind(PointerGetDatum(attr), cache->kind);
 	}
 	for (int i = 0; i < nr; i++)
@@ -797,6 +827,7 @@ bloom_read_parts(BloomCallCache *cache, struct varlena *attr, BloomFilter *f,
 		bloom_read_slice(attr, off, end - off, (char *) f + VARHDRSZ + off);
 		CHECK_FOR_INTERRUPTS();	/* a batch may read many slices */
 	}
+	m->chunks = (uint32) Min((uint64) m->chunks + chunks, (uint64) PG_UINT32_MAX / BLOOM_SLICE_CACHE_SHARE);
 	pfree(r);
 	return f;
 }
@@ -818,7 +849,7 @@ bloom_call_parts(FunctionCallInfo fcinfo, void *f, const uint64 *h, int n)
 		return f;
 	attr = cache->sliced_attr;
 	cache->sliced_attr = NULL;
-	return bloom_read_parts(cache, attr, (BloomFilter *) f, h, n);
+	return bloom_read_parts(cache, attr, cache->sliced_memo, (BloomFilter *) f, h, n);
 }
 
 

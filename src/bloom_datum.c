@@ -26,6 +26,7 @@
  *-------------------------------------------------------------------------
  */
 #include "bloom_datum.h"
+#include "bloom_hash.h"
 #include "core/bloom_codec.h"
 
 #include "access/detoast.h"
@@ -34,6 +35,7 @@
 #include "libpq/pqformat.h"
 #include "nodes/primnodes.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
 #include "core/scalable_format.h"
@@ -95,13 +97,17 @@ bloom_alloc_in(MemoryContext cxt, uint64 nbits)
 	return f;
 }
 
-/* An empty filter with the given parameters (validated by the caller). */
+/*
+ * An empty filter with the given parameters (validated by the caller), of
+ * the scheme new filters get (bloom_new_scheme).
+ */
 BloomFilter *
 bloom_alloc(int layout, int nhashes, uint64 nbits, uint64 seed)
 {
 	BloomFilter *f = bloom_alloc_in(CurrentMemoryContext, nbits);
 
 	bloom_init_header(f, layout, nhashes, nbits, seed);
+	f->scheme = bloom_new_scheme();
 	return f;
 }
 
@@ -265,6 +271,28 @@ bloom_syntax_error(const char *str, const char *why)
 }
 
 /*
+ * Why the collation fingerprint of the input header hdr cannot be right,
+ * or NULL: beyond the core's rules (bloom_check_header), a family that
+ * names a type of this database that is not collatable (integer_ops)
+ * records no collation.  A family that names no type here (a type of
+ * another schema, during a restore) is left to the probes.
+ */
+static const char *
+bloom_input_collfp_reason(const BloomFilter *hdr)
+{
+	Oid			typid;
+
+	if (hdr->collfp == 0 || hdr->family[0] == '\0')
+		return NULL;
+	typid = bloom_family_type(hdr->family);
+	if (OidIsValid(typid) && !type_is_collatable(typid))
+		return "the coll field must be 0 for this element family: its values are of a type without "
+			"collations; only values of a collatable type (text, varchar, char, arrays of them) "
+			"record one";
+	return NULL;
+}
+
+/*
  * A filter from its text form, every header field validated, of the SQL
  * type of kind (a scalable value comes back with its payload still in the
  * portable form: scalable_bloom.c finishes it).
@@ -277,7 +305,8 @@ bloom_parse_text(const char *str, BloomKind kind)
 	const char *hex;
 	const char *why;
 
-	if ((why = bloom_text_decode_header(str, &hdr, &hex)) != NULL)
+	if ((why = bloom_text_decode_header(str, &hdr, &hex)) != NULL ||
+		(why = bloom_input_collfp_reason(&hdr)) != NULL)
 		bloom_syntax_error(str, why);
 	if (strlen(hex) != 2 * BLOOM_DATA_BYTES(&hdr))
 		bloom_syntax_error(str, "the bit array does not have the length the header gives");
@@ -302,7 +331,8 @@ bloom_parse_wire(const uint8 *p, size_t len, MemoryContext cxt, BloomKind kind,
 	BloomFilter *f;
 	const char *why;
 
-	if ((why = bloom_wire_decode_header(p, len, &hdr)) != NULL)
+	if ((why = bloom_wire_decode_header(p, len, &hdr)) != NULL ||
+		(why = bloom_input_collfp_reason(&hdr)) != NULL)
 		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, message, why);
 	bloom_require_kind(&hdr, kind, ERRCODE_INVALID_BINARY_REPRESENTATION);
 	f = bloom_alloc_like(cxt, &hdr, hdr.nbits);

@@ -57,11 +57,14 @@
 #include "access/htup_details.h"
 #include "access/genam.h"
 #include "access/table.h"
+#include "access/xact.h"
+#include "catalog/indexing.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_opclass.h"
 #include "catalog/pg_enum.h"
+#include "catalog/pg_extension.h"
 #include "catalog/pg_opfamily.h"
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
@@ -76,6 +79,7 @@
 #include "utils/uuid.h"
 #include "utils/multirangetypes.h"
 #include "utils/rangetypes.h"
+#include "utils/rel.h"
 #include "utils/jsonb.h"
 #include "utils/timestamp.h"
 #include "utils/date.h"
@@ -1097,6 +1101,141 @@ bloom_hash_datum(const BloomTypeInfo *ti, Datum value, uint64 seed, int scheme)
 		return bloom_parquet_hash_datum(ti->pq_type, value);
 	Assert(scheme == BLOOM_SCHEME_FULL64);
 	return bloom_hash_datum_full64(ti, value, seed);
+}
+
+/* ---- the scheme new filters get: the installed version's ------------------ */
+
+/*
+ * A database keeps building the filters its installed SQL version builds
+ * until ALTER EXTENSION bloomset UPDATE, whatever library it runs: filters
+ * stored under 1.0 or 1.1 (scheme 1) must keep combining with the ones
+ * built next, and the functions that change a filter's scheme
+ * (bloom_with_scheme and its forms) only exist from 1.2 on.  So new
+ * filters get scheme 1 while the installed version is before 1.2, and
+ * BLOOM_SCHEME_DEFAULT from 1.2 on (or when bloomset is not installed:
+ * the library loaded by itself).
+ *
+ * pg_extension has no syscache, so no invalidation tells a backend that
+ * the version changed; the version read is kept for one statement (its
+ * start time, the transaction's, and the command id, which advances after
+ * ALTER EXTENSION within a transaction or a function) and read again from
+ * the catalog after that: one index lookup a statement that builds
+ * filters.
+ */
+static int	bloom_installed = 0;	/* major * 100 + minor; 0: not read */
+static TimestampTz bloom_installed_xact;
+static TimestampTz bloom_installed_stmt;
+static CommandId bloom_installed_cid;
+
+/* "major.minor" as major * 100 + minor; BLOOM_VERSION_NEWEST if not so. */
+static int
+bloom_parse_version(const char *v)
+{
+	int			major = 0,
+				minor = 0;
+	const char *p = v;
+
+	while (*p >= '0' && *p <= '9' && major < 1000)
+		major = major * 10 + (*p++ - '0');
+	if (p == v || *p++ != '.' || *p < '0' || *p > '9')
+		return BLOOM_VERSION_NEWEST;
+	while (*p >= '0' && *p <= '9' && minor < 100)
+		minor = minor * 10 + (*p++ - '0');
+	return major >= 1000 || minor >= 100 ? BLOOM_VERSION_NEWEST : major * 100 + minor;
+}
+
+/* pg_extension.extversion of bloomset, parsed; BLOOM_VERSION_NEWEST if none. */
+static int
+bloom_read_installed_version(void)
+{
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	int			version = BLOOM_VERSION_NEWEST;
+
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber,
+				F_NAMEEQ, CStringGetDatum("bloomset"));
+	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+	{
+		bool		isnull;
+		Datum		d = heap_getattr(tup, Anum_pg_extension_extversion,
+									 RelationGetDescr(rel), &isnull);
+
+		if (!isnull)
+			version = bloom_parse_version(TextDatumGetCString(d));
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return version;
+}
+
+/*
+ * The installed bloomset version (major * 100 + minor, e.g. 101 for 1.1),
+ * as the current statement sees it; BLOOM_VERSION_NEWEST when bloomset is
+ * not installed in this database.
+ */
+int
+bloom_installed_version(void)
+{
+	TimestampTz xact;
+	TimestampTz stmt;
+	CommandId	cid;
+
+	/* no catalog to read outside a transaction: the last version seen */
+	if (!IsTransactionState())
+		return bloom_installed != 0 ? bloom_installed : BLOOM_VERSION_NEWEST;
+	xact = GetCurrentTransactionStartTimestamp();
+	stmt = GetCurrentStatementStartTimestamp();
+	cid = GetCurrentCommandId(false);
+	if (bloom_installed == 0 || xact != bloom_installed_xact ||
+		stmt != bloom_installed_stmt || cid != bloom_installed_cid)
+	{
+		bloom_installed = 0;
+		bloom_installed_xact = xact;
+		bloom_installed_stmt = stmt;
+		bloom_installed_cid = cid;
+		bloom_installed = bloom_read_installed_version();	/* last */
+	}
+	return bloom_installed;
+}
+
+/* The hashing scheme of new filters: the installed version's (see above). */
+int
+bloom_new_scheme(void)
+{
+	return bloom_installed_version() < BLOOM_VERSION_SCHEMES ?
+		BLOOM_SCHEME_PGEXT : BLOOM_SCHEME_DEFAULT;
+}
+
+/*
+ * The hint of an error about two filters of typname with the different
+ * schemes a and b: how to get filters that combine, naming only functions
+ * the installed version has (bloom_with_scheme, bloom_scheme and their
+ * counting and scalable forms exist from 1.2 on).  For ereport.
+ */
+int
+bloom_scheme_mismatch_hint(const char *typname, int a, int b)
+{
+	int			scheme = bloom_new_scheme();
+
+	if (bloom_installed_version() < BLOOM_VERSION_SCHEMES)
+		return errhint("New filters in this database get scheme %d (the hashing of the installed bloomset version): rebuild the filter of scheme %d from its values here.",
+					   scheme, a == scheme ? b : a);
+	if (strcmp(typname, "scalable_bloom") == 0 && bloom_installed_version() < 103)
+		return errhint("Rebuild the older filter from its values (new filters use scheme %d); scalable_bloom_scheme() shows a filter's scheme.",
+					   scheme);
+	if (strcmp(typname, "scalable_bloom") == 0)
+		return errhint("Rebuild the older filter from its values (new filters use scheme %d), or build the new one with bloom_with_scheme(scalable_bloom_empty(...), %d) and bloom_add_all; bloom_scheme() shows a filter's scheme.",
+					   scheme, Min(a, b));
+	if (strcmp(typname, "counting_bloom") == 0)
+		return errhint("Rebuild the older filter from its values (new filters use scheme %d), or build the new one with counting_bloom_with_scheme(counting_bloom_empty(...), %d); counting_bloom_scheme() shows a filter's scheme.",
+					   scheme, Min(a, b));
+	return errhint("Rebuild the older filter from its values (bloom_agg builds with scheme %d), or build the new one with the old scheme: bloom_with_scheme(bloom_empty(...), %d) and bloom_add_all; bloom_scheme() shows a filter's scheme.",
+				   scheme, Min(a, b));
 }
 
 /*

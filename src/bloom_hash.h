@@ -128,6 +128,17 @@ extern int	bloom_key_hashes(const BloomTypeInfo *ti, Datum value, uint64 seed,
 extern uint64 bloom_hash_datum(const BloomTypeInfo *ti, Datum value,
 							   uint64 seed, int scheme);
 extern uint64 bloom_hash_bytes(const char *p, size_t len, uint64 seed);
+
+/*
+ * Installed versions as major * 100 + minor: the first whose new filters
+ * get BLOOM_SCHEME_DEFAULT and that has the scheme functions, and the
+ * value for "no version installed" (the library's own behaviour).
+ */
+#define BLOOM_VERSION_SCHEMES	102
+#define BLOOM_VERSION_NEWEST	99999
+extern int	bloom_installed_version(void);
+extern int	bloom_new_scheme(void);
+extern int	bloom_scheme_mismatch_hint(const char *typname, int a, int b);
 extern void bloom_check_scheme_change(int from, int to, const char *family,
 									  uint64 nitems, const char *typname);
 extern void bloom_check_element_fields(char *family, uint32 *collfp,

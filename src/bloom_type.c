@@ -196,6 +196,7 @@ bloom_sized_header(BloomFilter *hdr, int64 capacity, double fpr, bool pow2)
 	BloomSizing s = bloom_sizing_checked(capacity, fpr, bloom_choose_layout(fpr), pow2);
 
 	bloom_init_header(hdr, s.layout, s.nhashes, s.nbits, 0);
+	hdr->scheme = bloom_new_scheme();
 	bloom_set_target_fpr(hdr, fpr);
 	if (pow2)
 		hdr->flags |= BLOOM_FLAG_AUTOSIZED;
@@ -242,6 +243,7 @@ bloom_explicit_header(BloomFilter *hdr, int32 size_bytes, int32 nhashes, int64 s
 				 errhint("About 0.7 times the bits per item is optimal; 7 suits 10 bits per item.")));
 	bloom_init_header(hdr, BLOOM_LAYOUT_CLASSIC, nhashes,
 					  (uint64) TYPEALIGN(8, size_bytes) * 8, (uint64) seed);
+	hdr->scheme = bloom_new_scheme();
 }
 
 /* An empty filter with explicit parameters (see bloom_explicit_header). */
@@ -414,8 +416,7 @@ bloom_combine(const BloomFilter *a, const BloomFilter *b, bool is_union)
 				 (a->scheme == BLOOM_SCHEME_PARQUET) != (b->scheme == BLOOM_SCHEME_PARQUET) ?
 				 errhint("A Parquet filter combines only with Parquet filters of the same element type: build the other with bloom_parquet_agg or bloom_parquet_empty.") :
 				 a->scheme != b->scheme ?
-				 errhint("Rebuild the older filter from its values (bloom_agg builds with scheme %d), or build the new one with the old scheme: bloom_with_scheme(bloom_empty(...), %d) and bloom_add_all; bloom_scheme() shows a filter's scheme.",
-						 BLOOM_SCHEME_DEFAULT, Min(a->scheme, b->scheme)) :
+				 bloom_scheme_mismatch_hint("bloom", a->scheme, b->scheme) :
 				 errhint("Only filters built with the same layout, hashes, seed and element type can be combined; use bloom_info() to compare them.")));
 	}
 	r = bloom_copy(big);

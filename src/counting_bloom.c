@@ -271,8 +271,7 @@ counting_merge_checked(BloomFilter *dst, const BloomFilter *src)
 				 errmsg("cannot union counting bloom filters with incompatible parameters"),
 				 errdetail("%s", detail),
 				 dst->scheme != src->scheme ?
-				 errhint("Rebuild the older filter from its values (new filters use scheme %d), or build the new one with counting_bloom_with_scheme(counting_bloom_empty(...), %d); counting_bloom_scheme() shows a filter's scheme.",
-						 BLOOM_SCHEME_DEFAULT, Min(dst->scheme, src->scheme)) : 0));
+				 bloom_scheme_mismatch_hint("counting_bloom", dst->scheme, src->scheme) : 0));
 	}
 	if (dst->family[0] == '\0')
 	{
@@ -443,6 +442,7 @@ counting_agg_from_exact(const void *hdr, uint64 ndistinct, MemoryContext cxt, bo
 				 errdetail("It keeps every distinct value's hash, and how often it came, until the end."),
 				 errhint("Give the capacity and rate: counting_bloom_agg(x, capacity, 0.01).")));
 	f = counting_new(Max((int64) ndistinct, 1), BLOOM_AUTO_FPR);
+	f->scheme = h->scheme;		/* the exact phase hashed with it */
 	memcpy(f->family, h->family, BLOOM_FAMILY_LEN);
 	f->collfp = h->collfp;
 	return f;

@@ -131,7 +131,7 @@ scalable_new(uint64 capacity, double fpr, uint32 growth, MemoryContext cxt)
 	SET_VARSIZE(&hdr, SCALABLE_HEADER_SIZE);
 	hdr.version = SCALABLE_FORMAT_VERSION;
 	hdr.layout = BLOOM_LAYOUT_SCALABLE;
-	hdr.scheme = BLOOM_SCHEME_DEFAULT;
+	hdr.scheme = bloom_new_scheme();
 	hdr.capacity = capacity;
 	memcpy(&hdr.fpr_bits, &fpr, sizeof(double));
 	hdr.growth = growth;
@@ -518,8 +518,7 @@ scalable_merge(const ScalableFilter *a, const ScalableFilter *b, MemoryContext c
 				 errmsg("cannot union scalable bloom filters with incompatible parameters"),
 				 errdetail("The filters use different hashing schemes (%d and %d): the same value sets different bits in each.",
 						   a->scheme, b->scheme),
-				 errhint("Rebuild the older filter from its values (new filters use scheme %d), or build the new one with bloom_with_scheme(scalable_bloom_empty(...), %d) and bloom_add_all; bloom_scheme() shows a filter's scheme.",
-						 BLOOM_SCHEME_DEFAULT, a->scheme == BLOOM_SCHEME_DEFAULT ? b->scheme : a->scheme)));
+				 bloom_scheme_mismatch_hint("scalable_bloom", a->scheme, b->scheme)));
 	r = (ScalableFilter *) bloom_copy_in(cxt, (const BloomFilter *) big);
 	if (r->family[0] == '\0' && small->family[0] != '\0')
 	{

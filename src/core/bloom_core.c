@@ -331,8 +331,9 @@ bloom_size_for(int64_t capacity, double fpr, int layout, bool pow2)
 
 /*
  * Fill in a fresh header (the caller zeroed the whole filter), with the
- * scheme new filters get; a filter made from another one (fold, union,
- * a scalable filter's next stage) copies that one's scheme.
+ * newest scheme (the PostgreSQL layer gives new filters the one of the
+ * installed extension version); a filter made from another one (fold,
+ * union, a scalable filter's next stage) copies that one's scheme.
  */
 void
 bloom_init_header(BloomFilter *f, int layout, int nhashes, uint64_t nbits,
@@ -410,9 +411,49 @@ bloom_family_is_token(const char *family)
 }
 
 /*
+ * Is fam (len bytes, not NUL-terminated) a type family of the form the
+ * PostgreSQL layer writes: "array(F)" or "range(F)" around a family F,
+ * "enum:" or "opf:" and a name, or a bare name (a hash operator family,
+ * "record"); names hold no parentheses or colons.  "parquet:" and a name
+ * of the Parquet layer's own (which checks it).  A family cut to fit the
+ * field ends in '~' and a hash of the whole, so its wrappers may be open:
+ * it is only checked for characters.
+ */
+static bool
+bloom_family_form_ok(const char *fam, size_t len)
+{
+	static const char *const prefixes[] = {"enum:", "opf:"};
+	size_t		pqlen = strlen(BLOOM_FAMILY_PARQUET);
+
+	if (len == 0)
+		return false;
+	if (strncmp(fam, BLOOM_FAMILY_PARQUET, pqlen) == 0)
+		return len > pqlen;
+	if ((len > 7 && strncmp(fam, "array(", 6) == 0 && fam[len - 1] == ')') ||
+		(len > 7 && strncmp(fam, "range(", 6) == 0 && fam[len - 1] == ')'))
+		return bloom_family_form_ok(fam + 6, len - 7);
+	for (int i = 0; i < 2; i++)
+	{
+		size_t		plen = strlen(prefixes[i]);
+
+		if (len > plen && strncmp(fam, prefixes[i], plen) == 0)
+		{
+			fam += plen;
+			len -= plen;
+			break;
+		}
+	}
+	for (size_t i = 0; i < len; i++)
+		if (fam[i] == '(' || fam[i] == ')' || fam[i] == ':')
+			return false;
+	return true;
+}
+
+/*
  * Family: NUL-terminated in its field, allowed characters, zero padding;
  * a family starting with "ngram" or "token" must be exactly one the text
- * filters write (see bloom_core.h).
+ * filters write (see bloom_core.h), any other one of the forms the
+ * PostgreSQL layer writes (bloom_family_form_ok).
  */
 static const char *
 bloom_check_family(const char *fam)
@@ -434,6 +475,34 @@ bloom_check_family(const char *fam)
 		return "an n-gram element family must be \"ngram:N\" with N from 1 to " BLOOM_STR(BLOOM_NGRAM_MAX);
 	if (strncmp(fam, "token", 5) == 0 && !bloom_family_is_token(fam))
 		return "a token element family must be exactly \"token\"";
+	if (len > 0 && strncmp(fam, "ngram", 5) != 0 && !bloom_family_is_token(fam) &&
+		strchr(fam, '~') == NULL && !bloom_family_form_ok(fam, (size_t) len))
+		return "the family field is not an element family: it takes a hash operator family name, "
+			"array(...) or range(...) of one, enum:<type>, record, ngram:N, token, parquet:<type>, "
+			"or nothing for a filter nothing was added to";
+	return NULL;
+}
+
+/*
+ * Collation fingerprint: only values of a collatable type record one, so
+ * a filter with none of them (nothing added; n-grams, tokens and Parquet
+ * values, hashed without a collation; enums, ranges and composites, not
+ * collatable) must have 0.
+ */
+static const char *
+bloom_check_collfp(const BloomFilter *f)
+{
+	const char *fam = f->family;
+
+	if (f->collfp == 0)
+		return NULL;
+	if (fam[0] == '\0' || strncmp(fam, "ngram", 5) == 0 || bloom_family_is_token(fam) ||
+		strncmp(fam, BLOOM_FAMILY_PARQUET, strlen(BLOOM_FAMILY_PARQUET)) == 0 ||
+		strncmp(fam, "enum:", 5) == 0 || strncmp(fam, "range(", 6) == 0 ||
+		strcmp(fam, "record") == 0)
+		return "the coll field must be 0 for this element family: only values of a collatable type "
+			"(text, varchar, char, arrays of them) record a collation, as the hex fingerprint of a "
+			"nondeterministic one";
 	return NULL;
 }
 
@@ -494,7 +563,9 @@ bloom_check_header(const BloomFilter *f)
 		why = f->scheme == BLOOM_SCHEME_PARQUET ?
 			"a filter of the Parquet scheme must have a \"parquet:\" element family" :
 			"a \"parquet:\" element family needs the Parquet scheme";
-	return why ? why : bloom_check_family(f->family);
+	if (why == NULL)
+		why = bloom_check_family(f->family);
+	return why ? why : bloom_check_collfp(f);
 }
 
 /*

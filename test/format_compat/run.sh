@@ -11,8 +11,12 @@
 # elements, and int8 keys with a shard in the high half, numerics of both
 # signs), then installs 1.1 as released (RELEASE_1_1), updates to 1.1 and
 # stores the same filters again with it, records the text and binary forms
-# of both sets and the answers of probes, then installs this build over it,
-# runs ALTER EXTENSION bloomset UPDATE, and checks that the stored values
+# of both sets and the answers of probes, then installs this build over it;
+# checks that while the database is still at 1.1 this library builds the
+# very bits 1.1 built (hashing scheme 1: a database builds what its
+# installed version builds until it is updated), that they combine with
+# the stored ones, and that the hint of a scheme mismatch names no function
+# 1.1 lacks; then runs ALTER EXTENSION bloomset UPDATE, and checks that the stored values
 # still give the same text and binary forms and the same answers (members:
 # all present, false positives the same: hashing scheme 1 is kept for
 # them, bloom_scheme says 1), that adding to a stored 1.1 filter hashes with
@@ -141,6 +145,25 @@ as_pg $PG_BIN/pg_ctl -D "$PGTMP/data" -l "$PGTMP/server.log" -w start >/dev/null
 psql_q -At -f "$WORK/observe.sql" > "$WORK/after-library.txt" 2>&1
 check "1.0 and 1.1 values read by the new library: same forms and answers ($(wc -l < "$WORK/before.txt") lines)" \
 	diff -u "$WORK/before.txt" "$WORK/after-library.txt"
+
+# still at 1.1, the new library builds what 1.1 built: the same filters,
+# bit for bit (the hex part of the text forms) and of scheme 1
+store_kinds lib
+check "this library under the 1.1 objects stores filters of every kind" bash -c "! grep -q ERROR '$WORK/create.log'"
+check "this library under the 1.1 objects builds the bits 1.1 built, scheme 1 (13 kinds)" \
+	test "$(psql_q -Atc "SELECT count(*) FILTER (WHERE split_part(coalesce(a.b::text, a.c::text, a.s::text), ' hex=', 2)
+			= split_part(coalesce(l.b::text, l.c::text, l.s::text), ' hex=', 2)
+			AND coalesce(l.b::text, l.c::text, l.s::text) NOT LIKE '% scheme=%') || '/' || count(*)
+		FROM kinds a JOIN kinds l USING (name) WHERE a.release = '1.1' AND l.release = 'lib'")" = 13/13
+check "under 1.1, a new filter unions with a stored 1.1 filter and finds both sets" \
+	test "$(psql_q -Atc "SELECT count(*) FROM kinds, (SELECT bloom_agg(g, 1000, 0.01) AS n FROM generate_series(501, 900) g) x,
+		generate_series(1, 900) g WHERE release = '1.1' AND name = 'blocked' AND NOT (b | n) @> g")" = 0
+hint_11=$(psql_q -Atc "SELECT b | replace(bloom_agg(g, 1000, 0.01)::text, ' k=', ' scheme=2 k=')::bloom
+	FROM kinds, generate_series(1, 10) g WHERE release = '1.1' AND name = 'blocked' GROUP BY b" 2>&1)
+check "under 1.1, the hint of a scheme mismatch names no function 1.1 lacks" \
+	bash -c "grep -q 'HINT:.*scheme 1' <<< \"\$1\" && ! grep -q '_scheme' <<< \"\$1\"" _ "$hint_11"
+psql_q -c "DELETE FROM kinds WHERE release = 'lib'" >/dev/null
+
 default=$(psql_q -Atc "SELECT default_version FROM pg_available_extensions WHERE name = 'bloomset'")
 psql_q -c "ALTER EXTENSION bloomset UPDATE" >/dev/null 2>&1
 check "ALTER EXTENSION bloomset UPDATE reaches $default" \

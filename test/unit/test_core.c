@@ -585,6 +585,17 @@ test_families(void)
 		{"tokens", false, 0, false},
 		{"Token", true, 0, false},	/* a type family, as far as the core knows */
 		{"bad family", false, 0, false},
+		{"array(range(text_ops))", true, 0, false},
+		{"record", true, 0, false},
+		{"enum:mood", true, 0, false},
+		{"parquet:int64", false, 0, false},	/* needs the Parquet scheme */
+		{"array(integer_ops", false, 0, false},
+		{"array()", false, 0, false},
+		{"integer_ops)", false, 0, false},
+		{"enum:", false, 0, false},
+		{"enum:a(b", false, 0, false},
+		{"integer:ops", false, 0, false},
+		{"array(integer_ops)~01234567", true, 0, false},
 	};
 	int			wrong = 0;
 

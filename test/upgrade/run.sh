@@ -19,13 +19,14 @@
 #     answer every probe identically (answers.sql), with no false negative;
 #     the filter indexes answer identically and as the per-filter probe
 #     (filter_index_answers.sql), and take appends after the update.
-#   - the library, not the installed SQL version, decides the bits: filters
-#     built by this library under the 1.0 objects and under the default
-#     version's are identical.  Both are built by the library under test, so
-#     this is not a check of values written by released binaries: since 1.2
-#     they hash with scheme 2 (bloom_scheme says so), where 1.0 and 1.1
-#     wrote scheme 1 -- test/format_compat builds the released 1.0 and 1.1
-#     and checks that their stored values answer identically.
+#   - the installed SQL version, not the library, decides the hashing
+#     scheme of new filters: under the 1.0 objects this library builds
+#     scheme 1, as 1.0 and 1.1 did (text forms without "scheme="), and new
+#     filters combine with the stored ones; from the update on (the next
+#     statement of the same transaction) it builds scheme 2, the same bits
+#     as a fresh install of the default version builds.  These filters are
+#     all built by the library under test: test/format_compat builds the
+#     released 1.0 and 1.1 and compares their bits with this library's.
 # Prints one line per check, the number of objects compared and
 #   SUITE upgrade-<major>: N passed, M failed
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -73,8 +74,35 @@ q upgraded -f "$HERE/answers.sql" > "$WORK/ans.before"
 check "1.0: no false negatives ($(wc -l < "$WORK/ans.before") filters probed)" \
 	awk 'NF != 5 || $4 != 0 { bad = 1; print "  " $0 } END { exit bad || NR < 20 }' "$WORK/ans.before"
 
+# ---- the hashing scheme follows the installed version
+# under 1.0 (no bloom_scheme yet): the text form names every scheme but 1
+check "filters built by this library under 1.0 have hashing scheme 1 (every kind)" \
+	test "$(q upgraded -c "SELECT count(*) FILTER (WHERE t NOT LIKE '% scheme=%') || '/' || count(*)
+		FROM (SELECT f::text AS t FROM ak_bloom WHERE f IS NOT NULL UNION ALL SELECT f::text FROM ak_counting
+			  UNION ALL SELECT f::text FROM ak_scalable) x")" = 22/22
+check "under 1.0, new filters combine with stored ones (union of every kind, members found)" \
+	test "$(q upgraded -c "SELECT count(*) FROM ak_bloom b, ak_int i
+		WHERE b.id = 1 AND NOT (b.f | (SELECT bloom_agg(x, 20000, 0.01) FROM ak_int WHERE x <= 10)) @> i.x" \
+		-c "SELECT count(*) FROM ak_counting c, ak_int i WHERE c.id = 1 AND NOT
+		counting_bloom_union(c.f, (SELECT counting_bloom_agg(x, 20000, 0.01) FROM ak_int WHERE x <= 10)) @> i.x" \
+		-c "SELECT count(*) FROM ak_scalable s, ak_int i WHERE s.id = 1 AND NOT
+		scalable_bloom_union(s.f, (SELECT scalable_bloom_agg(x, 1000, 0.01) FROM ak_int WHERE x <= 10)) @> i.x" \
+		| tr '\n' ' ')" = "0 0 0 "
+
+# the update to 1.2 (the first version of scheme 2), and in the same
+# transaction the next statement's new filters are of scheme 2 (the one
+# before: 1)
+check "ALTER EXTENSION bloomset UPDATE TO '1.2'; the next statement of the transaction builds scheme 2 (the one before: 1)" \
+	test "$(q upgraded -c "BEGIN" \
+		-c "SELECT bloom_agg(x)::text LIKE '% scheme=%' FROM ak_int" \
+		-c "ALTER EXTENSION bloomset UPDATE TO '1.2'" \
+		-c "SELECT bloom_scheme(bloom_agg(x))::text || counting_bloom_scheme(counting_bloom_agg(x))
+				|| scalable_bloom_scheme(scalable_bloom_agg(x)) FROM ak_int" \
+		-c "COMMIT" | tr '\n' ' ')" = "f 222 "
+
 # filter indexes built by 1.2's functions (1.3 replaced them) answer after the update
-check "ALTER EXTENSION bloomset UPDATE TO '1.2'" q upgraded -c "ALTER EXTENSION bloomset UPDATE TO '1.2'"
+check "installed version is 1.2" \
+	test "$(q upgraded -c "SELECT extversion FROM pg_extension WHERE extname = 'bloomset'")" = 1.2
 check "filter indexes built under 1.2" q upgraded -o /dev/null -f "$HERE/filter_index.sql"
 q upgraded -f "$HERE/filter_index_answers.sql" > "$WORK/fi.before"
 fi_exact() {	# fi_exact FILE: every lookup line answers as the per-filter probe
@@ -130,14 +158,24 @@ check "stored filters byte-for-byte unchanged ($(wc -l < "$WORK/fp.before") filt
 check "stored filters answer identically ($(awk '{s += $2} END {print s}' "$WORK/ans.before") probes)" \
 	same "$WORK/ans.before" "$WORK/ans.after"
 
-# ---- the same filters built under the new version are the same bits
+# ---- filters built after the update are the bits a fresh install builds
 check "filters of every kind built under $default" q fresh -f "$HERE/all_kinds.sql"
 q fresh -f "$HERE/fingerprints.sql" > "$WORK/fp.fresh"
-check "filters built by this library under the 1.0 objects and under $default are identical" \
-	same "$WORK/fp.before" "$WORK/fp.fresh"
-if [ "$(printf '%s\n' "$default" 1.2 | sort -V | head -1)" = 1.2 ]; then
-	check "filters built by this library report hashing scheme 2 in both databases" \
-		test "$(q upgraded -c "SELECT count(*) FILTER (WHERE bloom_scheme(f) = 2) || '/' || count(f) FROM ak_bloom")" = \
-			"$(q fresh -c "SELECT count(f) || '/' || count(f) FROM ak_bloom")"
-fi
+check "filters of every kind built in the updated database (schema after_update)" \
+	q upgraded -c "CREATE SCHEMA after_update" -c "SET search_path = after_update, public" \
+		-f "$HERE/all_kinds.sql" -f "$HERE/fingerprints.sql" -o "$WORK/fp.rebuilt"
+check "filters built after the update and in the fresh $default database are identical" \
+	same "$WORK/fp.rebuilt" "$WORK/fp.fresh"
+check "filters built under 1.0 and under $default differ (scheme 1 and 2 set other bits)" \
+	bash -c "! diff -q '$WORK/fp.before' '$WORK/fp.fresh' >/dev/null"
+check "stored filters keep scheme 1, new ones get scheme 2 (bloom, counting, scalable)" \
+	test "$(q upgraded -c "SELECT string_agg(s::text, ' ' ORDER BY s)
+		FROM (SELECT DISTINCT bloom_scheme(f) + 10 * (n.nspname = 'after_update')::int AS s
+				FROM (SELECT tableoid, f FROM public.ak_bloom UNION ALL SELECT tableoid, f FROM after_update.ak_bloom) b
+				JOIN pg_class c ON c.oid = b.tableoid JOIN pg_namespace n ON n.oid = c.relnamespace
+			   WHERE f IS NOT NULL
+			  UNION SELECT counting_bloom_scheme(f) FROM public.ak_counting
+			  UNION SELECT scalable_bloom_scheme(f) FROM public.ak_scalable
+			  UNION SELECT 10 + counting_bloom_scheme(f) FROM after_update.ak_counting
+			  UNION SELECT 10 + scalable_bloom_scheme(f) FROM after_update.ak_scalable) x")" = "1 12"
 finish

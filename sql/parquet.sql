@@ -243,3 +243,8 @@ SELECT 'bloom:v1 layout=blocked scheme=2 k=8 seed=0 bits=256 items=0 flags=0 col
 DROP TABLE pq_t, pq_par, pq_float;
 DROP DOMAIN pq_dom;
 DROP COLLATION pq_ci;
+
+-- a regtype argument that names no type: a user error, not an internal one
+SELECT bloom_parquet_empty(65536, 0::oid::regtype);
+SELECT bloom_parquet_empty(100, 0.01, 4294967295::oid::regtype);
+SELECT bloom_from_parquet(bloom_to_parquet(bloom_parquet_empty(64, 'int4')), 0::oid::regtype);

@@ -405,7 +405,12 @@ bloom_index_match_trans(PG_FUNCTION_ARGS)
 	if (!AggCheckCallContext(fcinfo, &aggcxt))
 		elog(ERROR, "bloom_index_match_trans called in non-aggregate context");
 	if (PG_ARGISNULL(3))
+	{
+		/* no probe: the state stays SQL NULL until one comes */
+		if (m == NULL)
+			PG_RETURN_NULL();
 		PG_RETURN_POINTER(m);
+	}
 	if (m == NULL)
 		m = bloom_index_match_init(aggcxt, PG_GETARG_ARRAYTYPE_P(3));
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
@@ -433,7 +438,7 @@ bloom_index_match_final(PG_FUNCTION_ARGS)
 	BloomIndexCompatMatch *m;
 	uint64		any = 0;
 
-	if (PG_ARGISNULL(0))
+	if (PG_ARGISNULL(0) || PG_GETARG_POINTER(0) == NULL)
 		PG_RETURN_NULL();
 	m = (BloomIndexCompatMatch *) PG_GETARG_POINTER(0);
 	for (int i = 0; i < m->npos; i++)

@@ -240,7 +240,12 @@ bloom_index_read_header(BloomIndexTable *t, bool read_only, BloomFilter *hdr, in
 	*nseg = isnull ? 0 : (int64) DatumGetInt32(maxseg) + 1;
 	bits = bloom_index_col(0, 1, &isnull);
 	if (!isnull)
+	{
 		bloom_index_header_of(t->name, DatumGetByteaPP(bits), hdr);
+		/* values were added, so a segment was written with its slot map */
+		if (hdr->family[0] != '\0' && *nseg == 0)
+			bloom_index_corrupt(t->name, "The header row holds parameters, but the index has no slot map.");
+	}
 	else if (*nseg > 0)			/* no filter was ever added, yet there are some */
 		bloom_index_corrupt(t->name, "The header row holds no parameters, but the index has %lld segments.",
 							(long long) *nseg);

@@ -55,6 +55,7 @@
 #include "utils/date.h"
 #include "utils/lsyscache.h"
 #include "utils/pg_locale.h"
+#include "utils/syscache.h"
 #include "utils/uuid.h"
 
 #include "core/parquet_format.h"
@@ -67,7 +68,15 @@
 static void
 bloom_parquet_family(Oid typid, Oid collation, char *family)
 {
-	Oid			base = getBaseType(typid);
+	Oid			base;
+
+	/* a regtype argument may hold any number, not only a type's */
+	if (!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(typid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("type with OID %u does not exist", typid),
+				 errhint("Pass the element type of the Parquet column, e.g. 'bigint'::regtype.")));
+	base = getBaseType(typid);
 
 	if (!bloom_parquet_family_of(base, family))
 		bloom_parquet_type_error(typid);

@@ -20,7 +20,8 @@
 # line is "SUITE sqlfuzz: P passed, F failed" (P = checks passed).
 #
 # Environment:
-#   PG_BIN           PostgreSQL binaries (default /usr/lib/postgresql/15/bin);
+#   PG_BIN           PostgreSQL binaries (default: lib.sh's pg_bin_dir, i.e.
+#                    $BLOOMSET_PG15_ROOT's copy when set, else /usr/lib/postgresql/15/bin);
 #                    the extension must be installed there (scripts/test.sh does)
 #   SQLFUZZ_PRIVATE=1  build the working tree's bloomset into a private copy of
 #                    PostgreSQL 15 first (as bench/lib_bench.sh does), for
@@ -34,7 +35,7 @@
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ENV_PG_BIN=${PG_BIN:-}
 source "$HERE/../../scripts/lib.sh"
-PG_BIN=${ENV_PG_BIN:-/usr/lib/postgresql/$PG_MAJOR/bin}
+PG_BIN=${ENV_PG_BIN:-$(pg_bin_dir "$PG_MAJOR")}
 set +e
 set -uo pipefail
 

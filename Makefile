@@ -4,7 +4,7 @@
 
 EXTENSION = bloomset
 MODULE_big = bloomset
-OBJS = src/bloomset.o src/bloom_core.o src/bloom_codec.o src/bloom_hash.o src/bloom_datum.o src/bloom_cache.o src/bloom.o src/bloom_agg.o src/bloom_planner.o src/bloom_batch.o src/bloom_text.o src/counting_bloom.o src/scalable_format.o src/scalable_bloom.o src/parquet_format.o src/bloom_parquet.o src/bloom_index.o src/bloom_scan.o
+OBJS = src/bloomset.o src/bloom_core.o src/bloom_codec.o src/bloom_hash.o src/bloom_datum.o src/bloom_cache.o src/bloom.o src/bloom_agg.o src/bloom_planner.o src/bloom_batch.o src/bloom_text.o src/counting_bloom.o src/scalable_format.o src/scalable_bloom.o src/parquet_format.o src/bloom_parquet.o src/bloom_index.o src/bloom_index_sql.o src/bloom_index_compat.o src/bloom_scan.o
 DATA = bloomset--1.0.sql bloomset--1.1.sql bloomset--1.0--1.1.sql bloomset--1.2.sql bloomset--1.1--1.2.sql \
 	bloomset--1.3.sql bloomset--1.2--1.3.sql
 

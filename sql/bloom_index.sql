@@ -153,9 +153,27 @@ UPDATE broken SET bits = substr(bits, 1, 100) WHERE seg = 0 AND blk = 0;
 SELECT bloom_index_lookup_any('broken', ARRAY(SELECT x::bigint FROM generate_series(1000, 3000) x));
 DELETE FROM broken WHERE seg = 0 AND blk = 0;
 SELECT bloom_index_lookup_any('broken', ARRAY(SELECT x::bigint FROM generate_series(1000, 3000) x));
--- one key whose block is the missing stripe: XX001, not its filters left out
-SELECT bloom_index_lookup('broken', (SELECT x::bigint FROM generate_series(1, 1000) x
-  WHERE (bloom_index_probe(bloom_index_meta('broken'), x::bigint))[2] / 256 = 0 LIMIT 1));
+-- one key at a time: a key whose block is the missing stripe is XX001,
+-- never its filters left out; every other key answers as the per-filter probe
+CREATE FUNCTION damaged_answers(idx regclass, keys bigint[], OUT wrong bigint, OUT refused bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  x bigint;
+BEGIN
+  wrong := 0; refused := 0;
+  FOREACH x IN ARRAY keys LOOP
+    BEGIN
+      IF ARRAY(SELECT bloom_index_lookup(idx, x) AS id ORDER BY id) IS DISTINCT FROM
+         ARRAY(SELECT chunk_id FROM chunk WHERE bloom_contains(f, x) ORDER BY chunk_id) THEN
+        wrong := wrong + 1;
+      END IF;
+    EXCEPTION WHEN data_corrupted THEN
+      refused := refused + 1;
+    END;
+  END LOOP;
+END
+$$;
+SELECT wrong, refused > 0 AS some_refused FROM damaged_answers('broken', ARRAY(SELECT x * 101 FROM generate_series(1, 300) x));
 -- a stripe of a segment that has no slot map
 INSERT INTO broken SELECT 99, blk, NULL, bits FROM chunk_idx WHERE seg = 0 AND blk >= 0;
 SELECT bloom_index_lookup('broken', 42042::bigint);
@@ -171,61 +189,85 @@ DELETE FROM broken WHERE seg = -1 AND blk = -1;
 SELECT bloom_index_lookup('broken', 1::bigint);
 DROP TABLE broken;
 
--- the internal functions called directly with bad input
-SELECT bloom_index_ids(1, '{1,2,3}'::bigint[]);
-SELECT bloom_index_ids(0, NULL), bloom_index_ids(NULL, NULL);
-SELECT bloom_index_header('\x00'::bytea);
-SELECT bloom_index_put('\x00'::bytea, 0, '{0}', ARRAY[bloom_empty(100, 0.01)]);
--- bloom_index_put of 64 filters writes the stripe the build writes for them
--- (small filters: short headers inside the array)
-CREATE TABLE small AS SELECT g::bigint AS id, bloom_empty(32, 3, 0) || g AS f FROM generate_series(1, 64) g;
-SELECT bloom_index_create('small_idx', 'SELECT id, f FROM small')::text AS created;
-SELECT bloom_index_put(NULL, 0, (SELECT array_agg(id - 1 ORDER BY id)::int4[] FROM small),
-                       (SELECT array_agg(f ORDER BY id) FROM small))
-     = (SELECT bits FROM small_idx WHERE seg = 0 AND blk = 0) AS same_stripe,
-       bloom_index_put((SELECT bits FROM small_idx WHERE seg = 0 AND blk = 0), 0, '{5}', ARRAY[(SELECT f FROM small WHERE id = 6)])
-     = (SELECT bits FROM small_idx WHERE seg = 0 AND blk = 0) AS rewrite_unchanged;
-DROP TABLE small, small_idx;
-SELECT bloom_index_put(NULL, 5, '{0}', ARRAY[bloom_empty(100, 0.01)]);
-SELECT bloom_index_put(NULL, 0, '{0,1}', ARRAY[bloom_empty(100, 0.01)]);
--- a stripe written by bloom_index_put holds slot j's bit p at bit j of word p
-SELECT get_byte(bloom_index_put(NULL, 0, '{3}', ARRAY[f]), 0) = (get_byte(f::bytea, 68) & 1) * 8 AS slot_bit
-FROM (SELECT bloom_empty(100, 0.01) || 1::bigint AS f) x;
-SELECT bloom_index_match(b, s, '{8,1}'::bigint[]) FROM (VALUES (0, '\x00'::bytea)) v(b, s);
-SELECT bloom_index_check(NULL, NULL);
-SELECT bloom_index_expect(3, 3), bloom_index_expect(2, 3);
-SELECT bloom_index_match_stripe(0, '\x00'::bytea, '{8}');
-SELECT bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{8}') AS no_key,
-       bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{1,300}') AS other_stripe,
-       bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{1,0}') & 255
-         = (SELECT get_byte(bits, 0) FROM chunk_idx WHERE blk = 0 AND seg = 0) AS word_0;
-SELECT bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{0}');
-SELECT bloom_index_match_stripe(0, (SELECT bits FROM chunk_idx WHERE blk = 0 AND seg = 0), '{1,-1}');
-SELECT bloom_index_match(blk, bits, '{1,-255}') FROM chunk_idx WHERE blk = 0 AND seg = 0;
-SELECT * FROM bloom_index_header(bloom_index_check(NULL, bloom_empty(100, 0.01)));
+-- no step of the index is an SQL object: the functions are the eight a
+-- user calls, and none is SECURITY DEFINER or sets search_path
+SELECT p.oid::regprocedure AS function, p.provolatile, p.proisstrict, p.proparallel, p.prorows,
+       p.prosecdef, p.proconfig
+FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomset'
+WHERE p.proname ~ '^bloom_index' ORDER BY 1::text;
 
--- the internal steps called directly: the last segment and its free
--- slots; a probe of several keys is their probes one after the other; the
--- lookup statement; a build's rows from a cursor (stripes block-major, then
--- the slot maps, then the header); writing a filter into a free slot
-SELECT seg, cardinality(free) AS free FROM bloom_index_last('chunk_idx');
-SELECT bloom_index_probe_any(bloom_index_meta('chunk_idx'), ARRAY[42042, NULL, 7007]::bigint[])
-     = bloom_index_probe(bloom_index_meta('chunk_idx'), 42042::bigint)
-       || (bloom_index_probe(bloom_index_meta('chunk_idx'), 7007::bigint))[2:] AS probes_concatenate;
-SELECT array_agg(id ORDER BY id) AS search_ids
-FROM bloom_index_search('chunk_idx', bloom_index_probe(bloom_index_meta('chunk_idx'), 42042::bigint)) AS id;
-BEGIN;
-DECLARE c NO SCROLL CURSOR FOR SELECT chunk_id, f FROM chunk WHERE chunk_id <= 3 ORDER BY 1;
-SELECT (r).seg, (r).blk, (r).ids[1:4] AS ids, cardinality((r).ids) AS slots, length((r).bits) AS bits
-FROM (SELECT bloom_index_rows('c', NULL, 0, NULL) AS r) s;
-COMMIT;
-SELECT bloom_index_rows('no_such_cursor', NULL, 0, NULL);
+-- NULL for each argument: lookups, bloom_index_info and bloom_index_remove
+-- answer NULL (STRICT); writers refuse (22004)
+SELECT count(*) AS null_index FROM bloom_index_lookup(NULL, 42042::bigint);
+SELECT count(*) AS null_key FROM bloom_index_lookup('chunk_idx', NULL::bigint);
+SELECT count(*) AS null_text_key FROM bloom_index_lookup('chunk_idx', NULL::text);
+SELECT count(*) AS null_index_any FROM bloom_index_lookup_any(NULL, ARRAY[42042]::bigint[]);
+SELECT count(*) AS null_keys FROM bloom_index_lookup_any('chunk_idx', NULL::bigint[]);
+SELECT * FROM bloom_index_info(NULL);
+SELECT bloom_index_remove(NULL, 1) AS null_index, bloom_index_remove('chunk_idx', NULL) AS null_id;
+SELECT bloom_index_create(NULL, 'SELECT chunk_id, f FROM chunk');
+SELECT bloom_index_create('null_idx', NULL);
+SELECT bloom_index_add(NULL, 1, (SELECT f FROM chunk WHERE chunk_id = 1));
+SELECT bloom_index_add(NULL, 'SELECT chunk_id, f FROM chunk');
+SELECT bloom_index_add('chunk_idx', NULL::text);
+SELECT count(*) AS null_idx_left FROM pg_class WHERE relname = 'null_idx';
+
+-- objects that are not filter indexes (42809), a relation that does not
+-- exist (42P01), bad names (42602, 42601)
+CREATE SEQUENCE not_an_index_seq;
+CREATE VIEW not_an_index_view AS SELECT * FROM chunk_idx;
+SELECT bloom_index_lookup('not_an_index_seq', 1::bigint);
+SELECT bloom_index_lookup_any('chunk_pkey', ARRAY[1]::bigint[]);
+SELECT * FROM bloom_index_info('chunk_idx_pkey');
+SELECT bloom_index_add('not_an_index_view', 1, (SELECT f FROM chunk WHERE chunk_id = 1));
+SELECT bloom_index_remove('pg_class', 1);
+SELECT bloom_index_add('chunk', 'SELECT chunk_id, f FROM chunk');
+SELECT bloom_index_lookup(1::regclass, 1::bigint);
+SELECT bloom_index_create('a.b.c.d', 'SELECT chunk_id, f FROM chunk');
+SELECT bloom_index_create('"unterminated', 'SELECT chunk_id, f FROM chunk');
+DROP VIEW not_an_index_view;
+DROP SEQUENCE not_an_index_seq;
+
+-- what the source query must return (42601 for its shape, 42804 for its
+-- types); a comment at its end is fine
+SELECT bloom_index_create('x', 'SELECT 1');
+SELECT bloom_index_create('x', 'SELECT 1, 2');
+SELECT bloom_index_create('x', 'SELECT f, chunk_id FROM chunk');
+SELECT bloom_index_create('x', 'SELECT 1; SELECT 2');
+SELECT bloom_index_create('x', '');
+SELECT bloom_index_create('x', 'DELETE FROM chunk RETURNING chunk_id, f');
+SELECT bloom_index_add('chunk_idx', 'SELECT chunk_id FROM chunk');
+SELECT count(*) AS x_left FROM pg_class WHERE relname = 'x';
+SELECT bloom_index_create('commented_idx', 'SELECT chunk_id, f FROM chunk WHERE chunk_id < 70 -- ends in a comment')::text AS created;
+SELECT filters FROM bloom_index_info('commented_idx');
+DROP TABLE commented_idx;
+
+-- a write that reads a damaged row refuses it (XX001) and changes nothing
+CREATE TABLE broken AS SELECT * FROM chunk_idx;
+ALTER TABLE broken ADD PRIMARY KEY (blk, seg);
+UPDATE broken SET bits = substr(bits, 1, 100) WHERE seg = (SELECT max(seg) FROM broken) AND blk = 1;
+SELECT bloom_index_add('broken', 1000, (SELECT f FROM chunk WHERE chunk_id = 1));
+SELECT count(*) AS unchanged FROM broken b JOIN chunk_idx i USING (seg, blk)
+WHERE b.ids IS NOT DISTINCT FROM i.ids AND (b.bits IS NOT DISTINCT FROM i.bits OR b.blk = 1);
+SELECT count(*) AS rows FROM chunk_idx;
+UPDATE broken SET ids = ARRAY[ids] WHERE seg = (SELECT max(seg) FROM broken) AND blk = -1;
+SELECT bloom_index_add('broken', 'SELECT 2000, f FROM chunk WHERE chunk_id = 1');
+SELECT * FROM bloom_index_info('broken');
+UPDATE broken SET bits = overlay(bits PLACING '\xff'::bytea FROM 1) WHERE seg = -1 AND blk = -1;
+SELECT bloom_index_remove('broken', 1);
+DROP TABLE broken;
+
+-- a key added, replaced and removed by one writer after another leaves
+-- the answers of a fresh build
 CREATE TABLE three AS SELECT * FROM chunk WHERE chunk_id <= 3;
 SELECT bloom_index_create('three_idx', 'SELECT chunk_id, f FROM three')::text AS created;
-SELECT bloom_index_fill('three_idx', bloom_index_meta('three_idx'), 0, '{5}', '{42}',
-                        ARRAY[(SELECT f FROM chunk WHERE chunk_id = 42)]);
+SELECT bloom_index_add('three_idx', 42, (SELECT f FROM chunk WHERE chunk_id = 42));
+SELECT bloom_index_add('three_idx', 'SELECT chunk_id, f FROM chunk WHERE chunk_id IN (2, 43)') AS added;
+SELECT bloom_index_remove('three_idx', 1) AS removed;
 SELECT (SELECT ids[1:6] FROM three_idx WHERE blk = -1 AND seg = 0) AS slot_map,
-       ARRAY(SELECT bloom_index_lookup('three_idx', 42042::bigint)) AS ids;
+       ARRAY(SELECT bloom_index_lookup('three_idx', 42042::bigint)) AS ids_42042,
+       ARRAY(SELECT bloom_index_lookup_any('three_idx', ARRAY[2002, 43043, 1001]::bigint[]) AS id ORDER BY id) AS ids_any;
 DROP TABLE three, three_idx;
 
 -- search_path: decoys ahead of pg_catalog in the caller's path are not
@@ -243,12 +285,23 @@ CREATE FUNCTION regress_evil.quote_ident(text) RETURNS text
   LANGUAGE sql AS $$ INSERT INTO regress_evil.hits VALUES ('quote_ident') RETURNING $1 $$;
 CREATE FUNCTION regress_evil.cardinality(anyarray) RETURNS integer
   LANGUAGE sql AS $$ INSERT INTO regress_evil.hits VALUES ('cardinality') RETURNING 0 $$;
+CREATE FUNCTION regress_evil.contains(bigint[], bigint[]) RETURNS boolean
+  LANGUAGE sql AS $$ INSERT INTO regress_evil.hits VALUES ('@>') RETURNING true $$;
+CREATE OPERATOR regress_evil.@> (LEFTARG = bigint[], RIGHTARG = bigint[], FUNCTION = regress_evil.contains);
+CREATE FUNCTION regress_evil.array_replace(bigint[], bigint, bigint) RETURNS bigint[]
+  LANGUAGE sql AS $$ INSERT INTO regress_evil.hits VALUES ('array_replace') RETURNING $1 $$;
+CREATE FUNCTION regress_evil.unnest(integer[], integer[], bytea[]) RETURNS SETOF record
+  LANGUAGE sql AS $$ INSERT INTO regress_evil.hits VALUES ('unnest') RETURNING NULL::record $$;
+CREATE FUNCTION regress_evil.max_step(integer, integer) RETURNS integer
+  LANGUAGE sql AS $$ INSERT INTO regress_evil.hits VALUES ('max') RETURNING $2 $$;
+CREATE AGGREGATE regress_evil.max(integer) (SFUNC = regress_evil.max_step, STYPE = integer);
 SET search_path = regress_evil, public, pg_catalog;
 SELECT bloom_index_create('evil_idx', 'SELECT chunk_id, f FROM chunk WHERE chunk_id <= 100')::text AS created;
 SELECT relnamespace::regnamespace AS created_in FROM pg_class WHERE relname = 'evil_idx';
 SELECT bloom_index_add('evil_idx', 'SELECT chunk_id, f FROM chunk WHERE chunk_id > 100') AS added;
 SELECT bloom_index_add('evil_idx', 1, (SELECT f FROM chunk WHERE chunk_id = 1));
 SELECT bloom_index_remove('evil_idx', 2);
+SELECT bloom_index_add('evil_idx', 2, (SELECT f FROM chunk WHERE chunk_id = 2));
 SELECT count(*) AS found FROM bloom_index_lookup('evil_idx', 42042::bigint);
 SELECT count(*) AS found_any FROM bloom_index_lookup_any('evil_idx', ARRAY[42042, 7007]::bigint[]);
 SELECT filters FROM bloom_index_info('evil_idx');
@@ -259,4 +312,5 @@ DROP TABLE regress_evil.evil_idx;
 DROP SCHEMA regress_evil CASCADE;
 
 DROP FUNCTION idx_mismatches(regclass, bigint[]);
+DROP FUNCTION damaged_answers(regclass, bigint[]);
 DROP TABLE chunk, chunk_idx, doc, doc_idx;

@@ -11,10 +11,12 @@ JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomset'
 WHERE ((p.provolatile <> 'i' AND p.proname NOT IN ('bloom_contains_restrict', 'bloom_contains_joinsel'))
    OR p.proparallel <> 's') AND p.proname !~ '^bloom_index_';
 -- the filter index's functions read or write its table (STABLE, VOLATILE);
--- writers and the build's cursor are PARALLEL UNSAFE; none is SECURITY
--- DEFINER, and those that take no query text pin search_path
+-- writers are PARALLEL UNSAFE; none is SECURITY DEFINER, and none has a
+-- SET search_path clause (their C code pins the path for their own
+-- statements, and runs the caller's query text under the caller's path:
+-- bloom_index.sql checks it)
 SELECT p.oid::regprocedure AS function, p.provolatile, p.proparallel,
-       p.proconfig IS NOT NULL AS pinned_path
+       p.proconfig IS NOT NULL AS set_clause
 FROM pg_proc p WHERE p.proname ~ '^bloom_index_' AND (p.provolatile <> 'i' OR p.proparallel <> 's')
 ORDER BY 1::text;
 -- the planner's estimators are STABLE, like pg_catalog's

@@ -36,15 +36,14 @@
  * the btree.  Larger rows (more slots) would read fewer tuples but no
  * longer fit a heap page in line; smaller ones would read more tuples.
  *
- * A lookup is one statement: the probe's stripes of every segment, then
- * the slot maps of the segments with a match.  A probe whose positions lie
- * in one stripe (one key of a blocked index) is answered row by row
- * (bloom_index_match_stripe); otherwise the aggregate bloom_index_match
- * ANDs each key's positions over its stripes and ORs the keys, per
- * segment (the classic layout's k positions fall in up to k stripes).
- * Segments are numbered from 0 and never dropped, so the lookup checks
- * that as many segments answered as the index has: a missing stripe or
- * slot map is data_corrupted, never filters silently left out.
+ * A lookup reads the probe's stripes of every segment, in segment order,
+ * then the slot maps of the segments with a match.  Per segment, each
+ * key's positions are ANDed over the stripes they lie in (one stripe for
+ * a key of a blocked index; up to k for the classic layout) and the keys
+ * ORed (BloomIndexMatch).  Segments are numbered from 0 and never dropped,
+ * so the lookup checks that every segment answered with every stripe it
+ * needs: a missing stripe or slot map is data_corrupted, never filters
+ * silently left out.
  *
  * Answers equal the per-filter ones (bloom_contains) bit for bit: the same
  * hash, the same positions, the same bits.  A filter that never had an
@@ -62,15 +61,16 @@
  * segment's stripe 0, then stripe 1, ... -- so the rows one lookup reads
  * share pages.  Appends rewrite the slot's column in every stripe of one
  * segment: untranspose, replace the slot's words, transpose back.
-
+ *
  * This file holds the bit work (transposition, positions of keys, the AND
- * of stripes, the slot map) and the build's row source; the DDL and the
- * queries are PL/pgSQL in the extension script, so lookups run as one SQL
- * statement under the caller's snapshot.
+ * of stripes, the checks of stored rows) and the build's row source; the
+ * SQL entry points and their statements over the index table are in
+ * bloom_index_sql.c.  Nothing here is an SQL object: the steps of the
+ * index are reachable only through its user-facing functions.
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom.h"
+#include "bloom_index.h"
 
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -81,12 +81,6 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
-/* filters per segment: one uint64 per position holds a bit of each */
-#define BLOOM_INDEX_SLOTS		64
-/* positions per stripe row: one block of the blocked layout */
-#define BLOOM_INDEX_STRIPE_BITS	256
-#define BLOOM_INDEX_STRIPE_WORDS (BLOOM_INDEX_STRIPE_BITS / 64)
-#define BLOOM_INDEX_STRIPE_BYTES (BLOOM_INDEX_STRIPE_BITS * BLOOM_INDEX_SLOTS / 8)
 /* stripes transposed between interrupt checks (256 kB of output) */
 #define BLOOM_INDEX_POLL_STRIPES	128
 /* rows the build fetches from its cursor at a time */
@@ -201,25 +195,42 @@ bloom_index_stripe(BloomFilter *const *f, int n, int64 blk, uint8 *out)
 	}
 }
 
-/* ---- validation of stored rows ------------------------------------------- */
+/* ---- checks of stored rows ------------------------------------------------ */
 
-/* Raise data_corrupted for a bad row of a filter index. */
-static void
-bloom_index_corrupt(const char *why)
+/*
+ * Raise data_corrupted for a bad row of the index named index (NULL: not
+ * known): a user can UPDATE the table, so every stored row is checked
+ * before it is used.
+ */
+void
+bloom_index_corrupt(const char *index, const char *fmt,...)
 {
-	bloom_raise(ERRCODE_DATA_CORRUPTED, "invalid bloom index row", why);
-}
+	char		detail[512];
+	va_list		args;
 
-/* The stripe bytes of a stored stripe, checked. */
-static const uint8 *
-bloom_index_stripe_bytes(bytea *bits)
-{
-	if (VARSIZE_ANY_EXHDR(bits) != BLOOM_INDEX_STRIPE_BYTES)
+	va_start(args, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, args);
+	va_end(args);
+	if (index == NULL)			/* a row given to a 1.2 helper (bloom_index_compat.c) */
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("invalid bloom index row"),
-				 errdetail("A stripe must be %d bytes, not %zu.",
-						   BLOOM_INDEX_STRIPE_BYTES, (size_t) VARSIZE_ANY_EXHDR(bits))));
+				 errdetail("%s", detail)));
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("invalid row in bloom index \"%s\"", index),
+			 errdetail("%s", detail),
+			 errhint("Rebuild the index with bloom_index_create from the table of its filters.")));
+	pg_unreachable();
+}
+
+/* The stripe bytes of a stored stripe, checked. */
+const uint8 *
+bloom_index_stripe_bytes(const char *index, bytea *bits)
+{
+	if (VARSIZE_ANY_EXHDR(bits) != BLOOM_INDEX_STRIPE_BYTES)
+		bloom_index_corrupt(index, "A stripe must be %d bytes, not %zu.",
+							BLOOM_INDEX_STRIPE_BYTES, (size_t) VARSIZE_ANY_EXHDR(bits));
 	return (const uint8 *) VARDATA_ANY(bits);
 }
 
@@ -227,14 +238,15 @@ bloom_index_stripe_bytes(bytea *bits)
  * The slot map ids as 64 datums and null flags (slot j: element j), checked:
  * a one-dimensional int8 array of 64 elements.
  */
-static void
-bloom_index_slot_map(ArrayType *ids, Datum **values, bool **nulls)
+void
+bloom_index_slot_map(const char *index, ArrayType *ids, Datum **values, bool **nulls)
 {
 	int			n;
 
 	if (ARR_NDIM(ids) != 1 || ARR_ELEMTYPE(ids) != INT8OID ||
 		ARR_DIMS(ids)[0] != BLOOM_INDEX_SLOTS || ARR_LBOUND(ids)[0] != 1)
-		bloom_index_corrupt("a slot map must be a one-dimensional bigint array of 64 elements");
+		bloom_index_corrupt(index, "A slot map must be a one-dimensional bigint array of %d elements.",
+							BLOOM_INDEX_SLOTS);
 	deconstruct_array(ids, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
 					  values, nulls, &n);
 }
@@ -243,22 +255,25 @@ bloom_index_slot_map(ArrayType *ids, Datum **values, bool **nulls)
  * The index header stored as bytea hdr (bloomset's binary header), checked
  * as every filter header is, and of a layout the index stores.
  */
-static void
-bloom_index_header_of(bytea *hdr, BloomFilter *out)
+void
+bloom_index_header_of(const char *index, bytea *hdr, BloomFilter *out)
 {
 	const char *why;
 
 	if (VARSIZE_ANY_EXHDR(hdr) != BLOOM_WIRE_HEADER_SIZE)
-		bloom_index_corrupt("the header row must hold a 68-byte filter header");
+		bloom_index_corrupt(index, "The header row must hold a %d-byte filter header, not %zu bytes.",
+							(int) BLOOM_WIRE_HEADER_SIZE, (size_t) VARSIZE_ANY_EXHDR(hdr));
 	why = bloom_wire_decode_fields((const uint8 *) VARDATA_ANY(hdr), out);
 	if (why == NULL && out->layout != BLOOM_LAYOUT_CLASSIC && out->layout != BLOOM_LAYOUT_BLOCKED)
 		why = "the header's layout is neither classic nor blocked";
 	if (why != NULL)
-		bloom_index_corrupt(why);
+		bloom_index_corrupt(index, "The header row is not a filter header: %s.", why);
 }
 
+/* ---- the parameters every filter of an index shares ----------------------- */
+
 /* The header of f as the index stores it: parameters only, no items or flags. */
-static bytea *
+bytea *
 bloom_index_header_bytea(const BloomFilter *f)
 {
 	bytea	   *out = palloc(VARHDRSZ + BLOOM_WIRE_HEADER_SIZE);
@@ -273,7 +288,7 @@ bloom_index_header_bytea(const BloomFilter *f)
 }
 
 /* Stripe rows of a segment: groups of 256 bits of a filter of nbits. */
-static int64
+int64
 bloom_index_groups(uint64 nbits)
 {
 	return (int64) ((nbits + BLOOM_INDEX_STRIPE_BITS - 1) / BLOOM_INDEX_STRIPE_BITS);
@@ -284,7 +299,7 @@ bloom_index_groups(uint64 nbits)
  * to fits any element family), and let hdr adopt f's element family if it
  * has none yet.  22023 naming the parameter that differs.
  */
-static void
+void
 bloom_index_admit(BloomFilter *hdr, const BloomFilter *f)
 {
 	char		detail[256];
@@ -312,126 +327,41 @@ bloom_index_admit(BloomFilter *hdr, const BloomFilter *f)
 	}
 }
 
-/*
- * bloom_index_check(header bytea, filter bloom) -> bytea: the index header
- * after admitting filter (its own header when the index has none yet).
- */
-PG_FUNCTION_INFO_V1(bloom_index_check);
-Datum
-bloom_index_check(PG_FUNCTION_ARGS)
-{
-	BloomFilter *f;
-	BloomFilter hdr;
-
-	if (PG_ARGISNULL(1))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("a bloom index cannot hold a NULL filter")));
-	f = PG_GETARG_BLOOM_P(1);
-	if (PG_ARGISNULL(0))
-		PG_RETURN_BYTEA_P(bloom_index_header_bytea(f));
-	bloom_index_header_of(PG_GETARG_BYTEA_PP(0), &hdr);
-	bloom_index_admit(&hdr, f);
-	PG_RETURN_BYTEA_P(bloom_index_header_bytea(&hdr));
-}
-
-/*
- * bloom_index_header(header bytea) -> record: the index's parameters
- * (layout, nbits, nhashes, seed, scheme, element_family, stripes per
- * segment).
- */
-PG_FUNCTION_INFO_V1(bloom_index_header);
-Datum
-bloom_index_header(PG_FUNCTION_ARGS)
-{
-	BloomFilter hdr;
-	TupleDesc	tupdesc;
-	Datum		values[7];
-	bool		nulls[7] = {0};
-
-	bloom_index_header_of(PG_GETARG_BYTEA_PP(0), &hdr);
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	values[0] = CStringGetTextDatum(bloom_layout_name(hdr.layout));
-	values[1] = Int64GetDatum((int64) hdr.nbits);
-	values[2] = Int32GetDatum(hdr.nhashes);
-	values[3] = Int64GetDatum((int64) hdr.seed);
-	values[4] = Int32GetDatum(hdr.scheme);
-	values[5] = CStringGetTextDatum(hdr.family);
-	values[6] = Int32GetDatum((int32) bloom_index_groups(hdr.nbits));
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls)));
-}
-
 /* ---- writing ------------------------------------------------------------- */
 
 /*
- * bloom_index_put(stripe bytea, blk int4, slots int4[], filters bloom[])
- * -> bytea: stripe blk (NULL: all zeros) with the columns of slots (0 .. 63)
- * replaced by group blk of the filters (the same order).  The filters'
- * parameters were admitted by the caller; their sizes are checked here.
+ * Replace, in stripe blk (2048 bytes at o), the columns of slots[0 .. n)
+ * (each 0 .. 63, distinct) by group blk of the filters f (the same order;
+ * NULL: zeros).  The filters were admitted: they have the index's size.
  */
-PG_FUNCTION_INFO_V1(bloom_index_put);
-Datum
-bloom_index_put(PG_FUNCTION_ARGS)
+void
+bloom_index_put_slots(uint8 *o, int64 blk, int n, const int *slots, BloomFilter *const *f)
 {
-	int32		blk = PG_GETARG_INT32(1);
-	ArrayType  *slots = PG_GETARG_ARRAYTYPE_P(2);
-	ArrayType  *filters = PG_GETARG_ARRAYTYPE_P(3);
-	int32	   *slot = (int32 *) ARR_DATA_PTR(slots);
-	int			n = ArrayGetNItems(ARR_NDIM(slots), ARR_DIMS(slots));
-	Datum	   *fv;
-	bool	   *fnull;
-	int			nf;
-	BloomFilter **f;
-	int16		typlen;
-	bool		typbyval;
-	char		typalign;
 	uint64		a[BLOOM_INDEX_SLOTS];
-	bytea	   *out = palloc0(VARHDRSZ + BLOOM_INDEX_STRIPE_BYTES);
-	uint8	   *o = (uint8 *) VARDATA(out);
 
-	SET_VARSIZE(out, VARHDRSZ + BLOOM_INDEX_STRIPE_BYTES);
-	if (!PG_ARGISNULL(0))
-		memcpy(o, bloom_index_stripe_bytes(PG_GETARG_BYTEA_PP(0)), BLOOM_INDEX_STRIPE_BYTES);
-	get_typlenbyvalalign(ARR_ELEMTYPE(filters), &typlen, &typbyval, &typalign);
-	deconstruct_array(filters, ARR_ELEMTYPE(filters), typlen, typbyval, typalign,
-					  &fv, &fnull, &nf);
-	if (ARR_ELEMTYPE(slots) != INT4OID || ARR_HASNULL(slots) || nf != n)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("bloom_index_put needs one slot number for each filter")));
-	f = palloc(sizeof(BloomFilter *) * Max(n, 1));
 	for (int i = 0; i < n; i++)
-	{
-		f[i] = fnull[i] ? NULL : bloom_from_datum_kind(fv[i], BLOOM_KIND_PLAIN);
-		if (slot[i] < 0 || slot[i] >= BLOOM_INDEX_SLOTS || blk < 0 ||
-			(f[i] != NULL && blk >= bloom_index_groups(f[i]->nbits)))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("slot %d or stripe %d is out of range for a bloom index segment", slot[i], blk),
-					 errdetail("Slots are 0 .. 63; stripes 0 .. one less than the filter's bits / 256.")));
-	}
+		if (slots[i] < 0 || slots[i] >= BLOOM_INDEX_SLOTS)
+			elog(ERROR, "bloom index slot %d out of range", slots[i]);
 	for (int q = 0; q < BLOOM_INDEX_STRIPE_WORDS; q++)
 	{
 		for (int i = 0; i < 64; i++)
 			a[i] = bloom_index_get64(o + 8 * (64 * q + i));
-		bloom_index_transpose64(a);	/* a[j]: slot j's word */
+		bloom_index_transpose64(a); /* a[j]: slot j's word */
 		for (int i = 0; i < n; i++)
-			a[slot[i]] = bloom_index_filter_word(f[i], blk, q);
+			a[slots[i]] = bloom_index_filter_word(f[i], blk, q);
 		bloom_index_transpose64(a);
 		for (int i = 0; i < 64; i++)
 			bloom_index_put64(o + 8 * (64 * q + i), a[i]);
 	}
-	PG_RETURN_BYTEA_P(out);
 }
 
 /*
  * The build's state: the cursor of (id, filter) rows (ordered by id), the
  * filters of the current group of segments, and where the output is.
  */
-typedef struct BloomIndexBuild
+struct BloomIndexBuild
 {
-	char	   *cursor;
+	Portal		source;			/* (id int8, filter bloom), ordered by id */
 	bool		has_hdr;
 	bool		has_last;		/* last_id is set */
 	int64		last_id;		/* ids must increase */
@@ -452,10 +382,9 @@ typedef struct BloomIndexBuild
 	/* output position within the group */
 	int64		out_blk;		/* -1: slot maps; ngroups: the group is done */
 	int			out_seg;		/* segment of the group */
-	bool		hdr_emitted;
 	BloomFilter hdr;			/* parameters so far (valid when has_hdr); last:
 								 * its words[] are not used */
-} BloomIndexBuild;
+};
 
 /* Segments whose filters fit maintenance_work_mem (at least one). */
 static int
@@ -561,13 +490,11 @@ bloom_index_take(BloomIndexBuild *b, HeapTuple tup, TupleDesc desc)
 
 /*
  * Read the next group of filters from the cursor (as many segments as
- * fit); false when there is none.
+ * fit); false when there is none.  The caller is connected to SPI.
  */
 static bool
 bloom_index_fill(BloomIndexBuild *b)
 {
-	Portal		portal;
-
 	MemoryContextReset(b->groupcxt);
 	b->first_seg += (b->n + BLOOM_INDEX_SLOTS - 1) / BLOOM_INDEX_SLOTS;
 	b->n = 0;
@@ -577,20 +504,13 @@ bloom_index_fill(BloomIndexBuild *b)
 	b->npending = 0;
 	if (b->done)
 		return false;
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	portal = SPI_cursor_find(b->cursor);
-	if (portal == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_CURSOR),
-				 errmsg("cursor \"%s\" does not exist", b->cursor)));
 	while (b->group_segs == 0 || b->n < b->group_segs * BLOOM_INDEX_SLOTS)
 	{
 		int			want = BLOOM_INDEX_FETCH;
 
 		if (b->group_segs > 0)
 			want = Min(want, b->group_segs * BLOOM_INDEX_SLOTS - b->n);
-		SPI_cursor_fetch(portal, true, want);
+		SPI_cursor_fetch(b->source, true, want);
 		if (SPI_processed == 0)
 		{
 			b->done = true;
@@ -603,7 +523,6 @@ bloom_index_fill(BloomIndexBuild *b)
 		}
 		SPI_freetuptable(SPI_tuptable);
 	}
-	SPI_finish();
 	bloom_index_flush(b);
 	b->out_blk = 0;
 	b->out_seg = 0;
@@ -630,49 +549,39 @@ bloom_index_map_of(BloomIndexBuild *b, int seg)
 }
 
 /*
- * The next row of the build into values/nulls (seg, blk, ids, bits); false
- * at the end.  Per group: stripes block-major (every segment's stripe 0,
- * then 1, ...), then the slot maps; after the last group, the header row.
+ * The next row of the build (seg, blk and either ids or bits); false at
+ * the end.  Per group: stripes block-major (every segment's stripe 0, then
+ * 1, ...), then the slot maps.  The header is the caller's to write
+ * (bloom_index_build_header), once the last row is out.
  */
-static bool
-bloom_index_next_row(BloomIndexBuild *b, Datum *values, bool *nulls)
+bool
+bloom_index_build_next(BloomIndexBuild *b, int32 *seg, int32 *blk,
+					   ArrayType **ids, bytea **bits)
 {
 	int			nsegs = (b->n + BLOOM_INDEX_SLOTS - 1) / BLOOM_INDEX_SLOTS;
 
+	CHECK_FOR_INTERRUPTS();
 	if (b->n == 0 || b->out_blk > b->ngroups)
 	{
 		if (!bloom_index_fill(b))
-		{
-			if (b->hdr_emitted)
-				return false;
-			b->hdr_emitted = true;
-			values[0] = Int32GetDatum(-1);
-			values[1] = Int32GetDatum(-1);
-			nulls[2] = true;
-			nulls[3] = !b->has_hdr;
-			if (b->has_hdr)
-				values[3] = PointerGetDatum(bloom_index_header_bytea(&b->hdr));
-			return true;
-		}
+			return false;
 		nsegs = (b->n + BLOOM_INDEX_SLOTS - 1) / BLOOM_INDEX_SLOTS;
 	}
-	values[0] = Int32GetDatum(b->first_seg + b->out_seg);
+	*seg = b->first_seg + b->out_seg;
+	*ids = NULL;
+	*bits = NULL;
 	if (b->out_blk < b->ngroups)
 	{
-		bytea	   *bits = palloc(VARHDRSZ + BLOOM_INDEX_STRIPE_BYTES);
-
-		SET_VARSIZE(bits, VARHDRSZ + BLOOM_INDEX_STRIPE_BYTES);
-		memcpy(VARDATA(bits), b->segbits[b->out_seg] + b->out_blk * BLOOM_INDEX_STRIPE_BYTES,
+		*bits = palloc(VARHDRSZ + BLOOM_INDEX_STRIPE_BYTES);
+		SET_VARSIZE(*bits, VARHDRSZ + BLOOM_INDEX_STRIPE_BYTES);
+		memcpy(VARDATA(*bits), b->segbits[b->out_seg] + b->out_blk * BLOOM_INDEX_STRIPE_BYTES,
 			   BLOOM_INDEX_STRIPE_BYTES);
-		values[1] = Int32GetDatum((int32) b->out_blk);
-		nulls[2] = true;
-		values[3] = PointerGetDatum(bits);
+		*blk = (int32) b->out_blk;
 	}
 	else
 	{
-		values[1] = Int32GetDatum(-1);
-		values[2] = PointerGetDatum(bloom_index_map_of(b, b->out_seg));
-		nulls[3] = true;
+		*blk = -1;
+		*ids = bloom_index_map_of(b, b->out_seg);
 	}
 	if (++b->out_seg == nsegs)
 	{
@@ -683,61 +592,52 @@ bloom_index_next_row(BloomIndexBuild *b, Datum *values, bool *nulls)
 }
 
 /*
- * bloom_index_rows(cursor refcursor, header bytea, first_seg int4,
- * after_id int8) -> SETOF (seg, blk, ids, bits): the rows of an index
- * holding the cursor's (id, filter) rows (ordered by id, every id above
- * after_id) in segments first_seg, first_seg + 1, ...; the last row is the
- * header (seg -1, blk -1) after admitting them all.  Value per call, so
- * the rows stream into the INSERT that takes them.
+ * Start a build reading (id, filter) rows, ordered by id, from the cursor
+ * source (the caller stays connected to SPI while it reads), into segments
+ * first_seg, first_seg + 1, ...; hdr: the index's parameters (NULL: none
+ * yet, the first filter's); every id must exceed last_id when has_last.
  */
-PG_FUNCTION_INFO_V1(bloom_index_rows);
-Datum
-bloom_index_rows(PG_FUNCTION_ARGS)
+BloomIndexBuild *
+bloom_index_build_begin(Portal source, const BloomFilter *hdr, int32 first_seg,
+						bool has_last, int64 last_id)
 {
-	FuncCallContext *fctx;
-	BloomIndexBuild *b;
-	Datum		values[4];
-	bool		nulls[4] = {0};
+	BloomIndexBuild *b = palloc0(sizeof(BloomIndexBuild));
 
-	if (SRF_IS_FIRSTCALL())
+	b->source = source;
+	if (hdr != NULL)
 	{
-		MemoryContext old;
-		TupleDesc	tupdesc;
-
-		fctx = SRF_FIRSTCALL_INIT();
-		old = MemoryContextSwitchTo(fctx->multi_call_memory_ctx);
-		if (PG_ARGISNULL(0) || PG_ARGISNULL(2))
-			elog(ERROR, "bloom_index_rows: cursor and first segment are required");
-		if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-			elog(ERROR, "return type must be a row type");
-		fctx->tuple_desc = BlessTupleDesc(tupdesc);
-		b = palloc0(sizeof(BloomIndexBuild));
-		b->cursor = text_to_cstring(PG_GETARG_TEXT_PP(0));
-		if (!PG_ARGISNULL(1))
-		{
-			bloom_index_header_of(PG_GETARG_BYTEA_PP(1), &b->hdr);
-			b->has_hdr = true;
-			b->group_segs = bloom_index_group_segs(b->hdr.nbits);
-			b->ngroups = bloom_index_groups(b->hdr.nbits);
-		}
-		b->first_seg = PG_GETARG_INT32(2);
-		b->has_last = !PG_ARGISNULL(3);
-		b->last_id = b->has_last ? PG_GETARG_INT64(3) : 0;
-		b->groupcxt = AllocSetContextCreate(fctx->multi_call_memory_ctx,
-											"bloom index build group",
-											ALLOCSET_DEFAULT_SIZES);
-		b->bufcxt = fctx->multi_call_memory_ctx;
-		fctx->user_fctx = b;
-		MemoryContextSwitchTo(old);
+		memcpy(&b->hdr, hdr, BLOOM_HEADER_SIZE);
+		b->has_hdr = true;
+		b->group_segs = bloom_index_group_segs(b->hdr.nbits);
+		b->ngroups = bloom_index_groups(b->hdr.nbits);
 	}
-	fctx = SRF_PERCALL_SETUP();
-	b = (BloomIndexBuild *) fctx->user_fctx;
-	CHECK_FOR_INTERRUPTS();
-	if (!bloom_index_next_row(b, values, nulls))
-		SRF_RETURN_DONE(fctx);
-	SRF_RETURN_NEXT(fctx, HeapTupleGetDatum(heap_form_tuple(fctx->tuple_desc, values, nulls)));
+	b->first_seg = first_seg;
+	b->has_last = has_last;
+	b->last_id = last_id;
+	b->groupcxt = AllocSetContextCreate(CurrentMemoryContext,
+										"bloom index build group",
+										ALLOCSET_DEFAULT_SIZES);
+	b->bufcxt = AllocSetContextCreate(CurrentMemoryContext,
+									  "bloom index build stripes",
+									  ALLOCSET_DEFAULT_SIZES);
+	return b;
 }
 
+/* Read the rest of the rows from source (the same cursor, found again). */
+void
+bloom_index_build_source(BloomIndexBuild *b, Portal source)
+{
+	b->source = source;
+}
+
+/* The parameters of the filters read (false: none read, and none given). */
+bool
+bloom_index_build_header(BloomIndexBuild *b, BloomFilter *hdr)
+{
+	if (b->has_hdr)
+		memcpy(hdr, &b->hdr, BLOOM_HEADER_SIZE);
+	return b->has_hdr;
+}
 /* ---- reading ------------------------------------------------------------- */
 
 /*
@@ -746,7 +646,7 @@ bloom_index_rows(PG_FUNCTION_ARGS)
  * bits.  Bit b of the bit array is bit b % 8 of byte b / 8 (bloom_format.h),
  * and word32 i of a block covers its bits 32 i .. 32 i + 31.
  */
-static int
+int
 bloom_index_positions(const BloomFilter *hdr, uint64 h, uint64 *pos)
 {
 	int			n = bloom_probe_positions(hdr, h, pos);
@@ -763,287 +663,121 @@ bloom_index_positions(const BloomFilter *hdr, uint64 h, uint64 *pos)
 	return n;
 }
 
-/* A probe: positions per key, then each key's positions. */
-static ArrayType *
-bloom_index_probe_array(const BloomFilter *hdr, const uint64 *h, int nkeys)
+/* One position of a probe: the stripe it lies in, its key, its bit there. */
+typedef struct BloomIndexPos
 {
-	int			k = hdr->layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_BLOCK_WORDS32 : hdr->nhashes;
-	Datum	   *v = palloc(sizeof(Datum) * (1 + (Size) nkeys * k));
-	uint64		pos[BLOOM_MAX_POSITIONS];
+	int32		blk;
+	int32		key;
+	int32		bit;
+} BloomIndexPos;
 
-	v[0] = Int64GetDatum(k);
+/*
+ * A probe matched against one segment at a time: its positions grouped by
+ * stripe (the entries of blks[i] are pos[start[i] .. start[i + 1])), and
+ * per key the AND of its positions' slot words over the segment's stripes
+ * seen so far.
+ */
+struct BloomIndexMatch
+{
+	int			nkeys;
+	int			nblks;
+	int32	   *blks;			/* ascending */
+	int		   *start;			/* nblks + 1 */
+	BloomIndexPos *pos;
+	uint64	   *and;			/* per key */
+};
+
+/* Order positions by stripe, then key. */
+static int
+bloom_index_pos_cmp(const void *a, const void *b)
+{
+	const BloomIndexPos *x = a;
+	const BloomIndexPos *y = b;
+
+	if (x->blk != y->blk)
+		return x->blk < y->blk ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->bit > y->bit) - (x->bit < y->bit);
+}
+
+/* The probe of the keys hashed to h[0 .. nkeys) under the index's hdr. */
+BloomIndexMatch *
+bloom_index_match_begin(const BloomFilter *hdr, const uint64 *h, int nkeys)
+{
+	BloomIndexMatch *m = palloc0(sizeof(BloomIndexMatch));
+	int			k = hdr->layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_BLOCK_WORDS32 : hdr->nhashes;
+	uint64		p[BLOOM_MAX_POSITIONS];
+	Size		npos = (Size) nkeys * k;
+
+	/* a probe's positions fit one allocation (and an int) */
+	if (npos > MaxAllocSize / sizeof(BloomIndexPos))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many keys for one bloom index lookup"),
+				 errdetail("%d keys of %d positions each exceed the limit of %zu positions.",
+						   nkeys, k, (size_t) (MaxAllocSize / sizeof(BloomIndexPos))),
+				 errhint("Look the keys up in smaller arrays.")));
+	m->nkeys = nkeys;
+	m->pos = palloc(sizeof(BloomIndexPos) * Max(npos, 1));
+	m->and = palloc(sizeof(uint64) * Max(nkeys, 1));
 	for (int i = 0; i < nkeys; i++)
 	{
-		if (bloom_index_positions(hdr, h[i], pos) != k)
+		if (bloom_index_positions(hdr, h[i], p) != k)
 			elog(ERROR, "bloom index probe: unexpected number of positions");
 		for (int j = 0; j < k; j++)
-			v[1 + i * k + j] = Int64GetDatum((int64) pos[j]);
-	}
-	return construct_array(v, 1 + nkeys * k, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
-}
+		{
+			BloomIndexPos *e = &m->pos[(Size) i * k + j];
 
-/*
- * bloom_index_probe(header bytea, key anycompatible) -> int8[]: the
- * probe of key (see bloom_index_probe_array) against the index whose
- * header is given; no key when no filter had an element added yet.  The
- * key is converted as bloom_contains converts it (bloom_call_value).
- */
-PG_FUNCTION_INFO_V1(bloom_index_probe);
-Datum
-bloom_index_probe(PG_FUNCTION_ARGS)
-{
-	BloomFilter hdr;
-	BloomTypeInfo *ti;
-	Datum		value;
-	uint64		h;
-
-	bloom_index_header_of(PG_GETARG_BYTEA_PP(0), &hdr);
-	if (hdr.family[0] == '\0')
-		PG_RETURN_ARRAYTYPE_P(bloom_index_probe_array(&hdr, NULL, 0));
-	ti = bloom_call_value(fcinfo, 1, hdr.family, &hdr.collfp, hdr.scheme, &value);
-	h = bloom_hash_datum(ti, value, hdr.seed, hdr.scheme);
-	PG_RETURN_ARRAYTYPE_P(bloom_index_probe_array(&hdr, &h, 1));
-}
-
-/*
- * bloom_index_probe_any(header bytea, keys anycompatiblearray) -> int8[]:
- * the probe of the array's non-null elements (converted as
- * bloom_contains_any converts them).
- */
-PG_FUNCTION_INFO_V1(bloom_index_probe_any);
-Datum
-bloom_index_probe_any(PG_FUNCTION_ARGS)
-{
-	BloomFilter hdr;
-	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
-	BloomTypeInfo *ti;
-	BloomConversion *conv;
-	Datum	   *values;
-	bool	   *nulls;
-	int			n,
-				nh = 0;
-	int16		typlen;
-	bool		typbyval;
-	char		typalign;
-	uint64	   *h;
-
-	bloom_index_header_of(PG_GETARG_BYTEA_PP(0), &hdr);
-	get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
-	deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
-					  &values, &nulls, &n);
-	h = palloc(sizeof(uint64) * Max(n, 1));
-	if (hdr.family[0] != '\0')
-	{
-		conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), hdr.family, &hdr.collfp, hdr.scheme,
-								   false, &ti);
-		for (int i = 0; i < n; i++)
-			if (!nulls[i])
-				h[nh++] = bloom_hash_datum(ti, conv ? bloom_convert(conv, values[i]) : values[i],
-										   hdr.seed, hdr.scheme);
-	}
-	PG_RETURN_ARRAYTYPE_P(bloom_index_probe_array(&hdr, h, nh));
-}
-
-/*
- * Check a probe (as bloom_index_probe returns it: positions per key, then
- * each key's positions, every one a bit number of a filter): its number of
- * elements.  Raises 22023 for anything else, so no position can address
- * outside a stripe.
- */
-static int
-bloom_index_probe_check(ArrayType *probe)
-{
-	int			n = ArrayGetNItems(ARR_NDIM(probe), ARR_DIMS(probe));
-	int64	   *p = (int64 *) ARR_DATA_PTR(probe);
-	bool		ok = ARR_ELEMTYPE(probe) == INT8OID && !ARR_HASNULL(probe) && n >= 1 &&
-		p[0] >= 1 && p[0] <= BLOOM_MAX_POSITIONS && (n - 1) % p[0] == 0;
-
-	for (int i = 1; ok && i < n; i++)
-		ok = p[i] >= 0 && (uint64) p[i] < BLOOM_MAX_BITS;
-	if (!ok)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid bloom index probe"),
-				 errdetail("A probe is the number of positions per key, then each key's positions, as bloom_index_probe returns it.")));
-	return n;
-}
-
-/*
- * The state of bloom_index_match over one segment's stripes: per key the
- * AND of its positions' slot words seen so far, and which positions were
- * seen (every one must be, else a stripe row is missing).
- */
-typedef struct BloomIndexMatch
-{
-	int			k;				/* positions per key */
-	int			npos;			/* k * keys */
-	int64	   *pos;
-	uint64	   *and;			/* per key */
-	bool	   *seen;			/* per position */
-} BloomIndexMatch;
-
-/* The match state for probe (allocated in cxt). */
-static BloomIndexMatch *
-bloom_index_match_init(MemoryContext cxt, ArrayType *probe)
-{
-	BloomIndexMatch *m = MemoryContextAllocZero(cxt, sizeof(BloomIndexMatch));
-	int			n = bloom_index_probe_check(probe);
-	int64	   *p = (int64 *) ARR_DATA_PTR(probe);
-
-	m->k = (int) p[0];
-	m->npos = n - 1;
-	m->pos = MemoryContextAlloc(cxt, sizeof(int64) * Max(m->npos, 1));
-	memcpy(m->pos, p + 1, sizeof(int64) * m->npos);
-	m->and = MemoryContextAlloc(cxt, sizeof(uint64) * Max(m->npos / m->k, 1));
-	for (int i = 0; i < m->npos / m->k; i++)
+			e->blk = (int32) (p[j] / BLOOM_INDEX_STRIPE_BITS);
+			e->key = i;
+			e->bit = (int32) (p[j] % BLOOM_INDEX_STRIPE_BITS);
+		}
 		m->and[i] = ~UINT64CONST(0);
-	m->seen = MemoryContextAllocZero(cxt, Max(m->npos, 1));
+	}
+	if (npos > 1)
+		qsort(m->pos, npos, sizeof(BloomIndexPos), bloom_index_pos_cmp);
+	m->blks = palloc(sizeof(int32) * Max(npos, 1));
+	m->start = palloc(sizeof(int) * (npos + 1));
+	for (Size i = 0; i < npos; i++)
+		if (i == 0 || m->pos[i].blk != m->pos[i - 1].blk)
+		{
+			m->blks[m->nblks] = m->pos[i].blk;
+			m->start[m->nblks++] = (int) i;
+		}
+	m->start[m->nblks] = (int) npos;
 	return m;
 }
 
-/*
- * bloom_index_match_trans(state, blk int4, stripe bytea, probe int8[]):
- * AND the slot words of stripe blk at the probe's positions into each key.
- */
-PG_FUNCTION_INFO_V1(bloom_index_match_trans);
-Datum
-bloom_index_match_trans(PG_FUNCTION_ARGS)
+/* The stripes the probe reads, ascending; their number. */
+int
+bloom_index_match_blks(const BloomIndexMatch *m, const int32 **blks)
 {
-	MemoryContext aggcxt;
-	BloomIndexMatch *m = PG_ARGISNULL(0) ? NULL : (BloomIndexMatch *) PG_GETARG_POINTER(0);
-	const uint8 *s;
-	int32		blk;
+	*blks = m->blks;
+	return m->nblks;
+}
 
-	if (!AggCheckCallContext(fcinfo, &aggcxt))
-		elog(ERROR, "bloom_index_match_trans called in non-aggregate context");
-	if (PG_ARGISNULL(3))
-		PG_RETURN_POINTER(m);
-	if (m == NULL)
-		m = bloom_index_match_init(aggcxt, PG_GETARG_ARRAYTYPE_P(3));
-	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
-		bloom_index_corrupt("a stripe row has no block number or no bits");
-	blk = PG_GETARG_INT32(1);
-	s = bloom_index_stripe_bytes(PG_GETARG_BYTEA_PP(2));
-	for (int i = 0; i < m->npos; i++)
-	{
-		if (m->pos[i] / BLOOM_INDEX_STRIPE_BITS != blk)
-			continue;
-		m->and[i / m->k] &= bloom_index_get64(s + 8 * (m->pos[i] % BLOOM_INDEX_STRIPE_BITS));
-		m->seen[i] = true;
-	}
-	PG_RETURN_POINTER(m);
+/* AND stripe blks[blkno] of the current segment (2048 bytes) into the keys. */
+void
+bloom_index_match_row(BloomIndexMatch *m, int blkno, const uint8 *stripe)
+{
+	for (int i = m->start[blkno]; i < m->start[blkno + 1]; i++)
+		m->and[m->pos[i].key] &= bloom_index_get64(stripe + 8 * m->pos[i].bit);
 }
 
 /*
- * bloom_index_match_final(state) -> int8: the slots (bit j: slot j) that
- * may hold any of the probe's keys.
+ * The slots (bit j: slot j) of the current segment that may hold any of
+ * the keys, once every stripe of blks was given; starts the next segment.
  */
-PG_FUNCTION_INFO_V1(bloom_index_match_final);
-Datum
-bloom_index_match_final(PG_FUNCTION_ARGS)
+uint64
+bloom_index_match_segment(BloomIndexMatch *m)
 {
-	BloomIndexMatch *m;
 	uint64		any = 0;
 
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	m = (BloomIndexMatch *) PG_GETARG_POINTER(0);
-	for (int i = 0; i < m->npos; i++)
-		if (!m->seen[i])
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("invalid bloom index row"),
-					 errdetail("A segment has no stripe for bits %lld .. %lld.",
-							   (long long) (m->pos[i] / BLOOM_INDEX_STRIPE_BITS * BLOOM_INDEX_STRIPE_BITS),
-							   (long long) (m->pos[i] / BLOOM_INDEX_STRIPE_BITS * BLOOM_INDEX_STRIPE_BITS + BLOOM_INDEX_STRIPE_BITS - 1))));
-	for (int i = 0; i < m->npos / m->k; i++)
+	for (int i = 0; i < m->nkeys; i++)
+	{
 		any |= m->and[i];
-	PG_RETURN_INT64((int64) any);
-}
-
-/*
- * bloom_index_match_stripe(blk int4, stripe bytea, probe int8[]) -> int8:
- * the slots that may hold any of the probe's keys whose positions all lie in
- * stripe blk (keys with positions elsewhere are left out).  For a probe
- * whose every position lies in one stripe -- one key of a blocked index --
- * this is the segment's answer without the aggregate's grouping.
- */
-PG_FUNCTION_INFO_V1(bloom_index_match_stripe);
-Datum
-bloom_index_match_stripe(PG_FUNCTION_ARGS)
-{
-	int32		blk = PG_GETARG_INT32(0);
-	const uint8 *s = bloom_index_stripe_bytes(PG_GETARG_BYTEA_PP(1));
-	ArrayType  *probe = PG_GETARG_ARRAYTYPE_P(2);
-	int			n = bloom_index_probe_check(probe);
-	int64	   *p = (int64 *) ARR_DATA_PTR(probe);
-	uint64		any = 0;
-
-	for (int64 *key = p + 1; key < p + n; key += p[0])
-	{
-		uint64		and = ~UINT64CONST(0);
-
-		for (int j = 0; j < p[0] && and != 0; j++)
-		{
-			if (key[j] / BLOOM_INDEX_STRIPE_BITS != blk)
-			{
-				and = 0;
-				break;
-			}
-			and &= bloom_index_get64(s + 8 * (key[j] % BLOOM_INDEX_STRIPE_BITS));
-		}
-		any |= and;
+		m->and[i] = ~UINT64CONST(0);
 	}
-	PG_RETURN_INT64((int64) any);
-}
-
-/*
- * bloom_index_expect(found int8, expected int8) -> boolean: true, or
- * data_corrupted when a lookup found another number of segments than the
- * index has (a stripe row or a slot map missing, or one too many).
- */
-PG_FUNCTION_INFO_V1(bloom_index_expect);
-Datum
-bloom_index_expect(PG_FUNCTION_ARGS)
-{
-	int64		found = PG_GETARG_INT64(0);
-	int64		expected = PG_GETARG_INT64(1);
-
-	if (found != expected)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("invalid bloom index row"),
-				 errdetail("The lookup found stripes of %lld segments; the index has %lld.",
-						   (long long) found, (long long) expected)));
-	PG_RETURN_BOOL(true);
-}
-
-/*
- * bloom_index_ids(slots int8, ids int8[]) -> int8[]: the ids of the slot
- * map ids at the set bits of slots (free slots skipped).
- */
-PG_FUNCTION_INFO_V1(bloom_index_ids);
-Datum
-bloom_index_ids(PG_FUNCTION_ARGS)
-{
-	uint64		slots;
-	Datum	   *v;
-	bool	   *nulls;
-	Datum		out[BLOOM_INDEX_SLOTS];
-	int			n = 0;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	slots = (uint64) PG_GETARG_INT64(0);
-	if (PG_ARGISNULL(1))
-	{
-		if (slots != 0)
-			bloom_index_corrupt("a segment has stripes but no slot map");
-		PG_RETURN_ARRAYTYPE_P(construct_empty_array(INT8OID));
-	}
-	bloom_index_slot_map(PG_GETARG_ARRAYTYPE_P(1), &v, &nulls);
-	for (int j = 0; j < BLOOM_INDEX_SLOTS; j++)
-		if ((slots >> j) & 1 && !nulls[j])
-			out[n++] = v[j];
-	PG_RETURN_ARRAYTYPE_P(construct_array(out, n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	return any;
 }

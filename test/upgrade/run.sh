@@ -6,7 +6,9 @@
 #
 # On a throwaway cluster of PG_MAJOR (scripts/lib.sh pg_start):
 #   database "upgraded": CREATE EXTENSION bloomset VERSION '1.0', filters of
-#     every kind (all_kinds.sql), then ALTER EXTENSION bloomset UPDATE;
+#     every kind (all_kinds.sql), an update to 1.2 and filter indexes built
+#     by its functions (filter_index.sql), then ALTER EXTENSION bloomset
+#     UPDATE;
 #   database "fresh":    CREATE EXTENSION bloomset (the default version).
 # Checks that
 #   - the update reaches the default version of bloomset.control,
@@ -14,7 +16,9 @@
 #     properties and comments (describe.sql: derived from pg_depend, so new
 #     objects of later scripts are compared without changes here),
 #   - the stored filters are byte-for-byte unchanged (fingerprints.sql) and
-#     answer every probe identically (answers.sql), with no false negative.
+#     answer every probe identically (answers.sql), with no false negative;
+#     the filter indexes answer identically and as the per-filter probe
+#     (filter_index_answers.sql), and take appends after the update.
 #   - the library, not the installed SQL version, decides the bits: filters
 #     built by this library under the 1.0 objects and under the default
 #     version's are identical.  Both are built by the library under test, so
@@ -69,7 +73,28 @@ q upgraded -f "$HERE/answers.sql" > "$WORK/ans.before"
 check "1.0: no false negatives ($(wc -l < "$WORK/ans.before") filters probed)" \
 	awk 'NF != 5 || $4 != 0 { bad = 1; print "  " $0 } END { exit bad || NR < 20 }' "$WORK/ans.before"
 
+# filter indexes built by 1.2's functions (1.3 replaced them) answer after the update
+check "ALTER EXTENSION bloomset UPDATE TO '1.2'" q upgraded -c "ALTER EXTENSION bloomset UPDATE TO '1.2'"
+check "filter indexes built under 1.2" q upgraded -o /dev/null -f "$HERE/filter_index.sql"
+q upgraded -f "$HERE/filter_index_answers.sql" > "$WORK/fi.before"
+fi_exact() {	# fi_exact FILE: every lookup line answers as the per-filter probe
+	awk '$2 ~ /^lookup/ && $4 != 0 { bad = 1; print "  " $0 } END { exit bad || NR < 4 }' "$1"
+}
+check "1.2: filter index answers are the per-filter answers" fi_exact "$WORK/fi.before"
+
 check "ALTER EXTENSION bloomset UPDATE" q upgraded -c "ALTER EXTENSION bloomset UPDATE"
+q upgraded -f "$HERE/filter_index_answers.sql" > "$WORK/fi.after"
+check "filter indexes built under 1.2 answer identically after the update" \
+	same "$WORK/fi.before" "$WORK/fi.after"
+check "filter indexes built under 1.2 take appends and removals after the update" \
+	q upgraded -o /dev/null -c "INSERT INTO fi_chunk SELECT c, bloom_agg(c * 1000 + k, 100, 0.01)
+		FROM generate_series(151, 230) c, generate_series(1, 100) k GROUP BY c" \
+	-c "SELECT bloom_index_add('fi_chunk_idx', 'SELECT id, f FROM fi_chunk WHERE id > 150')" \
+	-c "SELECT bloom_index_add('fi_chunk_idx', 9, (SELECT f FROM fi_chunk WHERE id = 8))" \
+	-c "INSERT INTO fi_chunk SELECT 9, f FROM fi_chunk WHERE id = 8" \
+	-c "DELETE FROM fi_chunk WHERE id = 12" -c "SELECT bloom_index_remove('fi_chunk_idx', 12)"
+q upgraded -f "$HERE/filter_index_answers.sql" > "$WORK/fi.appended"
+check "... and answer as the per-filter probe then" fi_exact "$WORK/fi.appended"
 check "updated to the default version $default" \
 	test "$(q upgraded -c "SELECT extversion FROM pg_extension WHERE extname = 'bloomset'")" = "$default"
 check "update path 1.0 -> $default exists in one step or more" \

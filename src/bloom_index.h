@@ -1,0 +1,73 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_index.h
+ *	  The filter index: the bit work and the build (bloom_index.c) that the
+ *	  SQL entry points (bloom_index_sql.c) drive over the index table.
+ *
+ * bloom_index.c explains the table's rows; this header is what the SPI
+ * layer needs of them: the row geometry, the checks of stored rows (each
+ * names the index, for its XX001 error), writing filters into a stripe,
+ * matching a probe against stripes, and the build's row source.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BLOOM_INDEX_H
+#define BLOOM_INDEX_H
+
+#include "bloom.h"
+
+#include "utils/array.h"
+#include "utils/portal.h"
+
+/* filters per segment: one uint64 per position holds a bit of each */
+#define BLOOM_INDEX_SLOTS		64
+/* positions per stripe row: one block of the blocked layout */
+#define BLOOM_INDEX_STRIPE_BITS	256
+#define BLOOM_INDEX_STRIPE_WORDS (BLOOM_INDEX_STRIPE_BITS / 64)
+#define BLOOM_INDEX_STRIPE_BYTES (BLOOM_INDEX_STRIPE_BITS * BLOOM_INDEX_SLOTS / 8)
+
+/* checks of stored rows: XX001 naming the index (its quoted name) */
+#if PG_VERSION_NUM >= 180000
+extern pg_noreturn void bloom_index_corrupt(const char *index, const char *fmt,...)
+			pg_attribute_printf(2, 3);
+#else
+extern void bloom_index_corrupt(const char *index, const char *fmt,...)
+			pg_attribute_printf(2, 3) pg_attribute_noreturn();
+#endif
+extern const uint8 *bloom_index_stripe_bytes(const char *index, bytea *bits);
+extern void bloom_index_slot_map(const char *index, ArrayType *ids,
+								 Datum **values, bool **nulls);
+extern void bloom_index_header_of(const char *index, bytea *hdr, BloomFilter *out);
+
+/* the parameters every filter of an index shares */
+extern bytea *bloom_index_header_bytea(const BloomFilter *f);
+extern int64 bloom_index_groups(uint64 nbits);
+extern void bloom_index_admit(BloomFilter *hdr, const BloomFilter *f);
+
+/* writing: replace the columns of slots[0 .. n) of stripe blk by filters f */
+extern void bloom_index_put_slots(uint8 *stripe, int64 blk, int n, const int *slots,
+							BloomFilter *const *f);
+
+/*
+ * reading: a probe of nkeys keys, matched against a segment's stripes one
+ * row at a time (blks[0 .. nblks): the stripes it needs, ascending)
+ */
+extern int	bloom_index_positions(const BloomFilter *hdr, uint64 h, uint64 *pos);
+typedef struct BloomIndexMatch BloomIndexMatch;
+extern BloomIndexMatch *bloom_index_match_begin(const BloomFilter *hdr,
+												const uint64 *h, int nkeys);
+extern int	bloom_index_match_blks(const BloomIndexMatch *m, const int32 **blks);
+extern void bloom_index_match_row(BloomIndexMatch *m, int blkno, const uint8 *stripe);
+extern uint64 bloom_index_match_segment(BloomIndexMatch *m);
+
+/* the build: rows of an index of a cursor's (id, filter) rows */
+typedef struct BloomIndexBuild BloomIndexBuild;
+extern BloomIndexBuild *bloom_index_build_begin(Portal source, const BloomFilter *hdr,
+												int32 first_seg, bool has_last,
+												int64 last_id);
+extern void bloom_index_build_source(BloomIndexBuild *b, Portal source);
+extern bool bloom_index_build_next(BloomIndexBuild *b, int32 *seg, int32 *blk,
+								   ArrayType **ids, bytea **bits);
+extern bool bloom_index_build_header(BloomIndexBuild *b, BloomFilter *hdr);
+
+#endif							/* BLOOM_INDEX_H */

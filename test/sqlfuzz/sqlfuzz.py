@@ -53,6 +53,8 @@ KNOWN = [
      r'invalid bloom index row|bloom_index_rows: cursor'),
     ('finding#9 a regtype naming no type: XX000 cache lookup failed (Parquet functions)', 'XX',
      r'cache lookup failed for type'),
+    ('finding#10 a filter index of one segment without its slot map: no ids instead of XX001', 'wrong',
+     r'DELETE FROM fz_idx_broken WHERE blk = -1 AND seg = 0: \d+ keys answered wrongly'),
 ]
 
 

@@ -2015,7 +2015,9 @@ class Fuzzer:
                 rows, code = r(sql, oracle='index')
                 steps[-1] = 'other %s: %s' % (other, code or 'accepted')
                 if code is None:
-                    # the same parameters after all (a filter nothing was added to fits any family)
+                    # the same parameters after all (a filter nothing was added to fits any family);
+                    # a second such step replaces the first one's filter of that id, as in the index
+                    r("DELETE FROM fz_ichunk WHERE id = 99999", bloom=False)
                     r("INSERT INTO fz_ichunk SELECT 99999, (SELECT %s FROM v_%s WHERE x IS NOT NULL)" % (other, fam),
                       bloom=False)
                 else:

@@ -118,7 +118,7 @@ private_build() {
 		(cd "$REPO_ROOT" && tar cf - --exclude='*.o' --exclude='*.bc' --exclude='*.so' \
 			Makefile ./*.control ./*.sql src) | tar xf - -C "$snap"
 		BUILD_REV=$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')
-		[ -n "$(git -C "$REPO_ROOT" status --porcelain -- src Makefile 'bloomset--*.sql' bloomset.control)" ] &&
+		[ -n "$(git -C "$REPO_ROOT" status --porcelain -- src Makefile 'bloomset--*.sql' bloomset.control 2>/dev/null)" ] &&
 			BUILD_REV="$BUILD_REV + uncommitted changes"
 	fi
 	BUILD_REV="$BUILD_REV (source snapshot hash $(cd "$snap" && cat Makefile ./*.sql $(find src -name "*.[ch]" | sort) | sha1sum | cut -c1-10))"

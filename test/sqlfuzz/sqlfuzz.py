@@ -383,7 +383,13 @@ class Fuzzer:
     # -- setup -------------------------------------------------------------
     def setup(self):
         r = self.run
-        r("CREATE EXTENSION IF NOT EXISTS bloomset", bloom=False)
+        if self.args.ext_version:
+            # an older version's SQL objects over this build's library (say 1.2's filter-index helpers)
+            r("CREATE EXTENSION IF NOT EXISTS bloomset VERSION %s" % lit(self.args.ext_version), bloom=False)
+        else:
+            r("CREATE EXTENSION IF NOT EXISTS bloomset", bloom=False)
+        rows, _ = r("SELECT extversion FROM pg_extension WHERE extname = 'bloomset'", bloom=False)
+        print('extension version %s' % (rows[0][0] if rows else '?'), flush=True)
         self.create_role()
         r("CREATE COLLATION IF NOT EXISTS ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false)",
           bloom=False)
@@ -2545,6 +2551,7 @@ def main():
     g.add_argument('--cancel-weight', type=float, default=0.1)
     g.add_argument('--log', required=True)
     g.add_argument('--verbose', action='store_true')
+    g.add_argument('--ext-version', default='')
     s = sub.add_parser('smith-report')
     s.add_argument('--queries', required=True)
     s.add_argument('--log', required=True)

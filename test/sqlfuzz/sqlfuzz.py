@@ -454,7 +454,9 @@ class Fuzzer:
             self.st.errors[sqlclass(code)] += 1
             self.st.codes[code] += 1
             if code.startswith('XX'):
-                self.fail('XX', 'fuzz', '%s %s' % (code, (msg or '').strip().splitlines()[0] if msg else ''), q[n - 1])
+                # the same message as a statement run alone gets (the groups of the summary)
+                self.fail('XX', 'fuzz', '%s ERROR:  %s' % (code, (msg or '').strip().splitlines()[0] if msg else ''),
+                          q[n - 1])
 
     def reset_settings(self):
         self.settings = {}

@@ -258,6 +258,16 @@ UPDATE broken SET bits = overlay(bits PLACING '\xff'::bytea FROM 1) WHERE seg = 
 SELECT bloom_index_remove('broken', 1);
 DROP TABLE broken;
 
+-- a slot map numbered far beyond the table (refused before anything is
+-- sized by it); a stripe stored twice (the primary key dropped)
+CREATE TABLE broken AS SELECT * FROM chunk_idx;
+UPDATE broken SET seg = 2000000000 WHERE seg = (SELECT max(seg) FROM chunk_idx) AND blk = -1;
+SELECT bloom_index_lookup('broken', 42042::bigint);
+UPDATE broken SET seg = (SELECT max(seg) FROM chunk_idx) WHERE seg = 2000000000;
+INSERT INTO broken SELECT * FROM chunk_idx WHERE seg = 1 AND blk >= 0;
+SELECT bloom_index_lookup_any('broken', ARRAY(SELECT x::bigint FROM generate_series(1000, 3000) x));
+DROP TABLE broken;
+
 -- a key added, replaced and removed by one writer after another leaves
 -- the answers of a fresh build
 CREATE TABLE three AS SELECT * FROM chunk WHERE chunk_id <= 3;

@@ -672,10 +672,12 @@ typedef struct BloomIndexPos
 } BloomIndexPos;
 
 /*
- * A probe matched against one segment at a time: its positions grouped by
- * stripe (the entries of blks[i] are pos[start[i] .. start[i + 1])), and
- * per key the AND of its positions' slot words over the segment's stripes
- * seen so far.
+ * A probe matched against the stripes of every segment, one stripe row at
+ * a time: its positions grouped by stripe (the entries of blks[i] are
+ * pos[start[i] .. start[i + 1]), by key within a stripe).  A key whose
+ * positions all lie in one stripe (every key of a blocked index) is
+ * answered by that row alone; the others ("multi": the classic layout's k
+ * positions fall in up to k stripes) are ANDed over rows by the caller.
  */
 struct BloomIndexMatch
 {
@@ -684,7 +686,8 @@ struct BloomIndexMatch
 	int32	   *blks;			/* ascending */
 	int		   *start;			/* nblks + 1 */
 	BloomIndexPos *pos;
-	uint64	   *and;			/* per key */
+	int		   *multi;			/* per key: its index among the multi keys, or -1 */
+	int			nmulti;
 };
 
 /* Order positions by stripe, then key. */
@@ -720,11 +723,12 @@ bloom_index_match_begin(const BloomFilter *hdr, const uint64 *h, int nkeys)
 				 errhint("Look the keys up in smaller arrays.")));
 	m->nkeys = nkeys;
 	m->pos = palloc(sizeof(BloomIndexPos) * Max(npos, 1));
-	m->and = palloc(sizeof(uint64) * Max(nkeys, 1));
+	m->multi = palloc(sizeof(int) * Max(nkeys, 1));
 	for (int i = 0; i < nkeys; i++)
 	{
 		if (bloom_index_positions(hdr, h[i], p) != k)
 			elog(ERROR, "bloom index probe: unexpected number of positions");
+		m->multi[i] = -1;
 		for (int j = 0; j < k; j++)
 		{
 			BloomIndexPos *e = &m->pos[(Size) i * k + j];
@@ -732,8 +736,9 @@ bloom_index_match_begin(const BloomFilter *hdr, const uint64 *h, int nkeys)
 			e->blk = (int32) (p[j] / BLOOM_INDEX_STRIPE_BITS);
 			e->key = i;
 			e->bit = (int32) (p[j] % BLOOM_INDEX_STRIPE_BITS);
+			if (e->blk != m->pos[(Size) i * k].blk && m->multi[i] < 0)
+				m->multi[i] = m->nmulti++;
 		}
-		m->and[i] = ~UINT64CONST(0);
 	}
 	if (npos > 1)
 		qsort(m->pos, npos, sizeof(BloomIndexPos), bloom_index_pos_cmp);
@@ -757,27 +762,34 @@ bloom_index_match_blks(const BloomIndexMatch *m, const int32 **blks)
 	return m->nblks;
 }
 
-/* AND stripe blks[blkno] of the current segment (2048 bytes) into the keys. */
-void
-bloom_index_match_row(BloomIndexMatch *m, int blkno, const uint8 *stripe)
+/* The number of keys whose positions lie in more than one stripe. */
+int
+bloom_index_match_multi(const BloomIndexMatch *m)
 {
-	for (int i = m->start[blkno]; i < m->start[blkno + 1]; i++)
-		m->and[m->pos[i].key] &= bloom_index_get64(stripe + 8 * m->pos[i].bit);
+	return m->nmulti;
 }
 
 /*
- * The slots (bit j: slot j) of the current segment that may hold any of
- * the keys, once every stripe of blks was given; starts the next segment.
+ * Match stripe blks[blkno] of one segment (2048 bytes): OR into *any the
+ * slots (bit j: slot j) that may hold a key lying wholly in this stripe,
+ * and AND into and[i] the slot words of multi key i's positions here.
  */
-uint64
-bloom_index_match_segment(BloomIndexMatch *m)
+void
+bloom_index_match_row(const BloomIndexMatch *m, int blkno, const uint8 *stripe,
+					  uint64 *any, uint64 *and)
 {
-	uint64		any = 0;
+	int			end = m->start[blkno + 1];
 
-	for (int i = 0; i < m->nkeys; i++)
+	for (int i = m->start[blkno]; i < end;)
 	{
-		any |= m->and[i];
-		m->and[i] = ~UINT64CONST(0);
+		int			key = m->pos[i].key;
+		uint64		w = ~UINT64CONST(0);
+
+		for (; i < end && m->pos[i].key == key; i++)
+			w &= bloom_index_get64(stripe + 8 * m->pos[i].bit);
+		if (m->multi[key] < 0)
+			*any |= w;
+		else
+			and[m->multi[key]] &= w;
 	}
-	return any;
 }

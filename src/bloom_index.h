@@ -49,16 +49,17 @@ extern void bloom_index_put_slots(uint8 *stripe, int64 blk, int n, const int *sl
 							BloomFilter *const *f);
 
 /*
- * reading: a probe of nkeys keys, matched against a segment's stripes one
- * row at a time (blks[0 .. nblks): the stripes it needs, ascending)
+ * reading: a probe of nkeys keys, matched against stripes one row at a
+ * time (blks[0 .. nblks): the stripes it needs, ascending)
  */
 extern int	bloom_index_positions(const BloomFilter *hdr, uint64 h, uint64 *pos);
 typedef struct BloomIndexMatch BloomIndexMatch;
 extern BloomIndexMatch *bloom_index_match_begin(const BloomFilter *hdr,
 												const uint64 *h, int nkeys);
 extern int	bloom_index_match_blks(const BloomIndexMatch *m, const int32 **blks);
-extern void bloom_index_match_row(BloomIndexMatch *m, int blkno, const uint8 *stripe);
-extern uint64 bloom_index_match_segment(BloomIndexMatch *m);
+extern int	bloom_index_match_multi(const BloomIndexMatch *m);
+extern void bloom_index_match_row(const BloomIndexMatch *m, int blkno,
+								  const uint8 *stripe, uint64 *any, uint64 *and);
 
 /* the build: rows of an index of a cursor's (id, filter) rows */
 typedef struct BloomIndexBuild BloomIndexBuild;

@@ -40,24 +40,35 @@
 #include "bloom_index.h"
 
 #include "access/htup_details.h"
+#include "access/relation.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "executor/tuptable.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
+#include "nodes/params.h"
 #include "parser/parse_coerce.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/plancache.h"
+#include "utils/rel.h"
+#include "storage/bufmgr.h"
 #include "utils/syscache.h"
 #include "utils/varlena.h"
 
-/* stripe rows a lookup or a write reads or writes per batch (512 kB) */
+/* stripe rows a write reads or writes per statement or fetch (512 kB) */
 #define BLOOM_INDEX_BATCH		256
+/*
+ * stripe rows a lookup fetches at a time (64 kB): small enough for the
+ * allocator to reuse its memory fetch after fetch, instead of mapping and
+ * faulting in fresh pages as it does for larger blocks
+ */
+#define BLOOM_INDEX_LOOKUP_FETCH 32
 
 /* An index table: its oid and its schema-qualified, quoted name. */
 typedef struct BloomIndexTable
@@ -98,7 +109,7 @@ bloom_index_table(Oid relid, BloomIndexTable *t)
 	t->name = quote_qualified_identifier(get_namespace_name(rc->relnamespace),
 										 NameStr(rc->relname));
 	ReleaseSysCache(tp);
-	if ((relkind != RELKIND_RELATION && relkind != RELKIND_PARTITIONED_TABLE) ||
+	if (relkind != RELKIND_RELATION ||
 		!bloom_index_has_column(relid, "seg", INT4OID) ||
 		!bloom_index_has_column(relid, "blk", INT4OID) ||
 		!bloom_index_has_column(relid, "ids", INT8ARRAYOID) ||
@@ -314,108 +325,198 @@ bloom_index_hit(BloomIndexHits *hits, int32 seg, uint64 slots)
 }
 
 /*
- * The state of a pass over the stripes: the current segment, and the
- * index (in the probe's stripes) of the stripe expected next.
+ * The state of a lookup over the stripes: per segment (0 .. nseg - 1) the
+ * slots that may hold a key so far, and for the current batch of keys the
+ * AND of each multi key's words.
  */
 typedef struct BloomIndexPass
 {
 	BloomIndexTable *t;
-	BloomIndexMatch *m;
-	const int32 *blks;
-	int			nblks;
-	int64		nseg;
-	int64		seg;			/* -1 before the first row */
-	int			at;
-	BloomIndexHits hits;
+	int64		nseg;			/* as the slot maps claim, bounded by the table's size */
+	int			batch;			/* room for multi keys per segment in and */
+	uint64	   *any;
+	uint64	   *and;
 } BloomIndexPass;
 
-/* Close the current segment: every stripe seen; note its match. */
-static void
-bloom_index_pass_segment(BloomIndexPass *p)
+/*
+ * The lookup's statement for one batch of keys and where its rows are
+ * (bloom_index_rows_row): the probe, and which stripes of which segments
+ * came (every stripe the probe needs, of every segment, exactly once, in
+ * whatever order the plan reads them).
+ */
+typedef struct BloomIndexRows
 {
-	if (p->seg < 0)
-		return;
-	if (p->at < p->nblks)
-		bloom_index_corrupt(p->t->name, "Segment %lld has no stripe %d.",
-							(long long) p->seg, p->blks[p->at]);
-	bloom_index_hit(&p->hits, (int32) p->seg, bloom_index_match_segment(p->m));
+	DestReceiver pub;			/* first: the executor's receiver */
+	BloomIndexPass *p;
+	const BloomIndexMatch *m;
+	const int32 *blks;
+	int			nblks;
+	int			nmulti;
+	uint8	   *seen;			/* bit seg * nblks + blkno */
+	int64		nrows;
+} BloomIndexRows;
+
+/* One row (seg, blk, bits) of the lookup's statement. */
+static void
+bloom_index_rows_row(BloomIndexRows *r, Datum segd, bool segnull, Datum blkd, bool blknull,
+					 Datum bits, bool bitsnull)
+{
+	BloomIndexPass *p = r->p;
+	int32		seg = DatumGetInt32(segd);
+	int32		blk = DatumGetInt32(blkd);
+	int			lo = 0,
+				hi = r->nblks - 1;
+	int64		bit;
+
+	if (segnull || blknull)
+		bloom_index_corrupt(p->t->name, "A row has no segment or stripe number.");
+	if (seg >= p->nseg)
+		bloom_index_corrupt(p->t->name, "Segment %d has stripes but no slot map.", seg);
+	while (lo < hi)				/* the statement asks only for blks */
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (r->blks[mid] < blk)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (r->blks[lo] != blk)
+		elog(ERROR, "bloom index lookup: stripe %d was not asked for", blk);
+	bit = (int64) seg * r->nblks + lo;
+	if ((r->seen[bit / 8] >> (bit % 8)) & 1)
+		bloom_index_corrupt(p->t->name, "Segment %d has more than one stripe %d.", seg, blk);
+	r->seen[bit / 8] |= 1 << (bit % 8);
+	r->nrows++;
+	if (bitsnull)
+		bloom_index_corrupt(p->t->name, "Stripe %d of segment %d is NULL.", blk, seg);
+	bloom_index_match_row(r->m, lo, bloom_index_stripe_bytes(p->t->name, DatumGetByteaPP(bits)),
+						  &p->any[seg], &p->and[seg * p->batch]);
 }
 
-/* One stripe row (seg, blk, bits), in (seg, blk) order. */
-static void
-bloom_index_pass_row(BloomIndexPass *p, int32 seg, int32 blk, bytea *bits)
+#if PG_VERSION_NUM >= 140000
+/*
+ * The executor hands the statement's rows here as it reads them: the
+ * stripes are matched where they lie, not copied first (as a cursor's
+ * fetch would copy every 2 kB row).
+ */
+static bool
+bloom_index_rows_receive(TupleTableSlot *slot, DestReceiver *self)
 {
-	if (seg != p->seg)
-	{
-		bloom_index_pass_segment(p);
-		if (seg >= p->nseg)
-			bloom_index_corrupt(p->t->name, "Segment %d has stripes but no slot map.", seg);
-		if (seg != p->seg + 1)
-			bloom_index_corrupt(p->t->name, "Segment %lld has no stripe %d.",
-								(long long) p->seg + 1, p->blks[0]);
-		p->seg = seg;
-		p->at = 0;
-	}
-	if (p->at == p->nblks || blk < p->blks[p->at])
-		bloom_index_corrupt(p->t->name, "Segment %d has more than one stripe %d.", seg, blk);
-	if (blk > p->blks[p->at])
-		bloom_index_corrupt(p->t->name, "Segment %d has no stripe %d.", seg, p->blks[p->at]);
-	bloom_index_match_row(p->m, p->at++, bloom_index_stripe_bytes(p->t->name, bits));
+	bool		n1,
+				n2,
+				n3;
+	Datum		seg = slot_getattr(slot, 1, &n1);
+	Datum		blk = slot_getattr(slot, 2, &n2);
+	Datum		bits = slot_getattr(slot, 3, &n3);
+
+	bloom_index_rows_row((BloomIndexRows *) self, seg, n1, blk, n2, bits, n3);
+	return true;
 }
+
+/* The receiver's start, end and release: nothing to do. */
+static void
+bloom_index_rows_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
+{
+}
+
+static void
+bloom_index_rows_shutdown(DestReceiver *self)
+{
+}
+#endif
 
 /*
- * Read the probe's stripes of every segment, in (seg, blk) order, into
- * p->hits.  One stripe: the btree on (blk, seg) reads them in order.
+ * Run the lookup's statement (sql, its parameter arg of type type) with
+ * every row to r, under the caller's snapshot.
  */
 static void
-bloom_index_pass(BloomIndexPass *p)
+bloom_index_rows_run(BloomIndexRows *r, const char *sql, Oid type, Datum arg)
 {
-	Oid			type;
-	Datum		arg;
-	Portal		portal;
-	const char *sql;
+#if PG_VERSION_NUM >= 140000
+	SPIExecuteOptions opts = {0};
+	ParamListInfo params = makeParamList(1);
+	int			nest;
+	int			rc;
 
-	if (p->nblks == 1)
-	{
-		sql = "SELECT seg, blk, bits FROM %s WHERE blk = $1 AND seg >= 0 ORDER BY seg";
-		type = INT4OID;
-		arg = Int32GetDatum(p->blks[0]);
-	}
-	else
-	{
-		Datum	   *v = palloc(sizeof(Datum) * p->nblks);
+	params->params[0].value = arg;
+	params->params[0].isnull = false;
+	params->params[0].pflags = PARAM_FLAG_CONST;
+	params->params[0].ptype = type;
+	r->pub.receiveSlot = bloom_index_rows_receive;
+	r->pub.rStartup = bloom_index_rows_startup;
+	r->pub.rShutdown = bloom_index_rows_shutdown;
+	r->pub.rDestroy = bloom_index_rows_shutdown;
+	r->pub.mydest = DestNone;
+	opts.params = params;
+	opts.read_only = true;
+	opts.dest = &r->pub;
+	nest = bloom_index_pin_path();
+	rc = SPI_execute_extended(sql, &opts);
+	bloom_index_unpin_path(nest);
+	if (rc < 0)
+		elog(ERROR, "SPI_execute_extended failed: %s", SPI_result_code_string(rc));
+#else
+	/* no receiver of our own before 14: fetched in small batches */
+	Portal		portal = bloom_index_open(sql, 1, &type, &arg, true);
 
-		for (int i = 0; i < p->nblks; i++)
-			v[i] = Int32GetDatum(p->blks[i]);
-		sql = "SELECT seg, blk, bits FROM %s WHERE blk = ANY ($1) AND seg >= 0 ORDER BY seg, blk";
-		type = INT4ARRAYOID;
-		arg = PointerGetDatum(construct_array(v, p->nblks, INT4OID, 4, true, TYPALIGN_INT));
-	}
-	portal = bloom_index_open(psprintf(sql, p->t->name), 1, &type, &arg, true);
 	for (;;)
 	{
-		SPI_cursor_fetch(portal, true, BLOOM_INDEX_BATCH);
+		SPI_cursor_fetch(portal, true, BLOOM_INDEX_LOOKUP_FETCH);
 		if (SPI_processed == 0)
 			break;
 		for (uint64 i = 0; i < SPI_processed; i++)
 		{
-			bool		isnull;
-			Datum		bits = bloom_index_col(i, 3, &isnull);
-			int32		seg = bloom_index_int_col(p->t, i, 1);
-			int32		blk = bloom_index_int_col(p->t, i, 2);
+			bool		n1,
+						n2,
+						n3;
+			Datum		seg = bloom_index_col(i, 1, &n1);
+			Datum		blk = bloom_index_col(i, 2, &n2);
+			Datum		bits = bloom_index_col(i, 3, &n3);
 
-			if (isnull)
-				bloom_index_corrupt(p->t->name, "Stripe %d of segment %d is NULL.", blk, seg);
-			bloom_index_pass_row(p, seg, blk, DatumGetByteaPP(bits));
+			bloom_index_rows_row(r, seg, n1, blk, n2, bits, n3);
 		}
 		SPI_freetuptable(SPI_tuptable);
 		CHECK_FOR_INTERRUPTS();
 	}
 	SPI_cursor_close(portal);
-	bloom_index_pass_segment(p);
-	if (p->seg + 1 != p->nseg)
-		bloom_index_corrupt(p->t->name, "Segment %lld has no stripe %d.",
-							(long long) p->seg + 1, p->blks[0]);
+#endif
+}
+
+/*
+ * Match the keys hashed to h[0 .. nkeys) against every segment into
+ * p->any: one statement reading the stripes their positions lie in, each
+ * once, in the order the plan finds best.
+ */
+static void
+bloom_index_pass(BloomIndexPass *p, const BloomFilter *hdr, const uint64 *h, int nkeys)
+{
+	BloomIndexMatch *m = bloom_index_match_begin(hdr, h, nkeys);
+	BloomIndexRows r = {{0}};
+	Datum	   *v;
+
+	r.p = p;
+	r.m = m;
+	r.nblks = bloom_index_match_blks(m, &r.blks);
+	r.nmulti = bloom_index_match_multi(m);
+	r.seen = MemoryContextAllocHuge(CurrentMemoryContext, (p->nseg * r.nblks + 7) / 8);
+	memset(r.seen, 0, (p->nseg * r.nblks + 7) / 8);
+	for (int64 seg = 0; seg < p->nseg; seg++)
+		for (int j = 0; j < r.nmulti; j++)
+			p->and[seg * p->batch + j] = ~UINT64CONST(0);
+	v = palloc(sizeof(Datum) * r.nblks);
+	for (int i = 0; i < r.nblks; i++)
+		v[i] = Int32GetDatum(r.blks[i]);
+	bloom_index_rows_run(&r, psprintf("SELECT seg, blk, bits FROM %s WHERE blk = ANY ($1) AND seg >= 0",
+									  p->t->name), INT4ARRAYOID,
+						 PointerGetDatum(construct_array(v, r.nblks, INT4OID, 4, true, TYPALIGN_INT)));
+	for (int64 bit = 0; r.nrows < p->nseg * r.nblks; bit++)
+		if (!((r.seen[bit / 8] >> (bit % 8)) & 1))
+			bloom_index_corrupt(p->t->name, "Segment %lld has no stripe %d.",
+								(long long) (bit / r.nblks), r.blks[bit % r.nblks]);
+	for (int64 seg = 0; seg < p->nseg && r.nmulti > 0; seg++)
+		for (int j = 0; j < r.nmulti; j++)
+			p->any[seg] |= p->and[seg * p->batch + j];
 }
 
 /* The ids of the hits' slots, from the slot maps of their segments only. */
@@ -496,8 +597,27 @@ bloom_index_hash_keys(FunctionCallInfo fcinfo, BloomFilter *hdr, bool many, uint
 }
 
 /*
+ * Check the number of segments the slot maps claim against the table's
+ * size (no more than one per heap tuple it can hold), so that a damaged
+ * slot map cannot make a lookup allocate more than the table is worth.
+ */
+static void
+bloom_index_check_nseg(BloomIndexTable *t, int64 nseg)
+{
+	Relation	rel = relation_open(t->relid, AccessShareLock);
+	int64		most = (int64) RelationGetNumberOfBlocks(rel) * MaxHeapTuplesPerPage;
+
+	relation_close(rel, AccessShareLock);
+	if (nseg > most)
+		bloom_index_corrupt(t->name, "The slot maps claim %lld segments; the table holds at most %lld rows.",
+							(long long) nseg, (long long) most);
+}
+
+/*
  * The ids of the index's filters that may hold the key (many: any of the
- * keys), each once, into the function's tuplestore.
+ * keys), each once, into the function's tuplestore.  Keys whose positions
+ * span stripes (the classic layout) are matched in batches whose ANDs fit
+ * work_mem; a blocked index's keys, in one.
  */
 static void
 bloom_index_lookup_keys(FunctionCallInfo fcinfo, bool many)
@@ -505,9 +625,11 @@ bloom_index_lookup_keys(FunctionCallInfo fcinfo, bool many)
 	ReturnSetInfo *rsinfo = bloom_index_srf(fcinfo);
 	BloomIndexTable t;
 	BloomIndexPass p = {0};
+	BloomIndexHits hits = {0};
 	BloomFilter hdr;
 	uint64	   *h;
-	int			nkeys;
+	int			nkeys,
+				per;
 
 	bloom_index_table(PG_GETARG_OID(0), &t);
 	if (SPI_connect() != SPI_OK_CONNECT)
@@ -517,12 +639,21 @@ bloom_index_lookup_keys(FunctionCallInfo fcinfo, bool many)
 		(nkeys = bloom_index_hash_keys(fcinfo, &hdr, many, &h)) > 0 && p.nseg > 0)
 	{
 		p.t = &t;
-		p.m = bloom_index_match_begin(&hdr, h, nkeys);
-		p.nblks = bloom_index_match_blks(p.m, &p.blks);
-		p.seg = -1;
-		bloom_index_pass(&p);
-		if (p.hits.n > 0)
-			bloom_index_hit_ids(&t, &p.hits, rsinfo);
+		bloom_index_check_nseg(&t, p.nseg);
+		/* a blocked index's keys lie in one stripe each: no ANDs to keep */
+		p.batch = (int) Max(1, Min(nkeys, (int64) work_mem * 1024 / ((int64) sizeof(uint64) * p.nseg)));
+		per = hdr.layout == BLOOM_LAYOUT_BLOCKED ? nkeys : p.batch;
+		if (hdr.layout == BLOOM_LAYOUT_BLOCKED)
+			p.batch = 1;
+		p.any = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint64) * p.nseg);
+		memset(p.any, 0, sizeof(uint64) * p.nseg);
+		p.and = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint64) * p.nseg * p.batch);
+		for (int off = 0; off < nkeys; off += per)
+			bloom_index_pass(&p, &hdr, h + off, Min(per, nkeys - off));
+		for (int64 seg = 0; seg < p.nseg; seg++)
+			bloom_index_hit(&hits, (int32) seg, p.any[seg]);
+		if (hits.n > 0)
+			bloom_index_hit_ids(&t, &hits, rsinfo);
 	}
 	SPI_finish();
 }

@@ -31,6 +31,8 @@
 #   SQLFUZZ_SMITH_QUERIES / SQLFUZZ_GEN_STATEMENTS  override the mode's sizes
 #   SQLFUZZ_JOBS     generator sessions in parallel (quick 1, long 2; seeds SEED, SEED+1000, ...)
 #   SQLFUZZ_PARTS    "A B" (default), "A" or "B"
+#   SQLFUZZ_SECONDS  part B stops after this long (with its report; so does a
+#                    SIGTERM to a generator process), say to end a long run by a deadline
 #   SQLFUZZ_BATCH=N  part B sends its random calls N per round trip (default 1;
 #                    see sqlfuzz.py's note on batches for why)
 #   SQLFUZZ_EXT_VERSION  part B creates this version of the extension (say 1.2:
@@ -223,6 +225,7 @@ for j in $(seq 1 "$JOBS"); do
 	$PY "$HERE/sqlfuzz.py" gen --dsn "host=$PGHOST port=$PGPORT dbname=fuzz$j user=postgres" \
 		--seed $(( SEED + 1000 * (j - 1) )) --statements "$n" --cancel-weight "$CANCEL_WEIGHT" \
 		--log "$PGTMP/server.log" ${SQLFUZZ_VERBOSE:+--verbose} ${SQLFUZZ_EXT_VERSION:+--ext-version "$SQLFUZZ_EXT_VERSION"} --batch "${SQLFUZZ_BATCH:-1}" \
+		${SQLFUZZ_SECONDS:+--seconds "$SQLFUZZ_SECONDS"} \
 		> "$WORK/gen_report_$j.txt" 2>&1 &
 	pids+=($!)
 done

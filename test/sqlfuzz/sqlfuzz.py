@@ -25,6 +25,7 @@ import math
 import os
 import random
 import re
+import signal
 import sys
 import time
 
@@ -2402,7 +2403,14 @@ class Fuzzer:
                 self.lost_connection('(between statements)', str(e))
         self.flush()
         target = self.args.statements
-        while self.st.bloom_statements < target:
+        # SIGTERM or the time budget ends the run early, with its report
+        self.stop = None
+        signal.signal(signal.SIGTERM, lambda *a: setattr(self, 'stop', 'SIGTERM'))
+        deadline = t0 + self.args.seconds if self.args.seconds else None
+        while self.st.bloom_statements < target and not self.stop:
+            if deadline and time.time() > deadline:
+                self.stop = 'the time budget of %d s' % self.args.seconds
+                break
             fn = self.rng.choices(fns, weights)[0]
             t1 = time.time()
             n1 = self.st.bloom_statements
@@ -2479,6 +2487,9 @@ class Fuzzer:
         print()
         print('part B (generator): %d statements on bloomset objects (+%d setup/SET), %.1f s, %.0f statements/s'
               % (st.bloom_statements, st.other_statements, self.elapsed, st.bloom_statements / max(self.elapsed, 1e-9)))
+        if getattr(self, 'stop', None):
+            print('  stopped early by %s, after %d of %d statements' % (self.stop, st.bloom_statements,
+                                                                        self.args.statements))
         self.report_catalog()
         print('  errors by SQLSTATE class: %s' % ', '.join('%s=%d' % kv for kv in sorted(st.errors.items())))
         print('  most frequent SQLSTATEs: %s' % ', '.join('%s=%d' % kv for kv in st.codes.most_common(12)))
@@ -2645,6 +2656,7 @@ def main():
     g.add_argument('--log', required=True)
     g.add_argument('--verbose', action='store_true')
     g.add_argument('--ext-version', default='')
+    g.add_argument('--seconds', type=int, default=0, help='stop (with the report) after this long')
     g.add_argument('--batch', type=int, default=Fuzzer.BATCH, help='random calls per round trip (1: one each)')
     s = sub.add_parser('smith-report')
     s.add_argument('--queries', required=True)

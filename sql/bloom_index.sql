@@ -195,7 +195,7 @@ SELECT p.oid::regprocedure AS function, p.provolatile, p.proisstrict, p.proparal
        p.prosecdef, p.proconfig
 FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomset'
-WHERE p.proname ~ '^bloom_index' ORDER BY 1::text;
+WHERE p.proname ~ '^bloom_index' ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 -- NULL for each argument: lookups, bloom_index_info and bloom_index_remove
 -- answer NULL (STRICT); writers refuse (22004)

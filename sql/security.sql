@@ -18,7 +18,7 @@ WHERE ((p.provolatile <> 'i' AND p.proname NOT IN ('bloom_contains_restrict', 'b
 SELECT p.oid::regprocedure AS function, p.provolatile, p.proparallel,
        p.proconfig IS NOT NULL AS set_clause
 FROM pg_proc p WHERE p.proname ~ '^bloom_index_' AND (p.provolatile <> 'i' OR p.proparallel <> 's')
-ORDER BY 1::text;
+ORDER BY p.oid::regprocedure::text COLLATE "C";
 -- the planner's estimators are STABLE, like pg_catalog's
 SELECT p.proname, p.provolatile FROM pg_proc p
  WHERE p.proname IN ('bloom_contains_restrict', 'bloom_contains_joinsel') ORDER BY 1;

@@ -36,12 +36,12 @@
  * the btree.  Larger rows (more slots) would read fewer tuples but no
  * longer fit a heap page in line; smaller ones would read more tuples.
  *
- * A lookup reads the probe's stripes of every segment, in segment order,
- * then the slot maps of the segments with a match.  Per segment, each
- * key's positions are ANDed over the stripes they lie in (one stripe for
- * a key of a blocked index; up to k for the classic layout) and the keys
- * ORed (BloomIndexMatch).  Segments are numbered from 0 and never dropped,
- * so the lookup checks that every segment answered with every stripe it
+ * A lookup reads the probe's stripes of every segment, then the slot
+ * maps of the segments with a match.  Per segment, each key's positions
+ * are ANDed over the stripes they lie in (one stripe for a key of a
+ * blocked index; up to k for the classic layout) and the keys ORed
+ * (BloomIndexMatch).  Segments are numbered from 0 and never dropped, so
+ * the lookup checks that every segment answered with every stripe it
  * needs: a missing stripe or slot map is data_corrupted, never filters
  * silently left out.
  *

@@ -10,7 +10,7 @@
  * Why C and not PL/pgSQL: the steps of the index (writing a stripe,
  * matching stripes, reading a build's rows) would otherwise be SQL
  * functions any user can call with any bytes; here they are C functions
- * reachable only through the six entry points, which check every argument
+ * reachable only through the entry points below, which check every argument
  * and every stored row they use (XX001 naming the index for a row a user
  * damaged; 22xxx/42xxx for arguments).
  *
@@ -30,10 +30,14 @@
  * committed.
  *
  * A lookup reads the stripes its keys' positions fall in, of every
- * segment, in segment order (one statement: the btree on (blk, seg) gives
- * that order for one stripe; several are sorted), checking as it goes that
- * every segment gives every stripe once; then the slot maps of the
- * segments with a match, and nothing else.
+ * segment, in one statement whose rows the executor hands to a receiver
+ * of ours (bloom_index_rows_receive: the 2 kB stripes are matched where
+ * they lie, not copied, and in whatever order the plan reads them),
+ * checking that every segment gives every stripe it needs exactly once;
+ * then the slot maps of the segments with a match, and nothing else.
+ * Keys of the classic layout, whose positions span stripes, keep one AND
+ * per segment until all its stripes are read: they are looked up in
+ * batches whose ANDs fit work_mem.
  *
  *-------------------------------------------------------------------------
  */
@@ -237,6 +241,9 @@ bloom_index_read_header(BloomIndexTable *t, bool read_only, BloomFilter *hdr, in
 	bits = bloom_index_col(0, 1, &isnull);
 	if (!isnull)
 		bloom_index_header_of(t->name, DatumGetByteaPP(bits), hdr);
+	else if (*nseg > 0)			/* no filter was ever added, yet there are some */
+		bloom_index_corrupt(t->name, "The header row holds no parameters, but the index has %lld segments.",
+							(long long) *nseg);
 	SPI_freetuptable(SPI_tuptable);
 	return !isnull;
 }
@@ -367,6 +374,7 @@ bloom_index_rows_row(BloomIndexRows *r, Datum segd, bool segnull, Datum blkd, bo
 	int			lo = 0,
 				hi = r->nblks - 1;
 	int64		bit;
+	bytea	   *b;
 
 	if (segnull || blknull)
 		bloom_index_corrupt(p->t->name, "A row has no segment or stripe number.");
@@ -390,8 +398,11 @@ bloom_index_rows_row(BloomIndexRows *r, Datum segd, bool segnull, Datum blkd, bo
 	r->nrows++;
 	if (bitsnull)
 		bloom_index_corrupt(p->t->name, "Stripe %d of segment %d is NULL.", blk, seg);
-	bloom_index_match_row(r->m, lo, bloom_index_stripe_bytes(p->t->name, DatumGetByteaPP(bits)),
+	b = DatumGetByteaPP(bits);
+	bloom_index_match_row(r->m, lo, bloom_index_stripe_bytes(p->t->name, b),
 						  &p->any[seg], &p->and[seg * p->batch]);
+	if ((Pointer) b != DatumGetPointer(bits))
+		pfree(b);				/* stored out of line: not kept row after row */
 }
 
 #if PG_VERSION_NUM >= 140000

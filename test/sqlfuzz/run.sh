@@ -20,7 +20,8 @@
 # line is "SUITE sqlfuzz: P passed, F failed" (P = checks passed).
 #
 # Environment:
-#   PG_BIN           PostgreSQL binaries (default /usr/lib/postgresql/15/bin);
+#   PG_BIN           PostgreSQL binaries (default: lib.sh's pg_bin_dir, i.e.
+#                    $BLOOMSET_PG15_ROOT's copy when set, else /usr/lib/postgresql/15/bin);
 #                    the extension must be installed there (scripts/test.sh does)
 #   SQLFUZZ_PRIVATE=1  build the working tree's bloomset into a private copy of
 #                    PostgreSQL 15 first (as bench/lib_bench.sh does), for
@@ -30,11 +31,17 @@
 #   SQLFUZZ_SMITH_QUERIES / SQLFUZZ_GEN_STATEMENTS  override the mode's sizes
 #   SQLFUZZ_JOBS     generator sessions in parallel (quick 1, long 2; seeds SEED, SEED+1000, ...)
 #   SQLFUZZ_PARTS    "A B" (default), "A" or "B"
+#   SQLFUZZ_SECONDS  part B stops after this long (with its report; so does a
+#                    SIGTERM to a generator process), say to end a long run by a deadline
+#   SQLFUZZ_BATCH=N  part B sends its random calls N per round trip (default 1;
+#                    see sqlfuzz.py's note on batches for why)
+#   SQLFUZZ_EXT_VERSION  part B creates this version of the extension (say 1.2:
+#                    its SQL objects over this build's library) instead of the default
 #   SQLFUZZ_KEEP=DIR keep logs and queries in DIR
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ENV_PG_BIN=${PG_BIN:-}
 source "$HERE/../../scripts/lib.sh"
-PG_BIN=${ENV_PG_BIN:-/usr/lib/postgresql/$PG_MAJOR/bin}
+PG_BIN=${ENV_PG_BIN:-$(pg_bin_dir "$PG_MAJOR")}
 set +e
 set -uo pipefail
 
@@ -117,7 +124,7 @@ private_build() {
 		(cd "$REPO_ROOT" && tar cf - --exclude='*.o' --exclude='*.bc' --exclude='*.so' \
 			Makefile ./*.control ./*.sql src) | tar xf - -C "$snap"
 		BUILD_REV=$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')
-		[ -n "$(git -C "$REPO_ROOT" status --porcelain -- src Makefile 'bloomset--*.sql' bloomset.control)" ] &&
+		[ -n "$(git -C "$REPO_ROOT" status --porcelain -- src Makefile 'bloomset--*.sql' bloomset.control 2>/dev/null)" ] &&
 			BUILD_REV="$BUILD_REV + uncommitted changes"
 	fi
 	BUILD_REV="$BUILD_REV (source snapshot hash $(cd "$snap" && cat Makefile ./*.sql $(find src -name "*.[ch]" | sort) | sha1sum | cut -c1-10))"
@@ -217,7 +224,9 @@ for j in $(seq 1 "$JOBS"); do
 	n=$(( GEN_STATEMENTS / JOBS + (j <= GEN_STATEMENTS % JOBS ? 1 : 0) ))
 	$PY "$HERE/sqlfuzz.py" gen --dsn "host=$PGHOST port=$PGPORT dbname=fuzz$j user=postgres" \
 		--seed $(( SEED + 1000 * (j - 1) )) --statements "$n" --cancel-weight "$CANCEL_WEIGHT" \
-		--log "$PGTMP/server.log" ${SQLFUZZ_VERBOSE:+--verbose} > "$WORK/gen_report_$j.txt" 2>&1 &
+		--log "$PGTMP/server.log" ${SQLFUZZ_VERBOSE:+--verbose} ${SQLFUZZ_EXT_VERSION:+--ext-version "$SQLFUZZ_EXT_VERSION"} --batch "${SQLFUZZ_BATCH:-1}" \
+		${SQLFUZZ_SECONDS:+--seconds "$SQLFUZZ_SECONDS"} \
+		> "$WORK/gen_report_$j.txt" 2>&1 &
 	pids+=($!)
 done
 [ "$JOBS" -eq 1 ] && tail -f "$WORK/gen_report_1.txt" --pid="${pids[0]}" 2>/dev/null

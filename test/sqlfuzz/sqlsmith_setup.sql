@@ -47,17 +47,40 @@ INSERT INTO filt SELECT 9, bloom_empty(4000000) || 'x'::text, NULL, NULL, bloom_
 INSERT INTO filt VALUES (10, NULL, NULL, NULL, NULL, NULL);
 ANALYZE vals; ANALYZE filt;
 
+-- relations for regclass arguments: a filter index, unrelated tables, an
+-- index, a sequence, a view; and query texts for the filter index's sources
+CREATE TABLE chunks AS SELECT (id % 9)::bigint AS id, bloom_agg(i4, 100, 0.01) AS f FROM vals GROUP BY 1;
+DO $$BEGIN
+  IF to_regproc('bloom_index_create') IS NOT NULL THEN
+    PERFORM bloom_index_create('findex', 'SELECT id, f FROM chunks');
+  END IF;
+END$$;
+CREATE SEQUENCE seq;
+CREATE VIEW filt_view AS SELECT * FROM filt;
+CREATE INDEX vals_id ON vals (id);
+CREATE TABLE rels (id int, r regclass, q text);
+INSERT INTO rels VALUES (1, to_regclass('findex'), 'SELECT id, f FROM chunks'), (2, 'vals', 'SELECT 1'),
+	(3, 'vals_id', 'SELECT f, id FROM chunks'), (4, 'seq', 'SELECT id::bigint, cf FROM filt'),
+	(5, 'filt_view', NULL), (6, 'pg_class', 'SELEC'), (7, NULL, 'SELECT id::bigint, NULL::bloom FROM chunks');
+DO $$BEGIN
+  IF EXISTS (SELECT 1 FROM pg_am WHERE amname = 'bloomskip') THEN
+    CREATE INDEX vals_skip ON vals USING bloomskip (i4);
+    INSERT INTO rels VALUES (8, 'vals_skip', NULL);
+  END IF;
+END$$;
+ANALYZE chunks; ANALYZE rels;
+
 -- the narrowing: views of the catalogs sqlsmith reads at startup, restricted
--- to the extension's callable functions, aggregates and operators
+-- to the extension's functions, aggregates and operators that the role can
+-- execute, no name excluded (only those taking internal: no SQL value has
+-- that type)
 CREATE VIEW information_schema.pg_proc AS
 SELECT p.* FROM pg_catalog.pg_proc p
  WHERE p.oid IN (SELECT objid FROM pg_catalog.pg_depend
                   WHERE classid = 'pg_catalog.pg_proc'::regclass AND deptype = 'e'
                     AND refobjid = (SELECT oid FROM pg_catalog.pg_extension WHERE extname = 'bloomset'))
-   -- the filter index's functions run queries of their own on tables named
-   -- by their arguments; sqlfuzz.py's oracle_index calls them
-   AND p.proname !~ '^bloom_index_'
-   AND NOT (p.proargtypes::oid[] && ARRAY['internal'::regtype, 'cstring'::regtype]::oid[]);
+   AND has_function_privilege(p.oid, 'EXECUTE')
+   AND NOT (p.proargtypes::oid[] && ARRAY['internal'::regtype]::oid[]);
 CREATE VIEW information_schema.pg_operator AS
 SELECT o.* FROM pg_catalog.pg_operator o
  WHERE o.oid IN (SELECT objid FROM pg_catalog.pg_depend
@@ -66,5 +89,9 @@ SELECT o.* FROM pg_catalog.pg_operator o
 
 CREATE ROLE smith LOGIN;
 GRANT SELECT ON information_schema.pg_proc, information_schema.pg_operator TO smith;
-GRANT SELECT, INSERT, UPDATE, DELETE ON vals, filt TO smith;
+GRANT SELECT, INSERT, UPDATE, DELETE ON vals, filt, chunks, rels TO smith;
+GRANT CREATE ON SCHEMA public TO smith;
+DO $$BEGIN
+  IF to_regclass('findex') IS NOT NULL THEN GRANT SELECT, INSERT, UPDATE, DELETE ON findex TO smith; END IF;
+END$$;
 ALTER ROLE smith SET search_path = information_schema, pg_catalog, public;

@@ -176,8 +176,8 @@ SELECT bp_plan('SELECT id FROM bpt WHERE counting_bloom_contains((SELECT cf FROM
 -- kinds' C functions, which the node does not batch): a plain filter, the
 -- same rows as the prefixed function with the setting on and off, and no
 -- false negative
-EXPLAIN (COSTS OFF) SELECT id FROM bpt WHERE bloom_contains((SELECT cf FROM bpk), s);
-EXPLAIN (COSTS OFF) SELECT id FROM bpt WHERE NOT bloom_contains((SELECT sf FROM bpk), s);
+SELECT bp_plan('SELECT id FROM bpt WHERE bloom_contains((SELECT cf FROM bpk), s)') AS counting_verb_plan,
+       bp_plan('SELECT id FROM bpt WHERE NOT bloom_contains((SELECT sf FROM bpk), s)') AS scalable_verb_plan;
 SELECT label, (bp_check(q)).* FROM (VALUES
  ('counting verb', 'SELECT id FROM bpt WHERE bloom_contains((SELECT cf FROM bpk), s)'),
  ('counting prefixed', 'SELECT id FROM bpt WHERE counting_bloom_contains((SELECT cf FROM bpk), s)'),

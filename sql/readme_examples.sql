@@ -193,6 +193,8 @@ SELECT count(*) AS keys,
                               (SELECT count(*) FROM (SELECT * FROM spans s2 WHERE s2.trace_id + 0 = re_keys.k) x)) AS disagreements
   FROM re_keys;
 RESET enable_seqscan;
+SET client_min_messages = warning;	-- its notice counts ranges, which differ by version
 SELECT bloomskip_check('spans_trace_id_idx') AS missing_keys;
+RESET client_min_messages;
 DROP FUNCTION re_plan_has(text, text);
 DROP TABLE spans, re_keys;

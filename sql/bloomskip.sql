@@ -207,6 +207,12 @@ SELECT r.* FROM skip_diff('app', 'k = ANY (ARRAY[1, 3500, 4001, 12345, 19999, 20
 SET client_min_messages = notice;
 SELECT bloomskip_check('app_k') AS violations;
 SET client_min_messages = warning;
+-- the staging area: appends summarize each range into a slot holding its
+-- whole filter; a full area is sliced into the segments in one pass;
+-- scans and bloomskip_check read both (the checks above and below)
+SELECT staged_ranges BETWEEN 1 AND 64 AS some_staged,
+	summarized_ranges - staged_ranges > 64 AS some_sliced
+FROM bloomskip_info('app_k');
 -- rows moved into old, summarized ranges (the space VACUUM freed) set
 -- their bits themselves
 DELETE FROM app WHERE k % 3 = 0;

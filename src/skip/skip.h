@@ -25,12 +25,13 @@
 #include "../bloom_hash.h"
 
 #define SKIP_MAGIC				0x534B4950	/* "SKIP" */
-#define SKIP_FORMAT_VERSION		2
+#define SKIP_FORMAT_VERSION		3
 #define SKIP_METAPAGE_BLKNO		0
 
 /* page kinds, in the special space */
 #define SKIP_PAGE_META			1
 #define SKIP_PAGE_ROWS			2
+#define SKIP_PAGE_STAGE			3
 
 /*
  * Segments the metapage can list.  Capacities at least double from one
@@ -53,6 +54,9 @@
 #define SKIP_HEADROOM			1.5
 /* hashes at most: the pages a lookup reads per segment and an insert changes */
 #define SKIP_MAX_K				6
+/* ranges the staging area holds at most, and its pages at most */
+#define SKIP_STAGE_MAX_SLOTS	64
+#define SKIP_STAGE_MAX_PAGES	8
 /* bits of a range's filter at most (rows of a segment) */
 #define SKIP_MAX_BITS			(1 << 24)
 
@@ -102,12 +106,36 @@ typedef struct SkipMeta
 	uint64		writer;			/* an insert into a range below sets its bits;
 								 * into one above, nothing (summarized <=
 								 * writer <= nranges) */
+	uint32		stage_first_block;	/* the staging area (skip_stage.c) */
+	uint32		stage_pages;
+	uint32		stage_per_page; /* slots a page holds */
+	uint32		stage_slots;	/* 0: no staging area */
+	uint32		nstaged;		/* slots [0, nstaged) were written for ranges
+								 * [summarized - nstaged, summarized) */
 	double		target_rate;	/* the rate m and k were chosen for */
 	double		design_distinct;	/* distinct keys per range m was sized for */
 	SkipSegment segments[SKIP_MAX_SEGMENTS];
 } SkipMeta;
 
 StaticAssertDecl(sizeof(SkipMeta) <= SKIP_PAGE_AVAIL, "metapage contents must fit a page");
+
+/*
+ * A slot of the staging area: one range's filter, unsliced (bit p of the
+ * nbits / 8 bytes that follow is bit p of the range's filter).
+ */
+typedef struct SkipStageSlot
+{
+	uint64		range_plus1;	/* the range it holds + 1; 0: never written */
+	uint8		bits[FLEXIBLE_ARRAY_MEMBER];
+} SkipStageSlot;
+
+/* The staged filters a scan or a tool read: copies, for ranges [first, first + n). */
+typedef struct SkipStaged
+{
+	uint64		first;
+	uint32		n;
+	uint8	  **bits;			/* per range, or NULL where its slot holds another */
+} SkipStaged;
 
 /* Reloptions. */
 typedef struct SkipOptions
@@ -129,6 +157,7 @@ extern void skip_init_page(Page page, uint16 kind, Size used);
 extern Size skip_rows_bytes(const SkipSegment *seg);
 extern void skip_read_meta(Relation index, SkipMeta *meta);
 extern void skip_check_page(Relation index, Page page, BlockNumber blk, uint16 kind);
+extern void skip_corrupt(Relation index, BlockNumber blk, const char *why) pg_attribute_noreturn();
 extern void skip_keyinfo_init(SkipKeyInfo *ki, Relation index, MemoryContext mcxt);
 extern uint64 skip_hash_value(const BloomTypeInfo *ti, const SkipMeta *meta,
 							  int attno, Datum value);
@@ -149,8 +178,9 @@ extern void skip_extend(Relation index, uint64 range);
 extern void skip_write_meta(Relation index, const SkipMeta *meta, bool log);
 extern Buffer skip_new_buffer(Relation index, ForkNumber fork);
 extern void skip_read_bounds(Relation index, uint32 *ppr, uint64 *writer);
-extern bool skip_advance_meta(Relation index, uint64 writer, uint64 summarized,
-							  SkipMeta *meta);
+extern bool skip_advance_writer(Relation index, uint64 writer, SkipMeta *meta);
+extern void skip_set_summarized(Relation index, uint64 summarized, uint32 nstaged,
+								SkipMeta *meta);
 
 /* skip_build.c */
 extern IndexBuildResult *skip_build(Relation heap, Relation index,
@@ -168,6 +198,20 @@ extern bool skip_insert(Relation index, Datum *values, bool *isnull,
 extern void skip_set_bits(Relation index, const SkipMeta *meta, uint64 range,
 						  const uint64 *h, int nh);
 extern void skip_summarize_upto(Relation heap, Relation index, uint64 upto, bool always);
+extern void skip_write_columns(Relation index, const SkipMeta *meta, uint64 first,
+							   uint32 n, uint8 *const *filters);
+
+/* skip_stage.c */
+extern void skip_stage_layout(SkipMeta *meta, BlockNumber first_block);
+extern void skip_stage_init_pages(Relation index, const SkipMeta *meta, ForkNumber fork);
+extern Size skip_stage_slot_bytes(const SkipMeta *meta);
+extern void skip_stage_write(Relation index, const SkipMeta *meta, uint64 from,
+							 uint32 n, const uint8 *filters);
+extern void skip_stage_slice(Relation index, SkipMeta *meta);
+extern void skip_stage_read(Relation index, const SkipMeta *meta, SkipStaged *st,
+							bool strict);
+extern const uint8 *skip_staged_bits(const SkipStaged *st, uint64 range);
+extern bool skip_bits_have(const uint8 *bits, const uint64 *pos, int np);
 
 /* skip_scan.c */
 extern IndexScanDesc skip_beginscan(Relation r, int nkeys, int norderbys);
@@ -175,8 +219,8 @@ extern void skip_rescan(IndexScanDesc scan, ScanKey keys, int nkeys,
 						ScanKey orderbys, int norderbys);
 extern int64 skip_getbitmap(IndexScanDesc scan, TIDBitmap *tbm);
 extern void skip_endscan(IndexScanDesc scan);
-extern bool skip_range_has(Relation index, const SkipMeta *meta, uint64 range,
-						   uint64 h);
+extern bool skip_range_has(Relation index, const SkipMeta *meta, const SkipStaged *st,
+						   uint64 range, uint64 h);
 
 /* skip_vacuum.c */
 extern IndexBulkDeleteResult *skip_bulkdelete(IndexVacuumInfo *info,

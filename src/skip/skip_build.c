@@ -311,9 +311,11 @@ skip_build(Relation heap, Relation index, IndexInfo *indexInfo)
 						RelationGetNumberOfAttributes(index));
 		bs.meta.seed = seed;
 	}
+	skip_stage_init_pages(index, &bs.meta, MAIN_FORKNUM);
 	if (nranges > 0)
 		skip_plan_segments(&bs.meta, nranges,
-						   (uint32) Min(TYPEALIGN(64, nranges + nranges / 4), SKIP_MAX_CAPACITY), 1);
+						   (uint32) Min(TYPEALIGN(64, nranges + nranges / 4), SKIP_MAX_CAPACITY),
+						   bs.meta.stage_first_block + bs.meta.stage_pages);
 	bs.meta.nranges = nranges;
 	/*
 	 * Every range but the last is summarized; the last, which appends fill,
@@ -346,4 +348,5 @@ skip_buildempty(Relation index)
 					rate > 0.0 ? rate : SKIP_DEFAULT_FPR_MAX, skip_options_ppr(index),
 					RelationGetNumberOfAttributes(index));
 	skip_write_new_metapage(index, INIT_FORKNUM, &meta);
+	skip_stage_init_pages(index, &meta, INIT_FORKNUM);
 }

@@ -28,6 +28,8 @@
 #include "access/tableam.h"
 #include "catalog/index.h"
 #include "miscadmin.h"
+#include "port/pg_bitutils.h"
+#include "storage/lmgr.h"
 #include "utils/memutils.h"
 
 /* one bit to set: its page and the byte and bit within the page */
@@ -137,61 +139,6 @@ skip_insert_keyinfo(Relation index, IndexInfo *indexInfo)
 	return (SkipKeyInfo *) indexInfo->ii_AmCache;
 }
 
-/* heap pages a summarization reads before it writes the bits collected */
-#define SKIP_SUMMARIZE_PAGES	1024
-
-/* A summarization's bits: every key of the rows of a run of heap pages. */
-typedef struct SkipSumState
-{
-	SkipMeta	meta;
-	SkipKeyInfo ki;
-	const SkipSegment *seg;		/* the segment of every range of the run */
-	SkipBit    *bits;
-	int64		nbits;
-	int64		maxbits;
-	MemoryContext tmpcxt;
-} SkipSumState;
-
-/* table_index_build_range_scan's callback: collect the row's bits. */
-static void
-skip_sum_callback(Relation index, ItemPointer tid, Datum *values,
-				  bool *isnull, bool tupleIsAlive, void *state)
-{
-	SkipSumState *ss = (SkipSumState *) state;
-	uint64		col = ItemPointerGetBlockNumber(tid) / ss->meta.pages_per_range -
-		ss->seg->first_range;
-	uint64		pos[BLOOM_MAX_POSITIONS];
-
-	for (int i = 0; i < ss->ki.natts; i++)
-	{
-		MemoryContext old;
-		uint64		h;
-		int			np;
-
-		if (isnull[i])
-			continue;
-		old = MemoryContextSwitchTo(ss->tmpcxt);
-		h = skip_hash_value(&ss->ki.ti[i], &ss->meta, i, values[i]);
-		MemoryContextSwitchTo(old);
-		MemoryContextReset(ss->tmpcxt);
-		np = skip_positions(&ss->meta, h, pos);
-		if (ss->nbits + np > ss->maxbits)
-		{
-			ss->maxbits *= 2;
-			ss->bits = repalloc_huge(ss->bits, ss->maxbits * sizeof(SkipBit));
-		}
-		for (int q = 0; q < np; q++)
-		{
-			SkipBit    *b = &ss->bits[ss->nbits++];
-			Size		off;
-
-			skip_row_location(ss->seg, pos[q], &b->blk, &off);
-			b->byte = (uint32) (off + col / 8);
-			b->mask = (uint8) (1 << (col % 8));
-		}
-	}
-}
-
 /*
  * Set bits[0 .. n) (grouped by block in block order, on at most
  * MAX_GENERIC_XLOG_PAGES pages) in one generic WAL record: the pages are locked in block order,
@@ -293,13 +240,104 @@ skip_write_bits(Relation index, const SkipSegment *seg, SkipBit *collected, int6
 }
 
 /*
- * Summarize the heap's ranges [from, to) (covered by the index's
- * segments): read every row on their pages, live, dead or in progress,
- * and set its keys' bits, a run of pages of one segment at a time.
+ * Set the bits of the filters of ranges [first, first + n) (filters[i]:
+ * range first + i's m bits, or NULL) in their segments' columns, each page
+ * once per SKIP_WRITE_BITS bits.
+ */
+#define SKIP_WRITE_BITS		(4 * 1024 * 1024)
+
+void
+skip_write_columns(Relation index, const SkipMeta *meta, uint64 first, uint32 n,
+				   uint8 *const *filters)
+{
+	for (uint64 r = first; r < first + n;)
+	{
+		const SkipSegment *seg = skip_segment_of(meta, r);
+		uint64		r1 = Min(first + n, seg->first_range + seg->capacity);
+		int64		maxbits = SKIP_WRITE_BITS + meta->nbits;
+		SkipBit    *bits = palloc_extended(sizeof(SkipBit) * maxbits, MCXT_ALLOC_HUGE);
+		int64		nb = 0;
+
+		for (uint64 x = r; x < r1; x++)
+		{
+			const uint8 *f = filters[x - first];
+			uint64		col = x - seg->first_range;
+
+			for (uint32 b = 0; f != NULL && b < meta->nbits / 8; b++)
+			{
+				for (uint8 v = f[b]; v; v &= v - 1)
+				{
+					Size		off;
+
+					skip_row_location(seg, (uint64) b * 8 + pg_rightmost_one_pos32(v),
+									  &bits[nb].blk, &off);
+					bits[nb].byte = (uint32) (off + col / 8);
+					bits[nb].mask = (uint8) (1 << (col % 8));
+					nb++;
+				}
+			}
+			if (nb >= SKIP_WRITE_BITS)
+			{
+				skip_write_bits(index, seg, bits, nb);
+				nb = 0;
+			}
+			CHECK_FOR_INTERRUPTS();
+		}
+		skip_write_bits(index, seg, bits, nb);
+		pfree(bits);
+		r = r1;
+	}
+}
+
+/* A summarizing batch: the filters of ranges [first, first + n), built from the heap. */
+typedef struct SkipSumState
+{
+	SkipMeta	meta;
+	SkipKeyInfo ki;
+	uint64		first;
+	uint32		n;
+	uint8	   *filters;		/* n filters of m / 8 bytes, one after the other */
+	MemoryContext tmpcxt;
+} SkipSumState;
+
+/* table_index_build_range_scan's callback: add the row's keys to its range's filter. */
+static void
+skip_sum_callback(Relation index, ItemPointer tid, Datum *values,
+				  bool *isnull, bool tupleIsAlive, void *state)
+{
+	SkipSumState *ss = (SkipSumState *) state;
+	uint64		range = ItemPointerGetBlockNumber(tid) / ss->meta.pages_per_range;
+	uint8	   *f;
+	uint64		pos[BLOOM_MAX_POSITIONS];
+
+	if (range < ss->first || range - ss->first >= ss->n)
+		elog(ERROR, "bloomskip summarizing read a row outside its ranges");
+	f = ss->filters + (Size) (range - ss->first) * (ss->meta.nbits / 8);
+	for (int i = 0; i < ss->ki.natts; i++)
+	{
+		MemoryContext old;
+		uint64		h;
+		int			np;
+
+		if (isnull[i])
+			continue;
+		old = MemoryContextSwitchTo(ss->tmpcxt);
+		h = skip_hash_value(&ss->ki.ti[i], &ss->meta, i, values[i]);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(ss->tmpcxt);
+		np = skip_positions(&ss->meta, h, pos);
+		for (int q = 0; q < np; q++)
+			f[pos[q] / 8] |= (uint8) (1 << (pos[q] % 8));
+	}
+}
+
+/*
+ * Read every row on the heap pages of ranges [first, first + n), live,
+ * dead or in progress, into filters (n x m / 8 bytes, zeroed).
  */
 static void
-skip_summarize_ranges(Relation heap, Relation index, const SkipMeta *meta,
-					  uint64 from, uint64 to)
+skip_read_filters(Relation heap, Relation index, const SkipMeta *meta,
+				  uint64 first, uint32 n, uint8 *filters)
 {
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "bloomskip summarize",
 											  ALLOCSET_DEFAULT_SIZES);
@@ -307,60 +345,93 @@ skip_summarize_ranges(Relation heap, Relation index, const SkipMeta *meta,
 	SkipSumState *ss = palloc0(sizeof(SkipSumState));
 	IndexInfo  *ii = BuildIndexInfo(index);
 	uint64		ppr = meta->pages_per_range;
-	uint64		heap_pages = RelationGetNumberOfBlocks(heap);
+	uint64		b0 = first * ppr;
+	uint64		b1 = Min((first + n) * ppr, (uint64) RelationGetNumberOfBlocks(heap));
 
 	ss->meta = *meta;
 	skip_keyinfo_init(&ss->ki, index, cxt);
-	ss->maxbits = 4096;
-	ss->bits = palloc(ss->maxbits * sizeof(SkipBit));
+	ss->first = first;
+	ss->n = n;
+	ss->filters = filters;
 	ss->tmpcxt = AllocSetContextCreate(cxt, "bloomskip summarize row", ALLOCSET_SMALL_SIZES);
-	for (uint64 r = from; r < to;)
-	{
-		const SkipSegment *seg = skip_segment_of(meta, r);
-		uint64		r1 = Min(to, seg->first_range + seg->capacity);
-		uint64		b0 = r * ppr;
-		uint64		b1 = Min(r1 * ppr, heap_pages);
-
-		ss->seg = seg;
-		for (uint64 b = b0; b < b1; b += SKIP_SUMMARIZE_PAGES)
-		{
-			ss->nbits = 0;
-			table_index_build_range_scan(heap, index, ii, false, true, false,
-										 (BlockNumber) b,
-										 (BlockNumber) Min(SKIP_SUMMARIZE_PAGES, b1 - b),
-										 skip_sum_callback, ss, NULL);
-			skip_write_bits(index, seg, ss->bits, ss->nbits);
-		}
-		r = r1;
-	}
+	if (b1 > b0)
+		table_index_build_range_scan(heap, index, ii, false, true, false,
+									 (BlockNumber) b0, (BlockNumber) (b1 - b0),
+									 skip_sum_callback, ss, NULL);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
 }
 
+/* memory a summarizing batch's filters may take */
+#define SKIP_SUMMARIZE_MEM	(16 * 1024 * 1024)
+
 /*
- * Summarize every range below upto: move writer to upto (after extending
- * the index to cover the ranges below it), read the heap's ranges from
- * summarized to writer, set their bits, and only then move summarized to
- * writer.  Called by an insert (upto: its range, past writer) and by
- * VACUUM (upto: the range of the heap's last page).  An insert that did
- * not move writer itself leaves the work to the backend that did.
+ * Summarize ranges [summarized, writer) of *meta, read under the
+ * summarizing lock, a batch at a time: staged when the staging area can
+ * take them all, else (a backlog, or filters too large to stage) written
+ * into the segments after the staged ranges are sliced.
+ */
+static void
+skip_summarize_locked(Relation heap, Relation index, SkipMeta *meta)
+{
+	uint64		to = meta->writer;
+	bool		stage = meta->stage_slots > 0 && to - meta->summarized <= meta->stage_slots;
+	Size		fbytes = meta->nbits / 8;
+	uint32		batch = (uint32) Max(1, Min(SKIP_SUMMARIZE_MEM / fbytes, SKIP_STAGE_MAX_SLOTS));
+
+	if (!stage)
+		skip_stage_slice(index, meta);
+	while (meta->summarized < to)
+	{
+		uint64		from = meta->summarized;
+		uint32		n = (uint32) Min((uint64) batch, to - from);
+		uint8	   *filters = palloc0(fbytes * n);
+
+		skip_read_filters(heap, index, meta, from, n, filters);
+		if (stage)
+		{
+			if (meta->nstaged + n > meta->stage_slots)
+				skip_stage_slice(index, meta);
+			skip_stage_write(index, meta, from, n, filters);
+			skip_set_summarized(index, from + n, meta->nstaged + n, meta);
+		}
+		else
+		{
+			uint8	  **each = palloc(sizeof(uint8 *) * n);
+
+			for (uint32 i = 0; i < n; i++)
+				each[i] = filters + (Size) i * fbytes;
+			skip_write_columns(index, meta, from, n, each);
+			skip_set_summarized(index, from + n, 0, meta);
+			pfree(each);
+		}
+		pfree(filters);
+	}
+}
+
+/*
+ * Summarize every range below upto: extend the index to cover them, raise
+ * writer to upto, then, holding the summarizing lock, summarize the ranges
+ * from summarized to writer.  Called by an insert (upto: its range, past
+ * writer), which leaves the work to a summarizer already at it, and by
+ * VACUUM (upto: the range of the heap's last page), which waits for it.
  */
 void
 skip_summarize_upto(Relation heap, Relation index, uint64 upto, bool always)
 {
 	SkipMeta	meta;
-	uint64		to;
 
 	if (upto > 0)
 		skip_extend(index, upto - 1);
-	if (!skip_advance_meta(index, upto, 0, &meta) && !always)
+	if (!skip_advance_writer(index, upto, &meta) && !always)
 		return;
-	to = Max(meta.writer, Min(upto, meta.nranges));
-	if (meta.summarized >= to)
+	if (always)
+		LockPage(index, SKIP_METAPAGE_BLKNO, ExclusiveLock);
+	else if (!ConditionalLockPage(index, SKIP_METAPAGE_BLKNO, ExclusiveLock))
 		return;
 	skip_read_meta(index, &meta);
-	skip_summarize_ranges(heap, index, &meta, meta.summarized, to);
-	skip_advance_meta(index, to, to, &meta);
+	skip_summarize_locked(heap, index, &meta);
+	UnlockPage(index, SKIP_METAPAGE_BLKNO, ExclusiveLock);
 }
 
 /*

@@ -210,6 +210,39 @@ skip_or_hash(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 		acc[w] |= tmp[w];
 }
 
+/* Does any value of key kh have all its positions set in the staged filter bits? */
+static bool
+skip_staged_match(const SkipMeta *meta, const uint8 *bits, const SkipKeyHashes *kh)
+{
+	uint64		pos[BLOOM_MAX_POSITIONS];
+
+	for (int j = 0; j < kh->n; j++)
+		if (skip_bits_have(bits, pos, skip_positions(meta, kh->h[j], pos)))
+			return true;
+	return false;
+}
+
+/*
+ * OR into acc (the ranges of segment seg that may hold key kh) the staged
+ * ranges of the segment whose staged filter holds it.
+ */
+static void
+skip_or_staged(const SkipMeta *meta, const SkipSegment *seg, const SkipStaged *st,
+			   const SkipKeyHashes *kh, uint64 *acc)
+{
+	uint64		r0 = Max(st->first, seg->first_range);
+	uint64		r1 = Min(st->first + st->n, seg->first_range + seg->capacity);
+
+	for (uint64 r = r0; r < r1; r++)
+	{
+		const uint8 *bits = skip_staged_bits(st, r);
+		uint64		c = r - seg->first_range;
+
+		if (bits && skip_staged_match(meta, bits, kh))
+			acc[c / 64] |= UINT64CONST(1) << (c % 64);
+	}
+}
+
 /* Add the heap pages of ranges [r0, r1) below heap_pages to tbm; returns how many. */
 static int64
 skip_add_ranges(TIDBitmap *tbm, const SkipMeta *meta, uint64 r0, uint64 r1,
@@ -232,7 +265,8 @@ skip_add_ranges(TIDBitmap *tbm, const SkipMeta *meta, uint64 r0, uint64 r1,
 /* The ranges of segment seg matching every key: into tbm; returns the pages added. */
 static int64
 skip_scan_segment(IndexScanDesc scan, const SkipMeta *meta, const SkipSegment *seg,
-				  const SkipKeyHashes *keys, int nkeys, TIDBitmap *tbm, BlockNumber heap_pages)
+				  const SkipStaged *st, const SkipKeyHashes *keys, int nkeys,
+				  TIDBitmap *tbm, BlockNumber heap_pages)
 {
 	uint32		nw = seg->capacity / 64;
 	uint64	   *res = palloc(nw * sizeof(uint64));
@@ -252,6 +286,7 @@ skip_scan_segment(IndexScanDesc scan, const SkipMeta *meta, const SkipSegment *s
 			skip_or_hash(scan->indexRelation, meta, seg, keys[i].h[j], acc, tmp);
 			CHECK_FOR_INTERRUPTS();
 		}
+		skip_or_staged(meta, seg, st, &keys[i], acc);
 		for (uint32 w = 0; w < nw; w++)
 			res[w] &= acc[w];
 	}
@@ -288,6 +323,7 @@ skip_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	SkipScanOpaque *so = (SkipScanOpaque *) scan->opaque;
 	MemoryContext old = MemoryContextSwitchTo(so->cxt);
 	SkipMeta	meta;
+	SkipStaged	st;
 	SkipKeyHashes *keys = palloc(sizeof(SkipKeyHashes) * Max(scan->numberOfKeys, 1));
 	BlockNumber heap_pages;
 	int64		added = 0;
@@ -299,11 +335,13 @@ skip_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	if (!none)
 	{
 		heap_pages = skip_heap_pages(scan->indexRelation);
+		/* the staged filters before the segments: see skip_stage.c */
+		skip_stage_read(scan->indexRelation, &meta, &st, false);
 		for (uint32 s = 0; s < meta.nsegments; s++)
 		{
 			if (meta.segments[s].first_range >= meta.summarized)
 				break;
-			added += skip_scan_segment(scan, &meta, &meta.segments[s], keys,
+			added += skip_scan_segment(scan, &meta, &meta.segments[s], &st, keys,
 									   scan->numberOfKeys, tbm, heap_pages);
 		}
 		/* the open tail: every page of the ranges not summarized */
@@ -317,16 +355,21 @@ skip_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 }
 
 /*
- * May range's filter hold hash h?  For bloomskip_check and
- * bloomskip_range_filter's tests: the same rows a scan reads.
+ * May range's filter hold hash h?  For bloomskip_check: what a scan reads,
+ * its staged filter (st, read before) or its segment's rows.
  */
 bool
-skip_range_has(Relation index, const SkipMeta *meta, uint64 range, uint64 h)
+skip_range_has(Relation index, const SkipMeta *meta, const SkipStaged *st,
+			   uint64 range, uint64 h)
 {
 	const SkipSegment *seg = skip_segment_of(meta, range);
 	uint64		col = range - seg->first_range;
 	uint64		pos[BLOOM_MAX_POSITIONS];
 	int			np = skip_positions(meta, h, pos);
+	const uint8 *staged = skip_staged_bits(st, range);
+
+	if (staged && skip_bits_have(staged, pos, np))
+		return true;
 
 	for (int q = 0; q < np; q++)
 	{

@@ -53,10 +53,14 @@ skip_open_checked(Oid relid)
 	return rel;
 }
 
-/* Count the set bits of every range of segment seg into counts[capacity]. */
+/*
+ * Count the set bits of every range of segment seg into counts[capacity]:
+ * the bits of its column, or of its staged filter (st) where only that has
+ * them.
+ */
 static void
 skip_count_segment(Relation index, const SkipMeta *meta, const SkipSegment *seg,
-				   uint64 *counts)
+				   const SkipStaged *st, uint64 *counts)
 {
 	for (uint32 pg = 0; pg < seg->npages; pg++)
 	{
@@ -79,6 +83,15 @@ skip_count_segment(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 			for (uint32 b = 0; b < seg->capacity / 8; b++)
 				for (uint8 v = bytes[b]; v; v &= v - 1)
 					counts[b * 8 + pg_rightmost_one_pos32(v)]++;
+			for (uint32 i = 0; i < st->n; i++)
+			{
+				uint64		c = st->first + i - seg->first_range;
+
+				if (st->bits[i] == NULL || st->first + i < seg->first_range || c >= seg->capacity)
+					continue;
+				if (((st->bits[i][row / 8] >> (row % 8)) & 1) && !((bytes[c / 8] >> (c % 8)) & 1))
+					counts[c]++;
+			}
 		}
 		UnlockReleaseBuffer(buf);
 		CHECK_FOR_INTERRUPTS();
@@ -95,9 +108,10 @@ bloomskip_info(PG_FUNCTION_ARGS)
 {
 	Relation	index = skip_open_checked(PG_GETARG_OID(0));
 	SkipMeta	meta;
+	SkipStaged	st;
 	TupleDesc	desc;
-	Datum		v[14];
-	bool		nulls[14] = {0};
+	Datum		v[15];
+	bool		nulls[15] = {0};
 	Relation	heap;
 	uint64		heap_ranges;
 	double		sumfill = 0, maxfill = 0, sumrate = 0;
@@ -106,12 +120,13 @@ bloomskip_info(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	skip_read_meta(index, &meta);
+	skip_stage_read(index, &meta, &st, false);
 	for (uint32 s = 0; s < meta.nsegments; s++)
 	{
 		const SkipSegment *seg = &meta.segments[s];
 		uint64	   *counts = palloc0(sizeof(uint64) * seg->capacity);
 
-		skip_count_segment(index, &meta, seg, counts);
+		skip_count_segment(index, &meta, seg, &st, counts);
 		if (seg->first_range >= meta.summarized)
 			break;
 		for (uint64 c = 0; c < seg->capacity && seg->first_range + c < meta.summarized; c++)
@@ -145,6 +160,7 @@ bloomskip_info(PG_FUNCTION_ARGS)
 	table_close(heap, AccessShareLock);
 	v[12] = Int64GetDatum(meta.summarized);
 	v[13] = Int64GetDatum(heap_ranges > meta.summarized ? heap_ranges - meta.summarized : 0);
+	v[14] = Int64GetDatum(meta.nstaged);
 	relation_close(index, AccessShareLock);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), v, nulls)));
 }
@@ -152,6 +168,7 @@ bloomskip_info(PG_FUNCTION_ARGS)
 typedef struct SkipCheckState
 {
 	SkipMeta	meta;
+	SkipStaged	st;
 	SkipKeyInfo ki;
 	int64		rows;
 	int64		violations;
@@ -193,7 +210,7 @@ skip_check_callback(Relation index, ItemPointer tid, Datum *values,
 		if (range >= cs->meta.summarized)
 			continue;			/* open: every scan returns its pages */
 		h = skip_hash_value(&cs->ki.ti[i], &cs->meta, i, values[i]);
-		if (!skip_range_has(index, &cs->meta, range, h))
+		if (!skip_range_has(index, &cs->meta, &cs->st, range, h))
 			skip_report_violation(index, cs, tid, i, "A bit of the key is not set in its range.");
 	}
 	MemoryContextSwitchTo(old);
@@ -217,6 +234,7 @@ bloomskip_check(PG_FUNCTION_ARGS)
 	SkipCheckState *cs = palloc0(sizeof(SkipCheckState));
 
 	skip_read_meta(index, &cs->meta);
+	skip_stage_read(index, &cs->meta, &cs->st, false);
 	skip_keyinfo_init(&cs->ki, index, CurrentMemoryContext);
 	cs->tmpcxt = AllocSetContextCreate(CurrentMemoryContext, "bloomskip check",
 									   ALLOCSET_DEFAULT_SIZES);
@@ -234,12 +252,11 @@ bloomskip_check(PG_FUNCTION_ARGS)
 }
 
 /* Copy range's bits of segment seg into the bit array of f (bit p = row p). */
-static uint64
+static void
 skip_copy_column(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 				 uint64 range, BloomFilter *f)
 {
 	uint64		col = range - seg->first_range;
-	uint64		set = 0;
 
 	for (uint32 pg = 0; pg < seg->npages; pg++)
 	{
@@ -258,15 +275,11 @@ skip_copy_column(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 			if (row >= meta->nbits)
 				break;
 			if ((((const uint8 *) page)[off + col / 8] >> (col % 8)) & 1)
-			{
 				((uint8 *) f->words)[row / 8] |= (uint8) (1 << (row % 8));
-				set++;
-			}
 		}
 		UnlockReleaseBuffer(buf);
 		CHECK_FOR_INTERRUPTS();
 	}
-	return set;
 }
 
 PG_FUNCTION_INFO_V1(bloomskip_range_filter);
@@ -281,6 +294,8 @@ bloomskip_range_filter(PG_FUNCTION_ARGS)
 	int64		range = PG_GETARG_INT64(1);
 	SkipMeta	meta;
 	SkipKeyInfo *ki = palloc(sizeof(SkipKeyInfo));
+	SkipStaged	st;
+	const uint8 *staged;
 	BloomFilter *f;
 	uint64		set;
 
@@ -299,7 +314,14 @@ bloomskip_range_filter(PG_FUNCTION_ARGS)
 	f->scheme = meta.scheme;
 	memcpy(f->family, ki->ti[0].family, BLOOM_FAMILY_LEN);
 	f->collfp = ki->ti[0].collfp;
-	set = skip_copy_column(index, &meta, skip_segment_of(&meta, range), range, f);
+	skip_copy_column(index, &meta, skip_segment_of(&meta, range), range, f);
+	skip_stage_read(index, &meta, &st, false);
+	staged = skip_staged_bits(&st, range);
+	for (uint32 b = 0; staged && b < meta.nbits / 8; b++)
+		((uint8 *) f->words)[b] |= staged[b];
+	set = 0;
+	for (uint32 b = 0; b < meta.nbits / 8; b++)
+		set += pg_popcount32(((uint8 *) f->words)[b]);
 	f->nitems = set >= meta.nbits ? meta.nbits :
 		(uint64) llround(-((double) meta.nbits / meta.nhashes) *
 						 log(1.0 - (double) set / meta.nbits));

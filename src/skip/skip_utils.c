@@ -191,6 +191,7 @@ skip_params_for(SkipMeta *meta, double distinct, double rate, int ppr, int natts
 	meta->pages_per_range = (uint32) ppr;
 	meta->target_rate = rate;
 	meta->design_distinct = n;
+	skip_stage_layout(meta, 1);
 }
 
 /* Rows of a segment of capacity ranges that one page holds. */
@@ -270,7 +271,7 @@ skip_rows_bytes(const SkipSegment *seg)
 }
 
 /* Raise the corruption error for block blk of the index. */
-static void
+void
 skip_corrupt(Relation index, BlockNumber blk, const char *why)
 {
 	ereport(ERROR,
@@ -294,8 +295,9 @@ skip_check_page(Relation index, Page page, BlockNumber blk, uint16 kind)
 	if (op->magic != SKIP_MAGIC)
 		skip_corrupt(index, blk, "the page has the wrong magic number");
 	if (op->kind != kind)
-		skip_corrupt(index, blk, kind == SKIP_PAGE_META ?
-					 "block 0 is not a metapage" : "a page of rows was expected");
+		skip_corrupt(index, blk, kind == SKIP_PAGE_META ? "block 0 is not a metapage" :
+					 kind == SKIP_PAGE_STAGE ? "a page of the staging area was expected" :
+					 "a page of rows was expected");
 }
 
 /* Why the segment directory of meta is inconsistent, or NULL. */
@@ -303,7 +305,7 @@ static const char *
 skip_check_segments(const SkipMeta *meta)
 {
 	uint64		covered = 0;
-	BlockNumber blk = 1;
+	BlockNumber blk = meta->stage_first_block + meta->stage_pages;
 
 	if (meta->nsegments > SKIP_MAX_SEGMENTS)
 		return "too many segments";
@@ -328,10 +330,28 @@ skip_check_segments(const SkipMeta *meta)
 	return NULL;
 }
 
+/* Why the staging area of meta is inconsistent, or NULL. */
+static const char *
+skip_check_stage(const SkipMeta *meta)
+{
+	SkipMeta	expect = *meta;
+
+	skip_stage_layout(&expect, 1);
+	if (meta->stage_first_block != 1 || meta->stage_per_page != expect.stage_per_page ||
+		(meta->stage_slots != expect.stage_slots && meta->stage_slots != 0) ||
+		meta->stage_pages != (meta->stage_slots ? expect.stage_pages : 0))
+		return "the staging area's layout does not match the number of bits";
+	if (meta->nstaged > meta->stage_slots || meta->nstaged > meta->summarized)
+		return "the metapage counts more staged ranges than the staging area holds";
+	return NULL;
+}
+
 /* Why meta is not a valid metapage of an index of natts columns, or NULL. */
 static const char *
 skip_check_meta(const SkipMeta *meta, int natts)
 {
+	const char *why;
+
 	if (meta->magic != SKIP_MAGIC)
 		return "the metapage has the wrong magic number";
 	if (meta->version != SKIP_FORMAT_VERSION)
@@ -346,7 +366,8 @@ skip_check_meta(const SkipMeta *meta, int natts)
 		return "the metapage's number of columns does not match the index";
 	if (meta->pages_per_range < 1 || meta->pages_per_range > SKIP_MAX_PPR)
 		return "pages_per_range is out of range";
-	return skip_check_segments(meta);
+	why = skip_check_stage(meta);
+	return why ? why : skip_check_segments(meta);
 }
 
 /* Read and check the metapage into *meta (a copy). */
@@ -424,17 +445,13 @@ skip_read_bounds(Relation index, uint32 *ppr, uint64 *writer)
 }
 
 /*
- * Raise the metapage's writer boundary to at least writer and its
- * summarized boundary to at least summarized (never past writer), under
- * the metapage's exclusive lock, WAL-logged if anything changed; *meta
- * receives the metapage before the change.  Returns whether writer moved.
+ * Lock the metapage exclusively, check it and copy it into *meta; returns
+ * the buffer.
  */
-bool
-skip_advance_meta(Relation index, uint64 writer, uint64 summarized, SkipMeta *meta)
+static Buffer
+skip_lock_meta(Relation index, SkipMeta *meta)
 {
 	Buffer		buf = ReadBuffer(index, SKIP_METAPAGE_BLKNO);
-	uint64		new_writer;
-	uint64		new_summarized;
 	const char *why;
 
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
@@ -446,19 +463,58 @@ skip_advance_meta(Relation index, uint64 writer, uint64 summarized, SkipMeta *me
 		UnlockReleaseBuffer(buf);
 		skip_corrupt(index, SKIP_METAPAGE_BLKNO, why);
 	}
-	new_writer = Max(meta->writer, Min(writer, meta->nranges));
-	new_summarized = Max(meta->summarized, Min(summarized, new_writer));
-	if (new_writer != meta->writer || new_summarized != meta->summarized)
+	return buf;
+}
+
+/*
+ * Raise the metapage's writer boundary to at least writer (never past
+ * nranges), WAL-logged if it moves; *meta receives the metapage before the
+ * change.  Returns whether writer moved.
+ */
+bool
+skip_advance_writer(Relation index, uint64 writer, SkipMeta *meta)
+{
+	Buffer		buf = skip_lock_meta(index, meta);
+	uint64		new_writer = Max(meta->writer, Min(writer, meta->nranges));
+
+	if (new_writer != meta->writer)
 	{
 		GenericXLogState *state = GenericXLogStart(index);
 		SkipMeta   *m = (SkipMeta *) PageGetContents(GenericXLogRegisterBuffer(state, buf, 0));
 
 		m->writer = new_writer;
-		m->summarized = new_summarized;
 		GenericXLogFinish(state);
 	}
 	UnlockReleaseBuffer(buf);
 	return new_writer != meta->writer;
+}
+
+/*
+ * Set the metapage's summarized boundary and staged count in one record;
+ * *meta receives the metapage after the change.  Only a summarizer calls
+ * it, holding the summarizing lock, so nothing else moves summarized.
+ */
+void
+skip_set_summarized(Relation index, uint64 summarized, uint32 nstaged, SkipMeta *meta)
+{
+	Buffer		buf = skip_lock_meta(index, meta);
+	GenericXLogState *state;
+	SkipMeta   *m;
+
+	if (summarized < meta->summarized || summarized > meta->writer ||
+		nstaged > meta->stage_slots || nstaged > summarized)
+	{
+		UnlockReleaseBuffer(buf);
+		elog(ERROR, "bloomskip summarized boundary " UINT64_FORMAT " (staged %u) is out of order",
+			 summarized, nstaged);
+	}
+	state = GenericXLogStart(index);
+	m = (SkipMeta *) PageGetContents(GenericXLogRegisterBuffer(state, buf, 0));
+	m->summarized = summarized;
+	m->nstaged = nstaged;
+	*meta = *m;
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(buf);
 }
 
 /* A new page at the end of a fork of the index, locked exclusively. */

@@ -1,0 +1,246 @@
+/*-------------------------------------------------------------------------
+ *
+ * skip_stage.c
+ *	  The staging area of a bloomskip index: the filters of the ranges
+ *	  summarized last, kept whole until they are sliced into their
+ *	  segments together.
+ *
+ * Why.  Summarizing a range sets each of its keys' k bits in a different
+ * row of the segment; with a few hundred keys a range that changes most
+ * pages of the segment, and every page changed is generic WAL that
+ * compares the whole page.  Appends summarize a range every
+ * pages_per_range heap pages, so sliced one at a time, summaries were
+ * most of what an append cost.  Staged, a summarized range's filter is
+ * written as it is, m bits in one slot of a page: one page changed per
+ * range.  When the area is full, its ranges are sliced into their segments
+ * together (skip_write_columns), each segment page changed once for up to
+ * SKIP_STAGE_MAX_SLOTS ranges.  GIN's pending list is the same trade:
+ * cheap appends to a list that is merged into the index in bulk.
+ *
+ * Layout.  stage_pages pages from block 1 (after the metapage), each with
+ * stage_per_page slots (SkipStageSlot: the range + 1, then the filter's
+ * m / 8 bytes).  The metapage counts nstaged: slots [0, nstaged) hold
+ * ranges [summarized - nstaged, summarized), in order.  A filter larger
+ * than a page is never staged (stage_slots = 0), and neither is a backlog
+ * of more ranges than the area holds (VACUUM after a bulk load): those are
+ * written into their segments directly, which is as cheap per range.
+ *
+ * Writers.  Only a summarizer writes the area, holding the index's
+ * summarizing lock (skip_insert.c): it slices the staged ranges, sets
+ * nstaged to 0, then writes slots from 0 on, and raises summarized and
+ * nstaged together in one metapage record after its slots are logged.
+ * An insert into a range below the writer boundary never writes a slot:
+ * it sets its bits in the segment, the range's final place.
+ *
+ * Readers.  A scan reads the metapage, then the slots, then the segments,
+ * and takes a staged range's answer as the union of its slot's and its
+ * segment's (the keys the summarizer read are in the slot; keys inserted
+ * later, and everything once sliced, in the segment).  A slot names its
+ * range, so a reader that finds a slot rewritten since it read the
+ * metapage ignores it: the new range is at or past the summarized
+ * boundary the reader read, so it returns that range whole anyway, and
+ * the range the slot held before was sliced into its segment before the
+ * slot was rewritten, and the reader reads the segment after the slot.
+ * A slot is written in one page under its exclusive lock, so no reader
+ * sees half of one.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "skip.h"
+
+#include "access/generic_xlog.h"
+#include "access/xloginsert.h"
+#include "miscadmin.h"
+
+/* Bytes of one slot: the range, then the filter's bits. */
+Size
+skip_stage_slot_bytes(const SkipMeta *meta)
+{
+	return offsetof(SkipStageSlot, bits) + (Size) meta->nbits / 8;
+}
+
+/*
+ * Lay out the staging area of meta (nbits chosen) from first_block: as
+ * many slots as SKIP_STAGE_MAX_PAGES pages hold, at most
+ * SKIP_STAGE_MAX_SLOTS; none when a filter does not fit a page.
+ */
+void
+skip_stage_layout(SkipMeta *meta, BlockNumber first_block)
+{
+	uint32		per_page = (uint32) (SKIP_PAGE_AVAIL / skip_stage_slot_bytes(meta));
+
+	meta->stage_first_block = first_block;
+	meta->stage_per_page = per_page;
+	meta->stage_slots = Min(SKIP_STAGE_MAX_SLOTS, per_page * SKIP_STAGE_MAX_PAGES);
+	meta->stage_pages = per_page ? (meta->stage_slots + per_page - 1) / per_page : 0;
+	meta->nstaged = 0;
+}
+
+/*
+ * Add the staging area's pages, empty, at the end of fork (right after the
+ * metapage).  The build logs its main fork as a whole; an init fork's
+ * pages are logged here.
+ */
+void
+skip_stage_init_pages(Relation index, const SkipMeta *meta, ForkNumber fork)
+{
+	for (uint32 i = 0; i < meta->stage_pages; i++)
+	{
+		Buffer		buf = skip_new_buffer(index, fork);
+
+		if (BufferGetBlockNumber(buf) != meta->stage_first_block + i)
+			elog(ERROR, "unexpected block %u in bloomskip build", BufferGetBlockNumber(buf));
+		START_CRIT_SECTION();
+		skip_init_page(BufferGetPage(buf), SKIP_PAGE_STAGE,
+					   (Size) meta->stage_per_page * skip_stage_slot_bytes(meta));
+		MarkBufferDirty(buf);
+		if (fork == INIT_FORKNUM)
+			log_newpage_buffer(buf, true);
+		END_CRIT_SECTION();
+		UnlockReleaseBuffer(buf);
+	}
+}
+
+/* Where slot i is: its block and byte offset. */
+static void
+skip_slot_location(const SkipMeta *meta, uint32 i, BlockNumber *blk, Size *off)
+{
+	*blk = meta->stage_first_block + i / meta->stage_per_page;
+	*off = MAXALIGN(SizeOfPageHeaderData) +
+		(Size) (i % meta->stage_per_page) * skip_stage_slot_bytes(meta);
+}
+
+/*
+ * Write the filters of ranges [from, from + n) (m / 8 bytes each, one
+ * after the other) into slots [nstaged, nstaged + n), up to
+ * MAX_GENERIC_XLOG_PAGES pages a record.  The caller holds the
+ * summarizing lock and has checked that the slots exist.
+ */
+void
+skip_stage_write(Relation index, const SkipMeta *meta, uint64 from, uint32 n,
+				 const uint8 *filters)
+{
+	Size		fbytes = (Size) meta->nbits / 8;
+
+	Assert(meta->nstaged + n <= meta->stage_slots);
+	for (uint32 i = 0; i < n;)
+	{
+		GenericXLogState *state = GenericXLogStart(index);
+		Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
+		Page		page = NULL;
+		BlockNumber cur = InvalidBlockNumber;
+		int			nb = 0;
+
+		for (; i < n; i++)
+		{
+			BlockNumber blk;
+			Size		off;
+			SkipStageSlot *slot;
+
+			skip_slot_location(meta, meta->nstaged + i, &blk, &off);
+			if (blk != cur)
+			{
+				if (nb == MAX_GENERIC_XLOG_PAGES)
+					break;
+				bufs[nb] = ReadBuffer(index, blk);
+				LockBuffer(bufs[nb], BUFFER_LOCK_EXCLUSIVE);
+				skip_check_page(index, BufferGetPage(bufs[nb]), blk, SKIP_PAGE_STAGE);
+				page = GenericXLogRegisterBuffer(state, bufs[nb], 0);
+				nb++;
+				cur = blk;
+			}
+			slot = (SkipStageSlot *) ((char *) page + off);
+			slot->range_plus1 = from + i + 1;
+			memcpy(slot->bits, filters + (Size) i * fbytes, fbytes);
+		}
+		GenericXLogFinish(state);
+		for (int b = 0; b < nb; b++)
+			UnlockReleaseBuffer(bufs[b]);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * Copy the staged filters of meta's slots into *st.  A slot that holds
+ * another range than meta says is left NULL, which for a reader without
+ * the summarizing lock means the range was sliced meanwhile; a summarizer
+ * (strict) holds the lock, so for it the area is corrupt.
+ */
+void
+skip_stage_read(Relation index, const SkipMeta *meta, SkipStaged *st, bool strict)
+{
+	Size		fbytes = (Size) meta->nbits / 8;
+	Buffer		buf = InvalidBuffer;
+	BlockNumber cur = InvalidBlockNumber;
+
+	st->first = meta->summarized - meta->nstaged;
+	st->n = meta->nstaged;
+	st->bits = palloc0(sizeof(uint8 *) * Max(st->n, 1));
+	for (uint32 i = 0; i < st->n; i++)
+	{
+		BlockNumber blk;
+		Size		off;
+		const SkipStageSlot *slot;
+
+		skip_slot_location(meta, i, &blk, &off);
+		if (blk != cur)
+		{
+			if (BufferIsValid(buf))
+				UnlockReleaseBuffer(buf);
+			buf = ReadBuffer(index, blk);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			skip_check_page(index, BufferGetPage(buf), blk, SKIP_PAGE_STAGE);
+			cur = blk;
+		}
+		slot = (const SkipStageSlot *) ((const char *) BufferGetPage(buf) + off);
+		if (slot->range_plus1 == st->first + i + 1)
+			st->bits[i] = memcpy(palloc(fbytes), slot->bits, fbytes);
+		else if (strict)
+		{
+			UnlockReleaseBuffer(buf);
+			skip_corrupt(index, blk, "a slot of the staging area holds another range than the metapage says");
+		}
+	}
+	if (BufferIsValid(buf))
+		UnlockReleaseBuffer(buf);
+}
+
+/* The staged filter of range in st, or NULL. */
+const uint8 *
+skip_staged_bits(const SkipStaged *st, uint64 range)
+{
+	if (range < st->first || range - st->first >= st->n)
+		return NULL;
+	return st->bits[range - st->first];
+}
+
+/* Are bits pos[0 .. np) all set in the filter bits? */
+bool
+skip_bits_have(const uint8 *bits, const uint64 *pos, int np)
+{
+	for (int q = 0; q < np; q++)
+		if (((bits[pos[q] / 8] >> (pos[q] % 8)) & 1) == 0)
+			return false;
+	return true;
+}
+
+/*
+ * Slice the staged ranges into their segments and empty the area
+ * (nstaged = 0 in the metapage, *meta updated).  The caller holds the
+ * summarizing lock.  The slots keep their bits until they are rewritten:
+ * a reader that read the old metapage may still use them, soundly.
+ */
+void
+skip_stage_slice(Relation index, SkipMeta *meta)
+{
+	SkipStaged	st;
+
+	if (meta->nstaged == 0)
+		return;
+	skip_stage_read(index, meta, &st, true);
+	skip_write_columns(index, meta, st.first, st.n, st.bits);
+	skip_set_summarized(index, meta->summarized, 0, meta);
+	for (uint32 i = 0; i < st.n; i++)
+		pfree(st.bits[i]);
+	pfree(st.bits);
+}

@@ -2,8 +2,9 @@
  *
  * skip.h
  *	  The bloomskip index access method: shared declarations of its phases
- *	  (skip_handler.c: handler, options, validation; skip_utils.c: pages and keys; skip_build.c;
- *	  skip_insert.c; skip_scan.c; skip_vacuum.c; skip_cost.c; skip_tools.c).
+ *	  (skip_handler.c: handler, options, validation; skip_utils.c: pages,
+ *	  the metapage and keys; skip_build.c; skip_insert.c; skip_stage.c: the
+ *	  staging area; skip_scan.c; skip_vacuum.c; skip_cost.c; skip_tools.c).
  *	  The design is described in skip_utils.c.
  *
  *-------------------------------------------------------------------------

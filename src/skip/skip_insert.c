@@ -16,8 +16,13 @@
  * An insert into a range at or past the metapage's writer boundary (the
  * open tail) writes nothing: that is what makes appending cheap.  An
  * insert into a range past writer means the table has moved past ranges
- * [writer, range): this backend summarizes them from the heap
- * (skip_summarize_upto; the protocol and its proof are in skip_utils.c).
+ * [writer, range): this backend summarizes them from the heap into whole
+ * filters, which go to the staging area (skip_stage.c) or, for a backlog,
+ * straight into the segments (skip_summarize_upto; the protocol and its
+ * proof are in skip_utils.c).  Writing filters into segments is one
+ * mechanism (skip_write_columns) for both: their set bits are collected
+ * as (page, byte, bit), ordered by page, and each page is changed once,
+ * MAX_GENERIC_XLOG_PAGES pages a record.
  *
  *-------------------------------------------------------------------------
  */

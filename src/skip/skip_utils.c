@@ -25,9 +25,11 @@
  * least the sum of all before it (so the number of segments grows with the
  * logarithm of the table) and at most what one page row holds
  * (SKIP_MAX_CAPACITY, about 65,000 ranges).  A lookup reads k pages per
- * segment plus the metapage.  The metapage (block 0) records the format,
- * m, k, the seed, the hashing scheme, pages_per_range, the ranges covered
- * and the segment directory.
+ * segment plus the metapage and the staging area's pages in use (at most
+ * SKIP_STAGE_MAX_PAGES from block 1; skip_stage.c).  The metapage (block
+ * 0) records the format, m, k, the seed, the hashing scheme,
+ * pages_per_range, the ranges covered, the staging area and the segment
+ * directory.
  *
  * Hashing.  A key hashes exactly as a value added to a bloom filter of
  * scheme 2 does (bloom_hash_datum), with the seed of the index plus the
@@ -55,11 +57,12 @@
  * false_positive_rate = ..)); the rate is fixed at build, so an index
  * built on an empty table keeps 1 % until REINDEX.
  *
- * Inserts (skip_insert.c) set the key's k bits of its range, one page at
- * a time under an exclusive lock, WAL-logged as generic WAL; setting bits
- * is monotone, so concurrent inserters lose nothing and a crash between
- * two pages leaves a superset.  Deleted keys stay set (false positives
- * until REINDEX), so VACUUM has nothing to remove.
+ * Inserts (skip_insert.c) into a summarized range set the key's k bits of
+ * its range in its segment, one page at a time under an exclusive lock,
+ * WAL-logged as generic WAL; setting bits is monotone, so concurrent
+ * inserters lose nothing and a crash between two pages leaves a superset.
+ * Deleted keys stay set (false positives until REINDEX), so VACUUM has
+ * nothing to remove.
  *
  * The open tail.  Setting k bits on k pages, each through generic WAL
  * (which compares whole pages), costs far more than a btree insert, and
@@ -77,14 +80,18 @@
  * [writer, r).  That backend summarizes them: (a) it extends the index to
  * cover them and, under the metapage's exclusive lock, raises writer to r
  * (WAL-logged): from now on inserts into them set their bits themselves;
- * (b) it reads the heap's ranges [S, r), S being summarized as read then,
- * with table_index_build_range_scan and anyvisible (every tuple on the
- * pages, in progress or recently dead, as BRIN's summarize_range), and
- * sets the keys' bits, a few pages per generic WAL record, each page
- * once; (c) under the metapage's lock it raises summarized to r (never
- * lowering it: another summarizer may be ahead).  Only the backend that
- * moved writer in (a) summarizes; VACUUM summarizes up to the range of the
- * heap's last page, and every range between summarized and writer.
+ * (b) it takes the index's summarizing lock (a heavyweight lock on the
+ * metapage's block, as GIN's pending-list cleanup takes; an insert that
+ * finds it held leaves the work to its holder or the next summarizer,
+ * VACUUM waits for it), reads summarized S and writer W, and reads the
+ * heap's ranges [S, W) with table_index_build_range_scan and anyvisible
+ * (every tuple on the pages, in progress or recently dead, as BRIN's
+ * summarize_range) into one filter per range, which it writes to the
+ * staging area (skip_stage.c: whole filters, one page changed per range,
+ * sliced into the segments in bulk when the area is full) or, for a
+ * backlog larger than the area, into the segments; (c) it raises
+ * summarized to W in the same metapage record that counts the staged
+ * ranges.  Only one backend summarizes at a time.
  *
  * Why no key is missed.  Take a tuple T whose keys are in range x and a
  * scan that reads summarized = s > x (if s <= x the scan returns x whole).
@@ -92,30 +99,30 @@
  * heap's ranges from its S <= x, so x among them, in (b), after raising or
  * finding writer > x in (a).  T's inserter read writer after placing T on
  * its page: aminsert runs after the heap insert, which released the heap
- * page's lock.  If it read writer > x, it set T's bits itself before its
- * transaction could commit.  If it read writer <= x, that read preceded
- * B's (a) (writer only grows, and B's (a) left it > x), so T was on its
- * page before B's (a), and B's heap read, which follows (a) and locks each
- * page, saw T (anyvisible includes uncommitted and deleted tuples; HOT
- * chains carry equal keys as bloomskip is not a summarizing AM, and the
- * chain's root, on the same page, is read).  Either way T's bits were set
- * before summarized passed x.  Unlike BRIN's placeholder tuple, no
- * summarizer needs to see concurrent inserts: raising writer first hands
- * them to their inserters.
+ * page's lock.  If it read writer > x, it set T's bits in x's segment
+ * itself before its transaction could commit.  If it read writer <= x,
+ * that read preceded B's (a) (writer only grows, and B's (a) left it > x),
+ * so T was on its page before B's (a), and B's heap read, which follows
+ * (a) and locks each page, saw T (anyvisible includes uncommitted and
+ * deleted tuples; HOT chains carry equal keys as bloomskip is not a
+ * summarizing AM, and the chain's root, on the same page, is read), and
+ * B wrote T's bits to x's slot or segment before (c).  The scan reads the
+ * staged slots after the metapage and the segments after the slots, and
+ * answers for x the union of x's slot and x's segment: a slot it finds
+ * rewritten held a range that was sliced into its segment first.  Unlike
+ * BRIN's placeholder tuple, no summarizer needs to see concurrent inserts:
+ * raising writer first hands them to their inserters.
  *
- * Crashes and errors.  Every step is WAL-logged, in order: bits before
- * summarized, so a summarized that survives a crash has its bits.  A
- * summarizer that fails between (a) and (c) (a crash, a cancel, an error
- * in an index expression) leaves [summarized, writer) with writer raised
- * but bits partly written.  Those ranges stay returned whole, since
- * summarized did not move.  The rule that keeps this sound: summarized only
- * moves to r after the same backend read every range in [S, r) itself, S
- * being summarized as it read it in (a), not just the ranges it claimed.
- * So the next summarizer re-reads the failed one's ranges too (costing
- * only time when the other is merely slower), and the proof above holds
- * for every range it passes.  After a crash, writer is at least what any
- * committed inserter read: the inserter's commit record follows the
- * record that set the value it read.
+ * Crashes and errors.  Every step is WAL-logged, in order: bits (slots or
+ * segments) before summarized, so a summarized that survives a crash has
+ * its bits.  A summarizer that fails between (a) and (c) (a crash, a
+ * cancel, an error in an index expression) leaves [summarized, writer)
+ * with writer raised but bits partly written, and releases the
+ * summarizing lock with its transaction.  Those ranges stay returned
+ * whole, since summarized did not move, and the next summarizer reads
+ * them again from the heap, overwriting any slot the failed one wrote.
+ * After a crash, writer is at least what any committed inserter read: the
+ * inserter's commit record follows the record that set the value it read.
  *
  *-------------------------------------------------------------------------
  */

@@ -231,6 +231,16 @@ extern IndexBulkDeleteResult *skip_bulkdelete(IndexVacuumInfo *info,
 extern IndexBulkDeleteResult *skip_vacuumcleanup(IndexVacuumInfo *info,
 												 IndexBulkDeleteResult *stats);
 
+/* skip_tools.c */
+typedef struct SkipFill
+{
+	double		sumfill;		/* over the summarized ranges: set bits / m */
+	double		maxfill;
+	double		sumrate;		/* fill^k */
+	int64		outgrown;		/* ranges whose rate is over twice the target */
+} SkipFill;
+extern void skip_fill(Relation index, const SkipMeta *meta, SkipFill *fill);
+
 /* skip_cost.c */
 extern void skip_costestimate(PlannerInfo *root, IndexPath *path,
 							  double loop_count, Cost *indexStartupCost,

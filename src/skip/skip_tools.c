@@ -98,6 +98,39 @@ skip_count_segment(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 	}
 }
 
+/*
+ * How full the summarized ranges of the index are: the sum and maximum of
+ * their fill (set bits / m), the sum of their estimated rates (fill^k), and
+ * how many have outgrown the size (a rate over twice the target).
+ */
+void
+skip_fill(Relation index, const SkipMeta *meta, SkipFill *fill)
+{
+	SkipStaged	st;
+
+	memset(fill, 0, sizeof(*fill));
+	skip_stage_read(index, meta, &st, false);
+	for (uint32 s = 0; s < meta->nsegments && meta->segments[s].first_range < meta->summarized; s++)
+	{
+		const SkipSegment *seg = &meta->segments[s];
+		uint64	   *counts = palloc0(sizeof(uint64) * seg->capacity);
+
+		skip_count_segment(index, meta, seg, &st, counts);
+		for (uint64 c = 0; c < seg->capacity && seg->first_range + c < meta->summarized; c++)
+		{
+			double		f = (double) counts[c] / meta->nbits;
+			double		rate = pow(f, meta->nhashes);
+
+			fill->sumfill += f;
+			fill->maxfill = Max(fill->maxfill, f);
+			fill->sumrate += rate;
+			if (rate > 2 * meta->target_rate)
+				fill->outgrown++;
+		}
+		pfree(counts);
+	}
+}
+
 PG_FUNCTION_INFO_V1(bloomskip_info);
 /*
  * bloomskip_info(index): parameters, size, boundaries and fill of a
@@ -108,40 +141,17 @@ bloomskip_info(PG_FUNCTION_ARGS)
 {
 	Relation	index = skip_open_checked(PG_GETARG_OID(0));
 	SkipMeta	meta;
-	SkipStaged	st;
 	TupleDesc	desc;
 	Datum		v[15];
 	bool		nulls[15] = {0};
 	Relation	heap;
 	uint64		heap_ranges;
-	double		sumfill = 0, maxfill = 0, sumrate = 0;
-	int64		outgrown = 0;
+	SkipFill	fill;
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	skip_read_meta(index, &meta);
-	skip_stage_read(index, &meta, &st, false);
-	for (uint32 s = 0; s < meta.nsegments; s++)
-	{
-		const SkipSegment *seg = &meta.segments[s];
-		uint64	   *counts = palloc0(sizeof(uint64) * seg->capacity);
-
-		skip_count_segment(index, &meta, seg, &st, counts);
-		if (seg->first_range >= meta.summarized)
-			break;
-		for (uint64 c = 0; c < seg->capacity && seg->first_range + c < meta.summarized; c++)
-		{
-			double		fill = (double) counts[c] / meta.nbits;
-			double		rate = pow(fill, meta.nhashes);
-
-			sumfill += fill;
-			maxfill = Max(maxfill, fill);
-			sumrate += rate;
-			if (rate > 2 * meta.target_rate)
-				outgrown++;
-		}
-		pfree(counts);
-	}
+	skip_fill(index, &meta, &fill);
 	v[0] = Int32GetDatum(meta.pages_per_range);
 	v[1] = Int64GetDatum(meta.nranges);
 	v[2] = Int32GetDatum(meta.nsegments);
@@ -150,10 +160,10 @@ bloomskip_info(PG_FUNCTION_ARGS)
 	v[5] = Float8GetDatum(meta.target_rate);
 	v[6] = Float8GetDatum(meta.design_distinct);
 	v[7] = Int64GetDatum(RelationGetNumberOfBlocks(index));
-	v[8] = Float8GetDatum(meta.summarized ? sumfill / meta.summarized : 0);
-	v[9] = Float8GetDatum(maxfill);
-	v[10] = Float8GetDatum(meta.summarized ? sumrate / meta.summarized : 0);
-	v[11] = Int64GetDatum(outgrown);
+	v[8] = Float8GetDatum(meta.summarized ? fill.sumfill / meta.summarized : 0);
+	v[9] = Float8GetDatum(fill.maxfill);
+	v[10] = Float8GetDatum(meta.summarized ? fill.sumrate / meta.summarized : 0);
+	v[11] = Int64GetDatum(fill.outgrown);
 	heap = table_open(index->rd_index->indrelid, AccessShareLock);
 	heap_ranges = (RelationGetNumberOfBlocks(heap) + (uint64) meta.pages_per_range - 1) /
 		meta.pages_per_range;

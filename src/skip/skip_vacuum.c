@@ -43,6 +43,31 @@ skip_vacuum_summarize(Relation index)
 	table_close(heap, AccessShareLock);
 }
 
+/*
+ * Report the summarized ranges that have outgrown the filter size the
+ * index was built with: a NOTICE when there are any (REINDEX resizes),
+ * else a line at VACUUM's index message level.  PostgreSQL 15 on passes
+ * index AMs DEBUG2 even for VACUUM VERBOSE, so the NOTICE is what users
+ * see; counting reads the index once, little next to VACUUM's heap pass.
+ */
+static void
+skip_vacuum_report(IndexVacuumInfo *info)
+{
+	SkipMeta	meta;
+	SkipFill	fill;
+	int			elevel;
+
+	skip_read_meta(info->index, &meta);
+	skip_fill(info->index, &meta, &fill);
+	elevel = fill.outgrown > 0 ? Max(NOTICE, info->message_level) : info->message_level;
+	ereport(elevel,
+			(errmsg("bloomskip index \"%s\": " INT64_FORMAT " of " UINT64_FORMAT " summarized ranges have outgrown their filter size",
+					RelationGetRelationName(info->index), fill.outgrown, meta.summarized),
+			 errdetail("Their estimated false-positive rate is over twice the target %g; the mean over all summarized ranges is %g.",
+					   meta.target_rate, meta.summarized ? fill.sumrate / meta.summarized : 0.0),
+			 fill.outgrown > 0 ? errhint("REINDEX the index to size its filters for the keys its ranges hold now.") : 0));
+}
+
 /* amvacuumcleanup: summarize; the index's pages; its "tuples" are the heap's rows. */
 IndexBulkDeleteResult *
 skip_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
@@ -52,6 +77,7 @@ skip_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 	if (stats == NULL)
 		stats = palloc0(sizeof(IndexBulkDeleteResult));
 	skip_vacuum_summarize(info->index);
+	skip_vacuum_report(info);
 	stats->num_pages = RelationGetNumberOfBlocks(info->index);
 	stats->num_index_tuples = Max(info->num_heap_tuples, 0);
 	stats->estimated_count = info->estimated_count;

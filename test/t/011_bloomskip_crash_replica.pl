@@ -145,6 +145,25 @@ is($primary->safe_psql('postgres',
 	'1,1', 'VACUUM leaves only the last range open');
 is($primary->safe_psql('postgres', $check), '0|0|0', 'after VACUUM: no key missing');
 
+# ranges that outgrow their filters: 10 keys a range at the build, then the
+# space of deleted rows refilled with new keys; VACUUM says so
+$primary->safe_psql('postgres', q{
+CREATE TABLE og (k int8, pad text) WITH (autovacuum_enabled = false);
+INSERT INTO og SELECT i % 10, repeat('o', 100) FROM generate_series(1, 20000) i;
+CREATE INDEX og_k ON og USING bloomskip (k);
+DELETE FROM og WHERE (ctid::text::point)[1]::int % 5 < 3;
+VACUUM og;
+INSERT INTO og SELECT 1000 + i, repeat('n', 100) FROM generate_series(1, 10000) i;
+});
+my ($vret, $vout, $verr) = $primary->psql('postgres', 'VACUUM og');
+like($verr, qr/NOTICE:  bloomskip index "og_k": [1-9]\d* of \d+ summarized ranges have outgrown their filter size/,
+	'VACUUM reports the ranges that outgrew their filters');
+is($primary->safe_psql('postgres', q{SELECT outgrown_ranges > 0 FROM bloomskip_info('og_k')}),
+	't', 'bloomskip_info counts them too');
+is($primary->safe_psql('postgres', q{SELECT count(*) FILTER (WHERE k > 1000) = 10000
+	FROM og WHERE k = ANY (ARRAY(SELECT k FROM og)) AND bloomskip_check('og_k') = 0}),
+	't', 'outgrown ranges still find every key');
+
 # a damaged metapage: the magic number overwritten on disk
 my $path = $primary->safe_psql('postgres', q{SELECT pg_relation_filepath('sk_t')});
 $primary->stop;

@@ -29,6 +29,13 @@
 #define SKIP_FORMAT_VERSION		3
 #define SKIP_METAPAGE_BLKNO		0
 
+/*
+ * Heavyweight locks on the index (lock tags, as GIN's LockPage on its
+ * metapage; not buffer locks): summarizers and extenders each take turns.
+ */
+#define SKIP_SUMMARIZE_LOCK		0
+#define SKIP_EXTEND_LOCK		1
+
 /* page kinds, in the special space */
 #define SKIP_PAGE_META			1
 #define SKIP_PAGE_ROWS			2

@@ -431,12 +431,12 @@ skip_summarize_upto(Relation heap, Relation index, uint64 upto, bool always)
 	if (!skip_advance_writer(index, upto, &meta) && !always)
 		return;
 	if (always)
-		LockPage(index, SKIP_METAPAGE_BLKNO, ExclusiveLock);
-	else if (!ConditionalLockPage(index, SKIP_METAPAGE_BLKNO, ExclusiveLock))
+		LockPage(index, SKIP_SUMMARIZE_LOCK, ExclusiveLock);
+	else if (!ConditionalLockPage(index, SKIP_SUMMARIZE_LOCK, ExclusiveLock))
 		return;
 	skip_read_meta(index, &meta);
 	skip_summarize_locked(heap, index, &meta);
-	UnlockPage(index, SKIP_METAPAGE_BLKNO, ExclusiveLock);
+	UnlockPage(index, SKIP_SUMMARIZE_LOCK, ExclusiveLock);
 }
 
 /*

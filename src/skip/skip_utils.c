@@ -80,8 +80,8 @@
  * [writer, r).  That backend summarizes them: (a) it extends the index to
  * cover them and, under the metapage's exclusive lock, raises writer to r
  * (WAL-logged): from now on inserts into them set their bits themselves;
- * (b) it takes the index's summarizing lock (a heavyweight lock on the
- * metapage's block, as GIN's pending-list cleanup takes; an insert that
+ * (b) it takes the index's summarizing lock (SKIP_SUMMARIZE_LOCK, a
+ * heavyweight lock as GIN's pending-list cleanup takes; an insert that
  * finds it held leaves the work to its holder or the next summarizer,
  * VACUUM waits for it), reads summarized S and writer W, and reads the
  * heap's ranges [S, W) with table_index_build_range_scan and anyvisible
@@ -547,55 +547,98 @@ skip_new_buffer(Relation index, ForkNumber fork)
 }
 
 /*
- * Extend the index so that it covers range: add segments (their pages
- * zeroed and WAL-logged) and record the range in the metapage.  The
- * metapage lock serializes extensions, so a segment's pages are
- * consecutive; a crash before the metapage is written leaves unused pages
- * at the end, which the next extension skips.
+ * Raise the metapage's nranges to cover range if its segments hold it;
+ * returns false if a new segment is needed.
  */
-void
-skip_extend(Relation index, uint64 range)
+static bool
+skip_cover_in_place(Relation index, uint64 range)
 {
-	Buffer		metabuf = ReadBuffer(index, SKIP_METAPAGE_BLKNO);
 	SkipMeta	meta;
-	uint32		old_nsegments;
-	GenericXLogState *state;
-	Page		page;
+	Buffer		buf = skip_lock_meta(index, &meta);
+	bool		held = meta.nsegments > 0 &&
+		range < meta.segments[meta.nsegments - 1].first_range +
+		meta.segments[meta.nsegments - 1].capacity;
 
-	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
-	skip_check_page(index, BufferGetPage(metabuf), SKIP_METAPAGE_BLKNO, SKIP_PAGE_META);
-	memcpy(&meta, PageGetContents(BufferGetPage(metabuf)), sizeof(SkipMeta));
-	if (range < meta.nranges)
+	if (range >= meta.nranges && held)
 	{
-		UnlockReleaseBuffer(metabuf);
-		return;
+		GenericXLogState *state = GenericXLogStart(index);
+		SkipMeta   *m = (SkipMeta *) PageGetContents(GenericXLogRegisterBuffer(state, buf, 0));
+
+		m->nranges = range + 1;
+		GenericXLogFinish(state);
 	}
-	old_nsegments = meta.nsegments;
-	skip_plan_segments(&meta, range + 1, SKIP_EMPTY_CAPACITY,
-					   RelationGetNumberOfBlocks(index));
-	for (uint32 s = old_nsegments; s < meta.nsegments; s++)
+	UnlockReleaseBuffer(buf);
+	return range < meta.nranges || held;
+}
+
+/* Append the pages of segments [from, meta->nsegments), zeroed and WAL-logged. */
+static void
+skip_write_new_segments(Relation index, const SkipMeta *meta, uint32 from)
+{
+	for (uint32 s = from; s < meta->nsegments; s++)
 	{
-		for (uint32 i = 0; i < meta.segments[s].npages; i++)
+		for (uint32 i = 0; i < meta->segments[s].npages; i++)
 		{
 			Buffer		buf = skip_new_buffer(index, MAIN_FORKNUM);
+			GenericXLogState *state;
+			Page		page;
 
-			if (BufferGetBlockNumber(buf) != meta.segments[s].first_block + i)
+			if (BufferGetBlockNumber(buf) != meta->segments[s].first_block + i)
 				elog(ERROR, "bloomskip index \"%s\" was extended concurrently",
 					 RelationGetRelationName(index));
 			state = GenericXLogStart(index);
 			page = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
-			skip_init_page(page, SKIP_PAGE_ROWS, skip_rows_bytes(&meta.segments[s]));
+			skip_init_page(page, SKIP_PAGE_ROWS, skip_rows_bytes(&meta->segments[s]));
 			GenericXLogFinish(state);
 			UnlockReleaseBuffer(buf);
 			CHECK_FOR_INTERRUPTS();
 		}
 	}
-	meta.nranges = range + 1;
+}
+
+/*
+ * Extend the index so that it covers range.  Within the last segment that
+ * only raises nranges.  A new segment's pages (up to thousands) are
+ * written without the metapage's lock, so scans and inserts go on
+ * meanwhile; the extension lock (a heavyweight lock, SKIP_EXTEND_LOCK)
+ * makes extenders take turns, so a segment's pages are consecutive, and
+ * the segment is published in the metapage once its pages are logged.  A
+ * crash before that leaves unused pages at the end, which the next
+ * extension skips.
+ */
+void
+skip_extend(Relation index, uint64 range)
+{
+	SkipMeta	meta;
+	SkipMeta	cur;
+	uint32		old_nsegments;
+	Buffer		metabuf;
+	GenericXLogState *state;
+	SkipMeta   *m;
+
+	if (skip_cover_in_place(index, range))
+		return;
+	LockPage(index, SKIP_EXTEND_LOCK, ExclusiveLock);
+	if (skip_cover_in_place(index, range))
+	{
+		UnlockPage(index, SKIP_EXTEND_LOCK, ExclusiveLock);
+		return;
+	}
+	skip_read_meta(index, &meta);
+	old_nsegments = meta.nsegments;
+	skip_plan_segments(&meta, range + 1, SKIP_EMPTY_CAPACITY,
+					   RelationGetNumberOfBlocks(index));
+	skip_write_new_segments(index, &meta, old_nsegments);
+	/* publish: only the extender changes segments, others other fields */
+	metabuf = skip_lock_meta(index, &cur);
 	state = GenericXLogStart(index);
-	page = GenericXLogRegisterBuffer(state, metabuf, 0);
-	memcpy(PageGetContents(page), &meta, sizeof(SkipMeta));
+	m = (SkipMeta *) PageGetContents(GenericXLogRegisterBuffer(state, metabuf, 0));
+	m->nsegments = meta.nsegments;
+	memcpy(m->segments, meta.segments, sizeof(meta.segments));
+	m->nranges = Max(cur.nranges, range + 1);
 	GenericXLogFinish(state);
 	UnlockReleaseBuffer(metabuf);
+	UnlockPage(index, SKIP_EXTEND_LOCK, ExclusiveLock);
 }
 
 /* The segment holding range (which the caller knows is covered). */

@@ -82,10 +82,18 @@ WITH g(ord, goal, target, x) AS (VALUES
 	skipam_insert_add($GOAL_SC, 'bloomskip') / skipam_insert_add($GOAL_SC, 'btree')),
  (7, 'index pages per lookup (present key): $(commas $BIG_SC) rows / $(commas $GOAL_SC) rows', 2,
 	CASE WHEN $BIG_SC > $GOAL_SC THEN skipam_get($BIG_SC, 'bloomskip', 'present', 'idx_pages') / skipam_get($GOAL_SC, 'bloomskip', 'present', 'idx_pages') END),
- (8, 'a bloomskip index on name (values in every range): the planner''s plan / forced sequential scan, time', 1.0,
-	skipam_get($GOAL_SC, 'bloomskip', 'every-chosen', 'ms') / skipam_get($GOAL_SC, 'bloomskip', 'every-seq', 'ms')))
+ (8, 'a bloomskip index on name (values in every range): the planner picks the sequential scan itself, or its plan''s time / the forced sequential scan''s', 1.0,
+	skipam_get($GOAL_SC, 'bloomskip', 'every-chosen', 'ms') / skipam_get($GOAL_SC, 'bloomskip', 'every-seq', 'ms'))),
+-- goal 8 compares plans: the planner's own choice of the sequential scan
+-- is the goal, two runs of that same plan differ by noise only
+same(same_plan) AS (
+	SELECT c.plan = q.plan
+	  FROM skipam_sum c JOIN skipam_sum q ON q.scale = c.scale AND q.idx = c.idx AND q.kase = 'every-seq'
+	 WHERE c.scale = $GOAL_SC AND c.idx = 'bloomskip' AND c.kase = 'every-chosen')
 SELECT format('| %s | ≤ %s | %s | %s |', goal, target, skipam_f(x, 2),
-	CASE WHEN x IS NULL THEN 'not measured' WHEN x <= target THEN 'met' ELSE 'missed' END)
+	CASE WHEN x IS NULL THEN 'not measured'
+		 WHEN ord = 8 AND (SELECT same_plan FROM same) THEN 'met (the same plan: the sequential scan)'
+		 WHEN x <= target THEN 'met' ELSE 'missed' END)
   FROM g ORDER BY ord;
 EOF
 )

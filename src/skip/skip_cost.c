@@ -3,20 +3,64 @@
  * skip_cost.c
  *	  The planner's cost of a bloomskip bitmap scan.
  *
- * The model follows the index's design (skip_utils.c):
- *  - true ranges: the rows the conditions select (their selectivity times
- *	  the table's rows) fill at least rows / rows-per-range ranges; as
- *	  BRIN's estimate does, that minimum is divided by the column's
- *	  |correlation| with the physical order, and it is at most what rows
- *	  placed at random hit (ranges x (1 - e^(-rows / ranges)));
- *  - false ranges: each value probed (every element of an = ANY array)
- *	  adds the target rate times the other ranges;
- *  - index pages: the metapage, then k rows per value and segment, each a
- *	  random page read;
- *  - the heap: the selectivity returned is the fraction of ranges read,
- *	  so the bitmap heap scan costs their pages and rechecks their rows.
- * A key present in every range thus costs the whole table plus the index,
- * and a sequential scan wins; a btree's few pages win where it exists.
+ * A bloomskip scan returns whole block ranges (pages_per_range heap pages,
+ * lossy), so what costs is the number of heap pages of the ranges it
+ * returns.  The model predicts that number from the index's design
+ * (skip_utils.c), then hands it to PostgreSQL's bitmap heap scan costing in
+ * the only form that accepts it: the selectivity.
+ *
+ * True ranges.  The build sized the filters for the distinct keys of a
+ * range (the metapage's design_distinct is SKIP_HEADROOM times the build's
+ * 95th percentile d), so a range of R rows holds about R / d rows of each
+ * value it holds.  A value of r rows (the conditions' selectivity, per
+ * value probed) thus lies in about r / (R / d) ranges.  It lies in at
+ * least the share d / D of the ranges, D being the column's distinct
+ * values in the statistics: the ten names of a column where every range
+ * holds all ten are in every range, however the rows of one name are
+ * counted.  And it lies in at most the ranges r rows placed at random hit,
+ * ranges x (1 - e^(-r / ranges)).  Random 64-bit ids written eight at a
+ * time then cost one range each, as the scan finds, not eight.  The
+ * values probed (every element of an = ANY array) are placed
+ * independently, so their ranges overlap as random draws.  The estimate is
+ * as good as the statistics: ANALYZE samples whole pages, and on such
+ * clustered ids it counts a quarter of the distinct values (each value
+ * then seems to have 30 rows, so 4 ranges); ALTER TABLE ... SET
+ * (n_distinct) corrects it.  The column's correlation with the physical
+ * order says how values follow one another, not how the rows of one value
+ * group (the ten names correlate at 0.1 and fill every range), so it is
+ * used, as BRIN's estimate does (the rows' least share of ranges divided
+ * by |correlation|), only for an index built on an empty table, which
+ * records no design (d <= 1) and whose rows are otherwise taken as
+ * scattered.
+ *
+ * False ranges.  Each probe passes a range that lacks its key at the
+ * filter's false-positive rate at the build's percentile of keys,
+ * (1 - e^(-k d / m))^k, lower than the target rate the filter was sized
+ * for with headroom; every other summarized range is returned at
+ * 1 - (1 - rate)^probes.  The open ranges (not summarized) are returned
+ * whole.
+ *
+ * Heap pages.  PostgreSQL (cost_bitmap_heap_scan, compute_bitmap_pages)
+ * turns the selectivity s into tuples t = s x reltuples and those into
+ * heap pages as if each tuple were on a random page, P = 2Tt / (2T + t) for
+ * T table pages: about one page per tuple.  Returning the share of ranges
+ * as s would charge a page for every row of them, 75 times too much for a
+ * table of 75 rows a page, which put a point lookup on 100 M rows at
+ * 1.9 M and over jit_above_cost.  So s is chosen for the predicted pages:
+ * t = 2TP / (2T - P) inverts the formula (t = 2T reads every page).  The
+ * bitmap heap scan then costs those pages, and charges cpu_tuple_cost and
+ * the quals for t tuples (or more when work_mem makes the bitmap lossy);
+ * but every tuple of every page returned is rechecked, so the difference
+ * is added to the index's cost, as are pages the formula cannot reach when
+ * the table has fewer than 2 rows a page.  The index's cost thus carries
+ * the recheck, and a key present in every range costs a full bitmap heap
+ * scan, a little more than the sequential scan, which wins; a btree's few
+ * pages win where it exists.  Repeated scans (the inner side of a nested
+ * loop) get PostgreSQL's caching estimate over the loops for the heap and,
+ * as genericcostestimate does, for the index pages.
+ *
+ * Index pages: the metapage, then k rows per probe and segment, each a
+ * random page read, and the ANDing of k rows of a bit per range.
  *
  *-------------------------------------------------------------------------
  */
@@ -26,6 +70,9 @@
 
 #include "access/htup_details.h"
 #include "catalog/pg_statistic.h"
+#include "miscadmin.h"
+#include "nodes/tidbitmap.h"
+#include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "parser/parsetree.h"
 #include "utils/lsyscache.h"
@@ -33,6 +80,16 @@
 #include "utils/spccache.h"
 #include "utils/syscache.h"
 #include "access/table.h"
+
+/* What the model predicts a scan reads. */
+typedef struct SkipEstimate
+{
+	double		nranges;		/* ranges of the table */
+	double		true_ranges;	/* ranges holding the rows */
+	double		false_ranges;	/* summarized ranges returned for nothing */
+	double		open_ranges;	/* not summarized: returned whole */
+	double		heap_pages;		/* pages of the ranges returned */
+} SkipEstimate;
 
 /* The largest |correlation| of the physical order and an indexed column in the conditions. */
 static double
@@ -70,13 +127,18 @@ skip_correlation(PlannerInfo *root, IndexPath *path)
 	return corr;
 }
 
-/* The values the conditions probe: 1 per clause, an array's length for = ANY. */
+/*
+ * The values the conditions probe: 1 per clause, an array's length for
+ * = ANY.  *values is the largest count of one clause: the groups the rows
+ * selected fall into (conditions on two columns AND, they do not add).
+ */
 static double
-skip_probes(PlannerInfo *root, IndexPath *path)
+skip_probes(PlannerInfo *root, IndexPath *path, double *values)
 {
 	double		probes = 0;
 	ListCell   *lc;
 
+	*values = 1;
 	foreach(lc, path->indexclauses)
 	{
 		IndexClause *iclause = lfirst_node(IndexClause, lc);
@@ -85,22 +147,155 @@ skip_probes(PlannerInfo *root, IndexPath *path)
 		foreach(lc2, iclause->indexquals)
 		{
 			RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc2);
+			double		n = 1;
 
 			if (IsA(rinfo->clause, ScalarArrayOpExpr))
 			{
 				Node	   *arr = lsecond(((ScalarArrayOpExpr *) rinfo->clause)->args);
 
 #if PG_VERSION_NUM >= 170000
-				probes += estimate_array_length(root, arr);
+				n = estimate_array_length(root, arr);
 #else
-				probes += estimate_array_length(arr);
+				n = estimate_array_length(arr);
 #endif
 			}
-			else
-				probes += 1;
+			probes += n;
+			*values = Max(*values, n);
 		}
 	}
 	return Max(probes, 1);
+}
+
+/*
+ * The least distinct count of the columns the conditions name, from the
+ * statistics (0: none known).
+ */
+static double
+skip_column_distinct(PlannerInfo *root, IndexPath *path)
+{
+	IndexOptInfo *index = path->indexinfo;
+	double		least = 0;
+	ListCell   *lc;
+
+	foreach(lc, path->indexclauses)
+	{
+		IndexClause *iclause = lfirst_node(IndexClause, lc);
+		TargetEntry *tle = list_nth_node(TargetEntry, index->indextlist, iclause->indexcol);
+		VariableStatData vardata;
+		bool		isdefault;
+		double		n;
+
+		examine_variable(root, (Node *) tle->expr, index->rel->relid, &vardata);
+		n = get_variable_numdistinct(&vardata, &isdefault);
+		ReleaseVariableStats(vardata);
+		if (!isdefault && n >= 1.0 && (least == 0 || n < least))
+			least = n;
+	}
+	return least;
+}
+
+/*
+ * Ranges holding rows selected rows, split into values groups, in a table
+ * of tuples rows: see the essay.  d is the distinct keys of a range the
+ * build saw (0: unknown).
+ */
+static double
+skip_true_ranges(double nranges, double tuples, double rows, double values,
+				 double d, double ndistinct, double corr)
+{
+	double		per_range = tuples / nranges;
+	double		per_value = rows / values;
+	double		scattered = nranges * (1.0 - exp(-per_value / nranges));
+	double		least = Min(nranges, rows / per_range);
+	double		ranges;
+
+	if (d > 1.0)
+	{
+		double		in_range = Max(1.0, per_range / d);
+
+		ranges = Max(per_value / in_range, Min(per_value, 1.0));
+		if (ndistinct > 0)
+			ranges = Max(ranges, nranges * Min(1.0, d / ndistinct));
+		ranges = Min(scattered, ranges);
+	}
+	else
+	{
+		ranges = scattered;
+		if (corr > 0)
+			ranges = Min(ranges, least / values / corr);
+	}
+	/* the values' ranges, independently placed, overlap */
+	ranges = nranges * (1.0 - pow(1.0 - Min(ranges / nranges, 1.0), values));
+	return Min(nranges, Max(ranges, least));
+}
+
+/* The heap pages a scan of the conditions returns. */
+static void
+skip_estimate(const SkipMeta *meta, RelOptInfo *rel, double rows, double probes,
+			  double values, double ndistinct, double corr, SkipEstimate *est)
+{
+	double		tuples = Max(rel->tuples, 1.0);
+	double		pages = Max((double) rel->pages, 1.0);
+	double		d = meta->design_distinct / SKIP_HEADROOM;
+	double		summarized, rate, per_range_pages;
+
+	est->nranges = Max(ceil(pages / meta->pages_per_range), 1.0);
+	summarized = Min(est->nranges, (double) meta->summarized);
+	est->open_ranges = est->nranges - summarized;
+	est->true_ranges = skip_true_ranges(est->nranges, tuples, rows, values,
+										d > 1.0 ? d : 0.0, ndistinct, corr);
+	/* of the true ranges, those summarized (the open ones are read anyway) */
+	est->true_ranges *= summarized / est->nranges;
+	if (d > 1.0 && meta->nbits > 0)
+		rate = pow(1.0 - exp(-(double) meta->nhashes * d / meta->nbits), meta->nhashes);
+	else
+		rate = meta->target_rate;
+	rate = Min(Max(rate, 0.0), 1.0);
+	est->false_ranges = (1.0 - pow(1.0 - rate, probes)) *
+		Max(summarized - est->true_ranges, 0.0);
+	per_range_pages = pages / est->nranges;
+	est->heap_pages = Min(pages, (est->true_ranges + est->false_ranges +
+								  est->open_ranges) * per_range_pages);
+}
+
+/*
+ * The selectivity for which compute_bitmap_pages() predicts heap_pages
+ * pages, and the cost the bitmap heap scan then leaves out: the pages it
+ * cannot reach and the recheck of every tuple on them beyond those it
+ * charges.  qual_cost: the conditions' cost per tuple.
+ */
+static Selectivity
+skip_heap_selectivity(RelOptInfo *rel, double heap_pages, double qual_cost,
+					  double spc_random_page_cost, double spc_seq_page_cost,
+					  Cost *missing)
+{
+	double		T = Max((double) rel->pages, 1.0);
+	double		tuples = Max(rel->tuples, 1.0);
+	double		P = Min(Max(heap_pages, 1.0), T);
+	double		t, sel, pg_pages, pg_tuples, maxentries, cost_per_page;
+
+	t = (P >= T) ? 2.0 * T : 2.0 * T * P / (2.0 * T - P);
+	sel = Min(1.0, t / tuples);
+
+	/* what compute_bitmap_pages() makes of sel, loop_count 1 */
+	t = clamp_row_est(sel * tuples);
+	pg_pages = Min(2.0 * T * t / (2.0 * T + t), T);
+	pg_tuples = t;
+	maxentries = (double) tbm_calculate_entries((Size) work_mem * 1024);
+	if (maxentries < pg_pages)
+	{
+		double		lossy = Max(0.0, pg_pages - maxentries / 2);
+		double		exact = pg_pages - lossy;
+
+		pg_tuples = clamp_row_est(sel * (exact / pg_pages) * tuples +
+								  (lossy / pg_pages) * tuples);
+	}
+
+	cost_per_page = spc_random_page_cost -
+		(spc_random_page_cost - spc_seq_page_cost) * sqrt(P / T);
+	*missing = Max(0.0, P - ceil(pg_pages)) * cost_per_page +
+		Max(0.0, P * tuples / T - pg_tuples) * (cpu_tuple_cost + qual_cost);
+	return sel;
 }
 
 /* amcostestimate */
@@ -114,37 +309,39 @@ skip_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	RelOptInfo *rel = index->rel;
 	Relation	irel = index_open(index->indexoid, NoLock);
 	SkipMeta	meta;
-	double		spc_random_page_cost;
-	double		nranges, sel, rows, per_range, clustered, scattered, true_ranges,
-				false_ranges, open_ranges, probes, corr, pages;
+	SkipEstimate est;
+	QualCost	qcost;
+	double		spc_random_page_cost, spc_seq_page_cost;
+	double		sel, probes, values, corr, pages;
+	Cost		missing;
 	List	   *quals = get_quals_from_indexclauses(path->indexclauses);
 
 	skip_read_meta(irel, &meta);
 	index_close(irel, NoLock);
-	get_tablespace_page_costs(index->reltablespace, &spc_random_page_cost, NULL);
+	get_tablespace_page_costs(index->reltablespace, &spc_random_page_cost,
+							  &spc_seq_page_cost);
 
-	nranges = Max(ceil((double) Max(rel->pages, 1) / meta.pages_per_range), 1.0);
 	sel = clauselist_selectivity(root, quals, rel->relid, JOIN_INNER, NULL);
-	rows = sel * Max(rel->tuples, 1.0);
-	per_range = Max(rel->tuples, 1.0) / nranges;
-	clustered = Min(nranges, ceil(rows / per_range));
-	scattered = nranges * (1.0 - exp(-rows / nranges));
+	probes = skip_probes(root, path, &values);
 	corr = skip_correlation(root, path);
-	true_ranges = corr > 0 ? Min(scattered, clustered / corr) : scattered;
-	true_ranges = Max(true_ranges, Min(clustered, scattered));
-	probes = skip_probes(root, path);
-	false_ranges = Min(1.0, meta.target_rate * probes) * (nranges - true_ranges);
-	/* the open ranges (not summarized) are returned whole */
-	open_ranges = Min(nranges, Max(nranges - (double) meta.summarized, 0.0));
-	*indexSelectivity = Min(1.0, (true_ranges + false_ranges + open_ranges) / nranges);
+	skip_estimate(&meta, rel, sel * Max(rel->tuples, 1.0), probes, values,
+				  skip_column_distinct(root, path), corr, &est);
+	cost_qual_eval(&qcost, quals, root);
+	*indexSelectivity = skip_heap_selectivity(rel, est.heap_pages, qcost.per_tuple,
+											  spc_random_page_cost,
+											  spc_seq_page_cost, &missing);
 
 	pages = 1.0 + probes * meta.nhashes * Max(meta.nsegments, 1);
 	pages = Min(pages, (double) Max(index->pages, 1));
 	*indexPages = pages;
+	if (loop_count > 1)
+		pages = index_pages_fetched(pages * loop_count, (BlockNumber) Max(index->pages, 1),
+									(double) Max(index->pages, 1), root) / loop_count;
 	*indexStartupCost = pages * spc_random_page_cost +
-		probes * meta.nhashes * nranges / 64.0 * cpu_operator_cost +
+		probes * meta.nhashes * est.nranges / 64.0 * cpu_operator_cost +
 		list_length(quals) * cpu_operator_cost;
 	*indexTotalCost = *indexStartupCost +
-		(true_ranges + false_ranges + open_ranges) * cpu_operator_cost;
+		(est.true_ranges + est.false_ranges + est.open_ranges) * cpu_operator_cost +
+		missing;
 	*indexCorrelation = corr;
 }

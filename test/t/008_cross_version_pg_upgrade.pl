@@ -5,7 +5,11 @@
 # BloomsetTest fixture with a TOASTed filter): database "cur" at the default
 # extension version, database "v10" at extension version 1.0, updated with
 # ALTER EXTENSION ... UPDATE after the server upgrade.  Every filter must be
-# bit-identical afterwards and answer every probe identically.
+# bit-identical afterwards and answer every probe identically.  bloomskip
+# indexes (database "cur": several operator classes, multicolumn, rows added
+# after the build so that some ranges are open, staged and sliced) must
+# keep their pages and answer as before and as the sequential scan, and
+# take new rows on the new server.
 # Run by scripts/test.sh (cross-15-NN); skipped without BLOOMSET_OLD_INSTALL.
 
 use strict;
@@ -40,6 +44,43 @@ sub pg_attver_skew
 	my ($rc) = $new->psql('postgres',
 		'CREATE TEMP TABLE attver_probe (a int); ALTER TABLE attver_probe ALTER COLUMN a SET (pg_attver=1)');
 	return $rc != 0;
+}
+
+# the bloomskip indexes of database "cur"
+my $skip_setup = q{
+CREATE TABLE skt (k int8, t text, n numeric, u uuid, d date, pad text) WITH (autovacuum_enabled = false);
+INSERT INTO skt SELECT i, md5(i::text), i / 7.0, md5(i::text)::uuid, date '2000-01-01' + i % 5000,
+	repeat('p', 60) FROM generate_series(1, 30000) i;
+CREATE INDEX skt_k ON skt USING bloomskip (k) WITH (pages_per_range = 2);
+CREATE INDEX skt_tn ON skt USING bloomskip (t, n);
+CREATE INDEX skt_ud ON skt USING bloomskip (u, d) WITH (pages_per_range = 4);
+INSERT INTO skt SELECT i, md5(i::text), i / 7.0, md5(i::text)::uuid, date '2000-01-01' + i % 5000,
+	repeat('q', 60) FROM generate_series(30001, 60000) i;
+};
+my $skip_queries = q{
+SELECT 'k ' || count(*) FROM skt WHERE k = ANY (ARRAY(SELECT k FROM skt WHERE k % 97 = 0) || '{-1,70000}'::int8[]);
+SELECT 'k4 ' || count(*) FROM skt WHERE k = 44444::int4;
+SELECT 't ' || count(*) FROM skt WHERE t = ANY (ARRAY(SELECT t FROM skt WHERE k % 89 = 0));
+SELECT 'n ' || count(*) FROM skt WHERE n = ANY (ARRAY(SELECT n FROM skt WHERE k % 83 = 0));
+SELECT 'u ' || count(*) FROM skt WHERE u = ANY (ARRAY(SELECT u FROM skt WHERE k % 79 = 0));
+SELECT 'd ' || count(*) FROM skt WHERE d = date '2003-05-05';
+SELECT 'check ' || bloomskip_check('skt_k') || bloomskip_check('skt_tn') || bloomskip_check('skt_ud');
+};
+my $skip_filters = q{
+SELECT md5(string_agg(i::text || ':' || r || ':' || bloom_to_bytea(bloomskip_range_filter(i, r))::text, ','
+	ORDER BY i::text, r)) || ' ' || string_agg(DISTINCT i::text || (SELECT x::text FROM bloomskip_info(i) x), ',')
+FROM unnest(ARRAY['skt_k', 'skt_tn', 'skt_ud']::regclass[]) i,
+	LATERAL generate_series(0, (SELECT summarized_ranges - 1 FROM bloomskip_info(i))) r
+};
+# the answers of the bloomskip indexes (bitmap scans only) or of the
+# sequential scan
+sub skip_answers
+{
+	my ($node, $how) = @_;
+	my $set = $how eq 'index'
+	  ? 'SET enable_seqscan = off; SET enable_indexscan = off; SET client_min_messages = warning;'
+	  : 'SET enable_bitmapscan = off; SET client_min_messages = warning;';
+	return $node->safe_psql('cur', $set . $skip_queries);
 }
 
 my $fixtures = $ENV{BLOOMSET_FIXTURES} // "$FindBin::RealBin/../upgrade";
@@ -80,6 +121,12 @@ for my $db (qw(cur v10))
 	is(join(' ', grep { (split / /)[3] ne '0' } @ans), '', "$db on $oldv: no false negatives");
 }
 my $bt_old = fingerprints($old, 'cur');
+$old->safe_psql('cur', $skip_setup);
+my $skip_old = skip_answers($old, 'index');
+my $skip_filters_old = $old->safe_psql('cur', $skip_filters);
+is($skip_old, skip_answers($old, 'seq'), "bloomskip on $oldv: the index answers as the sequential scan");
+like($old->safe_psql('cur', 'SELECT staged_ranges || \',\' || open_ranges FROM bloomskip_info(\'skt_k\')'),
+	qr/^[1-9]\d*,1$/, "bloomskip on $oldv: some ranges staged, the last open");
 
 # With the pg_attver skew (see pg_attver_skew) pg_upgrade cannot restore
 # any table's schema.  Work around PostgreSQL's problem, not bloomset's:
@@ -138,6 +185,15 @@ for my $db (qw(cur v10))
 check_same_filters(fingerprints($new, 'cur'), $bt_old, "pg_upgrade to $newv");
 check_no_false_negatives($new, 'cur', "pg_upgrade to $newv");
 check_recompute($new, 'cur', "pg_upgrade to $newv");
+is($new->safe_psql('cur', $skip_filters), $skip_filters_old,
+	"bloomskip: every range filter and the indexes' parameters the same after pg_upgrade to $newv");
+is(skip_answers($new, 'index'), $skip_old, "bloomskip: the same answers after pg_upgrade to $newv");
+like($new->safe_psql('cur', 'SET enable_seqscan = off; EXPLAIN (COSTS OFF) SELECT * FROM skt WHERE k = 5'),
+	qr/Bitmap Index Scan on skt_k/, "bloomskip: used by the planner on $newv");
+$new->safe_psql('cur', q{INSERT INTO skt SELECT i, md5(i::text), i / 7.0, md5(i::text)::uuid,
+	date '2000-01-01' + i % 5000, repeat('r', 60) FROM generate_series(60001, 90000) i});
+is(skip_answers($new, 'index'), skip_answers($new, 'seq'),
+	"bloomskip: rows added on $newv found as the sequential scan finds them");
 
 # then the extension update, on the new server
 $new->safe_psql('v10', 'ALTER EXTENSION bloomset UPDATE');

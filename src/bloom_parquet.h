@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * bloom_parquet.h
- *	  Parquet filters in and out of SQL (bloom_parquet.c): what the aggregate
- *	  engine needs to size a filter of the Parquet scheme.
+ *	  Parquet filters in and out of SQL (bloom_parquet.c): the registration
+ *	  of the Parquet hashing scheme, and what the aggregate engine needs to
+ *	  size a filter of that scheme.
  *
  *-------------------------------------------------------------------------
  */
@@ -18,6 +19,7 @@
 #include "core/bloom_core.h"
 
 /* bloom_parquet.c: Parquet filters in and out */
+extern void bloom_parquet_register(void);
 extern void bloom_parquet_sized_header(BloomFilter *hdr, int64 capacity,
 									   double fpr, Oid typid, Oid collation);
 

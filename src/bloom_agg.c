@@ -2,8 +2,8 @@
  *
  * bloom_agg.c
  *	  The aggregate engine: one state design for the value aggregates of
- *	  every kind -- bloom_agg (with bloom_parquet_agg and the n-gram and
- *	  token aggregates of bloom_text.c), counting_bloom_agg and
+ *	  every kind -- bloom_agg (with bloom_parquet_agg of bloom_parquet.c and
+ *	  the n-gram and token aggregates of bloom_text.c), counting_bloom_agg and
  *	  scalable_bloom_agg -- and one machinery for the set-operation
  *	  aggregates of every kind (bloom_union_agg, bloom_intersect_agg,
  *	  counting_bloom_union_agg, scalable_bloom_union_agg).  A kind's hooks
@@ -81,7 +81,6 @@
 #include "bloom_agg.h"
 #include "bloom_datum.h"
 #include "bloom_hash.h"
-#include "bloom_parquet.h"
 #include "bloom_type.h"
 
 #include <math.h>
@@ -92,7 +91,6 @@
 #include "nodes/primnodes.h"
 #include "port/pg_bitutils.h"
 #include "utils/memutils.h"
-
 
 /*
  * The list's distinct count is estimated (HyperLogLog, 2^14 registers:
@@ -1138,21 +1136,6 @@ bloom_make_explicit(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
 	return bloom_alloc_like(aggcxt, &hdr, hdr.nbits);
 }
 
-/*
- * The filter of bloom_parquet_agg(x, capacity, fpr): Parquet's scheme and
- * power-of-two sizing, for the argument's type (bloom_parquet.c).
- */
-static void *
-bloom_make_parquet(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
-{
-	BloomFilter hdr;
-
-	bloom_agg_args_given(fcinfo, 2, "bloom_parquet_agg", "capacity and false-positive rate");
-	bloom_parquet_sized_header(&hdr, PG_GETARG_INT64(2), PG_GETARG_FLOAT8(3),
-							   get_fn_expr_argtype(fcinfo->flinfo, 1), PG_GET_COLLATION());
-	return bloom_alloc_like(aggcxt, &hdr, hdr.nbits);
-}
-
 /* bloom_agg(anyelement): automatic sizing. */
 PG_FUNCTION_INFO_V1(bloom_agg_trans);
 Datum
@@ -1175,14 +1158,6 @@ Datum
 bloom_agg_trans_explicit(PG_FUNCTION_ARGS)
 {
 	return bloom_agg_apply(fcinfo, &bloom_plain_ops, bloom_make_explicit, NULL);
-}
-
-/* bloom_parquet_agg(anyelement, capacity bigint, fpr float8) */
-PG_FUNCTION_INFO_V1(bloom_parquet_agg_trans);
-Datum
-bloom_parquet_agg_trans(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_apply(fcinfo, &bloom_plain_ops, bloom_make_parquet, "bloom_parquet_agg");
 }
 
 /* The final, combine, serialize and deserialize functions of them all. */

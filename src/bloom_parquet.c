@@ -55,6 +55,7 @@
  *-------------------------------------------------------------------------
  */
 #include "bloom_parquet.h"
+#include "bloom_agg.h"
 #include "bloom_datum.h"
 #include "bloom_hash.h"
 #include "bloom_type.h"
@@ -377,7 +378,7 @@ bloom_parquet_init(BloomFilter *hdr, uint64 nbits, Oid typid, Oid collation)
  * typid at the rate fpr, by the exact blocked model (Arrow's formula
  * undersizes: see README); fpr is recorded as its target.
  */
-void
+static void
 bloom_parquet_sized_header(BloomFilter *hdr, int64 capacity, double fpr,
 						   Oid typid, Oid collation)
 {
@@ -481,4 +482,29 @@ bloom_to_parquet(PG_FUNCTION_ARGS)
 	memcpy(VARDATA(out), hdr, hlen);
 	memcpy(VARDATA(out) + hlen, f->words, nbytes);
 	PG_RETURN_BYTEA_P(out);
+}
+
+/* ---- SQL: the aggregate (bloom_agg.c's engine, the bloom kind) ----------- */
+
+/*
+ * The filter of bloom_parquet_agg(x, capacity, fpr): Parquet's scheme and
+ * power-of-two sizing, for the argument's type (a BloomAggMake).
+ */
+static void *
+bloom_make_parquet(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
+{
+	BloomFilter hdr;
+
+	bloom_agg_args_given(fcinfo, 2, "bloom_parquet_agg", "capacity and false-positive rate");
+	bloom_parquet_sized_header(&hdr, PG_GETARG_INT64(2), PG_GETARG_FLOAT8(3),
+							   get_fn_expr_argtype(fcinfo->flinfo, 1), PG_GET_COLLATION());
+	return bloom_alloc_like(aggcxt, &hdr, hdr.nbits);
+}
+
+/* bloom_parquet_agg(anyelement, capacity bigint, fpr float8) */
+PG_FUNCTION_INFO_V1(bloom_parquet_agg_trans);
+Datum
+bloom_parquet_agg_trans(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_apply(fcinfo, &bloom_plain_ops, bloom_make_parquet, "bloom_parquet_agg");
 }

@@ -71,6 +71,11 @@ typedef struct BloomKindOps
 	void	   *(*add) (void *f, const uint64 *h, int n, int nkeys);
 	/* warn or raise (bloomset.full_filter) if f is over its target rate */
 	void		(*check_full) (const void *f, FunctionCallInfo fcinfo);
+	/*
+	 * estimated distinct items and current false-positive rate of a valid
+	 * value f (the planner's selectivity of a probe)
+	 */
+	void		(*stats) (const void *f, double *items, double *fpr);
 
 	/*
 	 * The aggregate engine (bloom_agg.c).  Shared by the kind's value and
@@ -106,5 +111,6 @@ typedef struct BloomKindOps
 
 extern void bloom_kind_register(const BloomKindOps *ops);
 extern const BloomKindOps *bloom_kind_ops(BloomKind kind);
+extern const BloomKindOps *bloom_kind_of(const BloomFilter *f);
 
 #endif							/* BLOOMSET_BLOOM_KIND_H */

@@ -1054,6 +1054,16 @@ bloom_plain_check_full(const void *f, FunctionCallInfo fcinfo)
 	bloom_check_full((const BloomFilter *) f, fcinfo);
 }
 
+/* Estimated distinct items and current rate: the model's, from the fill. */
+static void
+bloom_plain_stats(const void *f, double *items, double *fpr)
+{
+	const BloomFilter *bf = (const BloomFilter *) f;
+
+	*items = bloom_estimate_items(bf, bloom_popcount(bf));
+	*fpr = bloom_current_fpr(bf);
+}
+
 const BloomKindOps bloom_plain_ops = {
 	.kind = BLOOM_KIND_PLAIN,
 	.type_name = "bloom",
@@ -1068,6 +1078,7 @@ const BloomKindOps bloom_plain_ops = {
 	.test = bloom_plain_test,
 	.add = bloom_plain_add,
 	.check_full = bloom_plain_check_full,
+	.stats = bloom_plain_stats,
 	.state_msg = BLOOM_STATE_MSG,
 	.empty = bloom_plain_empty,
 	.agg_name = "bloom_agg",

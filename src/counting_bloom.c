@@ -616,6 +616,23 @@ counting_check_full_op(const void *f, FunctionCallInfo fcinfo)
 	counting_check_full((const BloomFilter *) f, fcinfo);
 }
 
+/*
+ * Estimated distinct items and current rate: the estimate
+ * counting_bloom_estimate_card gives, and the classic model's rate at that
+ * many items over its counters -- (non-zero / counters)^k, as
+ * counting_bloom_info reports it, since the estimate inverts the fill.
+ */
+static void
+counting_stats(const void *f, double *items, double *fpr)
+{
+	const BloomFilter *bf = (const BloomFilter *) f;
+	double		m = (double) (bf->nbits / 4);
+
+	*items = DatumGetFloat8(DirectFunctionCall1(counting_bloom_estimate_card,
+												PointerGetDatum(bf)));
+	*fpr = pow(-expm1(-(double) bf->nhashes * *items / m), bf->nhashes);
+}
+
 const BloomKindOps counting_bloom_ops = {
 	.kind = BLOOM_KIND_COUNTING,
 	.type_name = "counting_bloom",
@@ -630,6 +647,7 @@ const BloomKindOps counting_bloom_ops = {
 	.test = counting_test,
 	.add = counting_add,
 	.check_full = counting_check_full_op,
+	.stats = counting_stats,
 	.state_msg = "invalid serialized counting bloom aggregate state",
 	.empty = counting_agg_empty,
 	.agg_name = "counting_bloom_agg",

@@ -975,6 +975,28 @@ scalable_check_full_op(const void *f, FunctionCallInfo fcinfo)
 	scalable_check_full((const ScalableFilter *) f, fcinfo);
 }
 
+/*
+ * Estimated distinct items and current rate: the sums over the
+ * sub-filters, and the rate of "any sub-filter answers maybe" (a value of
+ * 1.0's format read in the current one first).
+ */
+static void
+scalable_stats(const void *f, double *items, double *fpr)
+{
+	const ScalableFilter *s = bloom_from_datum_kind(PointerGetDatum(f),
+													BLOOM_KIND_SCALABLE);
+	const BloomFilter *sub = scalable_first(s);
+	double		none = 1.0;
+
+	*items = 0.0;
+	for (int i = 0; i < s->nsub; i++, sub = scalable_next(sub))
+	{
+		*items += bloom_estimate_items(sub, bloom_popcount(sub));
+		none *= 1.0 - bloom_current_fpr(sub);
+	}
+	*fpr = 1.0 - none;
+}
+
 const BloomKindOps scalable_bloom_ops = {
 	.kind = BLOOM_KIND_SCALABLE,
 	.type_name = "scalable_bloom",
@@ -989,6 +1011,7 @@ const BloomKindOps scalable_bloom_ops = {
 	.test = scalable_op_test,
 	.add = scalable_add,
 	.check_full = scalable_check_full_op,
+	.stats = scalable_stats,
 	.state_msg = SCALABLE_STATE_MSG,
 	.empty = scalable_agg_empty,
 	.portable = scalable_agg_portable,

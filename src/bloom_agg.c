@@ -2,14 +2,15 @@
  *
  * bloom_agg.c
  *	  The aggregate engine: one state design for the value aggregates of
- *	  every kind -- bloom_agg (with bloom_parquet_agg and the n-gram and
- *	  token aggregates of bloom_text.c), counting_bloom_agg and
+ *	  every kind -- bloom_agg (with bloom_parquet_agg of bloom_parquet.c and
+ *	  the n-gram and token aggregates of bloom_text.c), counting_bloom_agg and
  *	  scalable_bloom_agg -- and one machinery for the set-operation
  *	  aggregates of every kind (bloom_union_agg, bloom_intersect_agg,
- *	  counting_bloom_union_agg, scalable_bloom_union_agg).  A kind gives its
- *	  hooks (BloomAggKind, bloom_agg.h): bloom's are here, counting_bloom's and
- *	  scalable_bloom's in their type's file, whose SQL entry points are thin
- *	  wrappers over the functions here.  bloom_type.c keeps the type.
+ *	  counting_bloom_union_agg, scalable_bloom_union_agg).  A kind's hooks
+ *	  are part of its one table of operations (BloomKindOps, bloom_kind.h),
+ *	  defined in its type's file (bloom_type.c, counting_bloom.c,
+ *	  scalable_bloom.c) with the rest of the kind; the SQL entry points are
+ *	  thin wrappers over the functions here.
  *
  * State.  A value aggregate keeps an `internal` state, updated in place and
  * allocated in the aggregate context.  The first non-null row sets up the
@@ -45,12 +46,12 @@
  * capacity: the full-filter check says so); counting's, an error -- the
  * sized form is the way.
  *
- * Automatic sizing of bloom_agg(x): an exact set of up to
- * BLOOM_AUTO_EXACT_MAX hashes (16 bytes a distinct value at most), then a
- * list of the hashes as they come (the kind's list_max; 8 bytes a row,
- * appended in order: no random access while the rows stream in), then a
- * filter of BLOOM_AUTO_MAX_BITS (128 MiB, 1 % up to about 100 million
- * distinct values).  The final function builds (or folds down to) the
+ * Automatic sizing of bloom_agg(x) (its limits: bloom_type.c): an exact
+ * set of up to BLOOM_AUTO_EXACT_MAX hashes (16 bytes a distinct value at
+ * most), then a list of the hashes as they come (the kind's list_max; 8
+ * bytes a row, appended in order: no random access while the rows stream
+ * in), then a filter of BLOOM_AUTO_MAX_BITS (128 MiB, 1 % up to about 100
+ * million distinct values).  The final function builds (or folds down to) the
  * smallest power-of-two blocked filter that keeps the model false-positive
  * rate at or under 1 %: for the exact set, sized by its count; for the
  * list, by a HyperLogLog estimate of its distinct hashes (2^14 registers,
@@ -80,7 +81,6 @@
 #include "bloom_agg.h"
 #include "bloom_datum.h"
 #include "bloom_hash.h"
-#include "bloom_parquet.h"
 #include "bloom_type.h"
 
 #include <math.h>
@@ -92,11 +92,6 @@
 #include "port/pg_bitutils.h"
 #include "utils/memutils.h"
 
-
-/* exact phase of automatic sizing: up to 2^20 distinct hashes (16 MiB) */
-#define BLOOM_AUTO_EXACT_MAX	(1 << 20)
-/* list phase of automatic sizing: up to 2^24 hashes (128 MiB) */
-#define BLOOM_AUTO_LIST_MAX		(1 << 24)
 /*
  * The list's distinct count is estimated (HyperLogLog, 2^14 registers:
  * standard error 1.04 / 128 = 0.81 %) and raised by 3 % (3.7 standard
@@ -104,9 +99,6 @@
  */
 #define BLOOM_LIST_HLL_BITS		14
 #define BLOOM_LIST_MARGIN		1.03
-/* filter of the second phase: 2^30 bits = 128 MiB, 1 % up to ~100 M items */
-#define BLOOM_AUTO_MAX_BITS		(UINT64_C(1) << 30)
-#define BLOOM_STATE_MSG			"invalid serialized bloom aggregate state"
 
 /*
  * The prefetch queue: hashes wait here a few rows while the cache lines
@@ -164,7 +156,7 @@ typedef enum BloomAggMode
 
 struct BloomAggState
 {
-	const BloomAggKind *kind;
+	const BloomKindOps *kind;
 	BloomAggMode mode;
 	void	   *filter;			/* BLOOM_AGG_FILTER: the kind's filter */
 	void	   *hdr;			/* BLOOM_AGG_EXACT: the kind's header */
@@ -364,7 +356,7 @@ bloom_hashset_recv(BloomHashSet *s, StringInfo buf, uint32 max)
  * filter *f, a queue's length at a time.
  */
 static void
-bloom_set_into_filter(const BloomAggKind *k, const BloomHashSet *s, void **f,
+bloom_set_into_filter(const BloomKindOps *k, const BloomHashSet *s, void **f,
 					  MemoryContext cxt)
 {
 	uint64		batch[BLOOM_QUEUE_LEN];
@@ -394,7 +386,7 @@ bloom_set_into_filter(const BloomAggKind *k, const BloomHashSet *s, void **f,
  * time, prefetching the next queue's memory while inserting this one.
  */
 static void
-bloom_list_into_filter(const BloomAggKind *k, const uint64 *h, uint64 n, void **f,
+bloom_list_into_filter(const BloomKindOps *k, const uint64 *h, uint64 n, void **f,
 					   MemoryContext cxt)
 {
 	for (uint64 i = 0; i < n; i += BLOOM_QUEUE_LEN)
@@ -403,7 +395,7 @@ bloom_list_into_filter(const BloomAggKind *k, const uint64 *h, uint64 n, void **
 
 		if (k->prefetch)
 			for (uint64 j = i + BLOOM_QUEUE_LEN; j < next; j++)
-				k->prefetch(*f, h[j]);
+				k->prefetch(*f, h[j], true);
 		k->insert(f, h + i, (int) Min(n - i, BLOOM_QUEUE_LEN), cxt);
 		if ((i & 0xFFFFF) == 0)
 			CHECK_FOR_INTERRUPTS();
@@ -453,10 +445,10 @@ bloom_list_distinct(const uint64 *h, uint64 n)
 
 /* A new state of kind k in aggcxt: filling filter f, or exact under header f. */
 static BloomAggState *
-bloom_state_new(MemoryContext aggcxt, const BloomAggKind *k, void *f, bool exact)
+bloom_state_new(MemoryContext aggcxt, const BloomKindOps *k, void *f, bool exact)
 {
 	BloomAggState *st = MemoryContextAllocZero(aggcxt, sizeof(BloomAggState));
-	BloomAggFields fl = k->fields(f);
+	BloomElementFields fl = k->fields(f);
 
 	st->kind = k;
 	st->seed = fl.seed;
@@ -587,7 +579,7 @@ bloom_state_push(BloomAggState *st, uint64 h)
 	if (st->mode == BLOOM_AGG_FILTER)
 	{
 		if (st->kind->prefetch)
-			st->kind->prefetch(st->filter, h);
+			st->kind->prefetch(st->filter, h, true);
 	}
 	else if (st->mode == BLOOM_AGG_LIST && st->queue.n == 0)
 	{
@@ -703,7 +695,7 @@ bloom_state_add_arg(FunctionCallInfo fcinfo, BloomAggState *st)
 	if (!st->value.valid)
 	{
 		void	   *hdr = bloom_state_header(st);
-		BloomAggFields fl = st->kind->fields(hdr);
+		BloomElementFields fl = st->kind->fields(hdr);
 
 		bloom_agg_first_value(fcinfo, &st->value, fl.family, fl.collfp,
 							  GetMemoryChunkContext(st));
@@ -725,7 +717,7 @@ bloom_state_add_arg(FunctionCallInfo fcinfo, BloomAggState *st)
  * aggregate in messages (NULL: the kind's name).
  */
 Datum
-bloom_agg_apply(FunctionCallInfo fcinfo, const BloomAggKind *k, BloomAggMake make,
+bloom_agg_apply(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMake make,
 				const char *aggname)
 {
 	BloomAggState *st;
@@ -741,7 +733,7 @@ bloom_agg_apply(FunctionCallInfo fcinfo, const BloomAggKind *k, BloomAggMake mak
 	else
 		st = (BloomAggState *) PG_GETARG_POINTER(0);
 	if (PG_NARGS() > 2)
-		bloom_agg_same_args(&st->args, fcinfo, 2, aggname ? aggname : k->name);
+		bloom_agg_same_args(&st->args, fcinfo, 2, aggname ? aggname : k->agg_name);
 	bloom_state_add_arg(fcinfo, st);
 	PG_RETURN_POINTER(st);
 }
@@ -752,7 +744,7 @@ bloom_agg_apply(FunctionCallInfo fcinfo, const BloomAggKind *k, BloomAggMake mak
  * counts them, checked for fullness; over no rows, the kind's empty filter.
  */
 Datum
-bloom_agg_finish(FunctionCallInfo fcinfo, const BloomAggKind *k)
+bloom_agg_finish(FunctionCallInfo fcinfo, const BloomKindOps *k)
 {
 	BloomAggState *st;
 	void	   *f;
@@ -785,7 +777,7 @@ bloom_agg_finish(FunctionCallInfo fcinfo, const BloomAggKind *k)
 		((BloomFilter *) f)->nitems = 0;
 		bloom_add_items(f, st->nadded);
 	}
-	k->ops->check_full(f, fcinfo);
+	k->check_full(f, fcinfo);
 	PG_RETURN_POINTER(f);
 }
 
@@ -817,7 +809,7 @@ bloom_agg_args_given(FunctionCallInfo fcinfo, int n, const char *aggname,
 
 /* Raise invalid_binary_representation for a bad serialized state of k. */
 static void
-bloom_bad_state(const BloomAggKind *k, const char *why)
+bloom_bad_state(const BloomKindOps *k, const char *why)
 {
 	bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, k->state_msg, why);
 }
@@ -829,12 +821,12 @@ bloom_bad_state(const BloomAggKind *k, const char *why)
 static void
 bloom_state_take_filter(BloomAggState *dst, const void *src, MemoryContext aggcxt)
 {
-	const BloomAggKind *k = dst->kind;
+	const BloomKindOps *k = dst->kind;
 	void	   *f = bloom_copy_in(aggcxt, src);
-	BloomAggFields ff = k->fields(f);
-	BloomAggFields hf = k->fields(dst->hdr);
+	BloomElementFields ff = k->fields(f);
+	BloomElementFields hf = k->fields(dst->hdr);
 
-	bloom_merge_element_fields(ff.family, ff.collfp, hf.family, *hf.collfp, k->name);
+	bloom_merge_element_fields(ff.family, ff.collfp, hf.family, *hf.collfp, k->agg_name);
 	if (k->adopted)
 		k->adopted(f);
 	bloom_set_into_filter(k, &dst->set, &f, aggcxt);
@@ -847,9 +839,9 @@ bloom_state_take_filter(BloomAggState *dst, const void *src, MemoryContext aggcx
 static void
 bloom_state_merge(BloomAggState *dst, BloomAggState *src, MemoryContext aggcxt)
 {
-	const BloomAggKind *k = dst->kind;
-	BloomAggFields df = k->fields(bloom_state_header(dst));
-	BloomAggFields sf = k->fields(bloom_state_header(src));
+	const BloomKindOps *k = dst->kind;
+	BloomElementFields df = k->fields(bloom_state_header(dst));
+	BloomElementFields sf = k->fields(bloom_state_header(src));
 	uint64		pos = 0,
 				h;
 	int			m;
@@ -857,8 +849,8 @@ bloom_state_merge(BloomAggState *dst, BloomAggState *src, MemoryContext aggcxt)
 	if (src->kind != k)
 		bloom_bad_state(k, "the state is of another kind");
 	if (!bloom_args_equal(&dst->args, &src->args))
-		bloom_args_differ(k->name, "partial aggregates were given different ones");
-	bloom_merge_element_fields(df.family, df.collfp, sf.family, *sf.collfp, k->name);
+		bloom_args_differ(k->agg_name, "partial aggregates were given different ones");
+	bloom_merge_element_fields(df.family, df.collfp, sf.family, *sf.collfp, k->agg_name);
 	if (k->adopted)
 		k->adopted(bloom_state_header(dst));
 	if (src->mode == BLOOM_AGG_EXACT)
@@ -896,8 +888,8 @@ bloom_state_copy(MemoryContext aggcxt, const BloomAggState *src)
 		st->filter = bloom_copy_in(aggcxt, src->filter);
 	else
 	{
-		st->hdr = MemoryContextAlloc(aggcxt, src->kind->hdr_size);
-		memcpy(st->hdr, src->hdr, src->kind->hdr_size);
+		st->hdr = MemoryContextAlloc(aggcxt, src->kind->header_size);
+		memcpy(st->hdr, src->hdr, src->kind->header_size);
 		if (src->mode == BLOOM_AGG_LIST)
 		{
 			st->list = MemoryContextAllocHuge(aggcxt, src->listcap * sizeof(uint64));
@@ -946,7 +938,7 @@ Datum
 bloom_agg_serialize(FunctionCallInfo fcinfo)
 {
 	BloomAggState *st = (BloomAggState *) PG_GETARG_POINTER(0);
-	const BloomAggKind *k = st->kind;
+	const BloomKindOps *k = st->kind;
 	StringInfoData buf;
 
 	bloom_agg_context(fcinfo);
@@ -954,7 +946,7 @@ bloom_agg_serialize(FunctionCallInfo fcinfo)
 	if (st->mode == BLOOM_AGG_LIST)
 		bloom_state_list_to_filter(st); /* partial states travel as filters */
 	pq_begintypsend(&buf);
-	pq_sendbyte(&buf, k->tag);
+	pq_sendbyte(&buf, k->agg_tag);
 	pq_sendbyte(&buf, (int) st->mode);
 	pq_sendint64(&buf, st->nadded);
 	pq_sendbyte(&buf, st->args.n);
@@ -973,7 +965,7 @@ bloom_agg_serialize(FunctionCallInfo fcinfo)
 	}
 	else
 	{
-		pq_sendbytes(&buf, st->hdr, (int) k->hdr_size);
+		pq_sendbytes(&buf, st->hdr, (int) k->header_size);
 		bloom_hashset_send(&buf, &st->set);
 	}
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
@@ -981,7 +973,7 @@ bloom_agg_serialize(FunctionCallInfo fcinfo)
 
 /* Read the sizing arguments of a serialized state into a. */
 static void
-bloom_args_recv(const BloomAggKind *k, StringInfo buf, BloomAggArgs *a)
+bloom_args_recv(const BloomKindOps *k, StringInfo buf, BloomAggArgs *a)
 {
 	if (buf->len - buf->cursor < 1)
 		bloom_bad_state(k, "the state is truncated");
@@ -1000,30 +992,30 @@ bloom_args_recv(const BloomAggKind *k, StringInfo buf, BloomAggArgs *a)
  * the kind's binary input, in aggcxt.
  */
 static void *
-bloom_agg_filter_recv(const BloomAggKind *k, StringInfo buf, MemoryContext aggcxt)
+bloom_agg_filter_recv(const BloomKindOps *k, StringInfo buf, MemoryContext aggcxt)
 {
 	BloomFilter *f = bloom_parse_wire((const uint8 *) buf->data + buf->cursor,
 									  buf->len - buf->cursor,
 									  k->decode ? CurrentMemoryContext : aggcxt,
-									  k->ops->kind, k->state_msg);
+									  k->kind, k->state_msg);
 
 	return k->decode ? k->decode(f, aggcxt) : f;
 }
 
 /* An exact-phase state of kind k from the rest of buf, validated. */
 static BloomAggState *
-bloom_agg_exact_recv(const BloomAggKind *k, StringInfo buf, MemoryContext aggcxt)
+bloom_agg_exact_recv(const BloomKindOps *k, StringInfo buf, MemoryContext aggcxt)
 {
 	void	   *hdr;
 	BloomAggState *st;
 	const char *why;
 
-	if (buf->len - buf->cursor < (int) k->hdr_size)
+	if (buf->len - buf->cursor < (int) k->header_size)
 		bloom_bad_state(k, "the exact-set header is truncated");
-	hdr = MemoryContextAlloc(aggcxt, k->hdr_size);
-	memcpy(hdr, pq_getmsgbytes(buf, (int) k->hdr_size), k->hdr_size);
+	hdr = MemoryContextAlloc(aggcxt, k->header_size);
+	memcpy(hdr, pq_getmsgbytes(buf, (int) k->header_size), k->header_size);
 	st = bloom_state_new(aggcxt, k, hdr, true);
-	if ((why = k->check_hdr(hdr)) != NULL ||
+	if ((why = k->check_exact_hdr(hdr)) != NULL ||
 		(why = bloom_hashset_recv(&st->set, buf, k->exact_max + 1)) != NULL)
 		bloom_bad_state(k, why);
 	return st;
@@ -1031,7 +1023,7 @@ bloom_agg_exact_recv(const BloomAggKind *k, StringInfo buf, MemoryContext aggcxt
 
 /* The deserialize function of kind k's value aggregates. */
 Datum
-bloom_agg_deserialize(FunctionCallInfo fcinfo, const BloomAggKind *k)
+bloom_agg_deserialize(FunctionCallInfo fcinfo, const BloomKindOps *k)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
@@ -1046,7 +1038,7 @@ bloom_agg_deserialize(FunctionCallInfo fcinfo, const BloomAggKind *k)
 	buf.cursor = 0;
 	if (buf.len < 10)
 		bloom_bad_state(k, "the state is truncated");
-	if (pq_getmsgbyte(&buf) != k->tag)
+	if (pq_getmsgbyte(&buf) != k->agg_tag)
 		bloom_bad_state(k, "unknown state kind");
 	mode = pq_getmsgbyte(&buf);
 	nadded = (uint64) pq_getmsgint64(&buf);
@@ -1064,24 +1056,7 @@ bloom_agg_deserialize(FunctionCallInfo fcinfo, const BloomAggKind *k)
 	PG_RETURN_POINTER(st);
 }
 
-/* ---- the bloom kind --------------------------------------------------------- */
-
-/* The element fields of a bloom or counting filter (or exact-phase header). */
-BloomAggFields
-bloom_agg_filter_fields(void *p)
-{
-	BloomFilter *f = (BloomFilter *) p;
-	BloomAggFields fl = {f->family, &f->collfp, f->seed, f->scheme};
-
-	return fl;
-}
-
-/* Why an exact-phase header of bloom_agg_auto_header is invalid, or NULL. */
-const char *
-bloom_agg_check_filter_hdr(const void *hdr)
-{
-	return bloom_check_header((const BloomFilter *) hdr);
-}
+/* ---- automatic sizing -------------------------------------------------------- */
 
 /*
  * The exact-phase header of an automatically sized bloom or counting
@@ -1099,124 +1074,6 @@ bloom_agg_auto_header(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact
 	*exact = true;
 	return hdr;
 }
-
-/* Prefetch what inserting h into the bloom filter f will touch. */
-static void
-bloom_agg_prefetch(const void *f, uint64 h)
-{
-	bloom_prefetch_hash((const BloomFilter *) f, h, true);
-}
-
-/* Insert n hashes into the bloom filter *f. */
-static void
-bloom_agg_insert(void **f, const uint64 *h, int n, MemoryContext cxt)
-{
-	bloom_insert_hashes((BloomFilter *) *f, h, n);
-}
-
-/* Bits of the power-of-two blocked filter for n items at the auto rate. */
-static uint64
-bloom_auto_bits(double n)
-{
-	BloomSizing s = bloom_size_for(Max((int64) ceil(n), 1), BLOOM_AUTO_FPR,
-								   BLOOM_LAYOUT_BLOCKED, true);
-
-	return (s.nbits == 0 || s.nbits > BLOOM_AUTO_MAX_BITS) ? BLOOM_AUTO_MAX_BITS : s.nbits;
-}
-
-/*
- * The filter for an exact set of ndistinct hashes: sized for them at the
- * auto rate (final), or of BLOOM_AUTO_MAX_BITS (the set overflowed).
- */
-static void *
-bloom_agg_from_exact(const void *hdr, uint64 ndistinct, MemoryContext cxt, bool final)
-{
-	const BloomFilter *h = (const BloomFilter *) hdr;
-	uint64		nbits = final ? bloom_auto_bits((double) ndistinct) : BLOOM_AUTO_MAX_BITS;
-	BloomFilter *f = bloom_alloc_in(cxt, nbits);
-
-	bloom_init_header(f, BLOOM_LAYOUT_BLOCKED, BLOOM_BLOCKED_HASHES, nbits, 0);
-	f->scheme = h->scheme;		/* the exact phase hashed with it */
-	f->flags = BLOOM_FLAG_AUTOSIZED;
-	memcpy(f->family, h->family, BLOOM_FAMILY_LEN);
-	f->collfp = h->collfp;
-	return f;
-}
-
-/* OR the bloom filter src into *dst (the same parameters, or an error). */
-static void
-bloom_agg_merge(void **dst, const void *src, MemoryContext cxt)
-{
-	BloomFilter *d = (BloomFilter *) *dst;
-	const BloomFilter *s = (const BloomFilter *) src;
-	char		detail[256];
-
-	if (!bloom_check_compatible(d, s, detail, sizeof(detail)) || d->nbits != s->nbits)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot combine bloom_agg states with different parameters"),
-				 errdetail("%s", detail),
-				 errhint("Give every group the same capacity and rate.")));
-	bloom_or_words(d->words, s->words, BLOOM_NWORDS(d));
-}
-
-/*
- * The final filter of a filter-phase state: a copy, or for automatic
- * sizing past the exact phase, the big filter folded down to the size for
- * its estimated distinct values.
- */
-static void *
-bloom_agg_result(const void *p)
-{
-	const BloomFilter *big = (const BloomFilter *) p;
-	BloomFilter *f;
-	uint64		bits;
-
-	if (!(big->flags & BLOOM_FLAG_AUTOSIZED))
-		return bloom_copy(big);
-	bits = bloom_auto_bits(bloom_estimate_items(big, bloom_popcount(big)));
-	f = bloom_alloc_like(CurrentMemoryContext, big, bits);
-	bloom_resize_into(big, f);
-	f->flags = BLOOM_FLAG_AUTOSIZED;
-	return f;
-}
-
-/* The smallest empty filter: the result of aggregating nothing. */
-BloomFilter *
-bloom_empty_result(void)
-{
-	BloomFilter *f = bloom_alloc(BLOOM_LAYOUT_BLOCKED, BLOOM_BLOCKED_HASHES,
-								 BLOOM_MIN_BITS, 0);
-
-	f->flags = BLOOM_FLAG_AUTOSIZED;
-	return f;
-}
-
-/* bloom_empty_result for the kind's hooks. */
-static void *
-bloom_agg_empty(void)
-{
-	return bloom_empty_result();
-}
-
-static const BloomAggKind bloom_agg_kind = {
-	.ops = &bloom_plain_ops,
-	.state_msg = BLOOM_STATE_MSG,
-	.empty = bloom_agg_empty,
-	.name = "bloom_agg",
-	.tag = 'b',
-	.exact_max = BLOOM_AUTO_EXACT_MAX,
-	.list_max = BLOOM_AUTO_LIST_MAX,
-	.items_are_rows = true,
-	.hdr_size = BLOOM_HEADER_SIZE,
-	.check_hdr = bloom_agg_check_filter_hdr,
-	.fields = bloom_agg_filter_fields,
-	.prefetch = bloom_agg_prefetch,
-	.insert = bloom_agg_insert,
-	.from_exact = bloom_agg_from_exact,
-	.merge = bloom_agg_merge,
-	.result = bloom_agg_result,
-};
 
 /* ---- bloom_agg and its forms ---------------------------------------------- */
 
@@ -1237,7 +1094,7 @@ bloom_agg_auto_state(FunctionCallInfo fcinfo, const char *family)
 	aggcxt = bloom_agg_context(fcinfo);
 	hdr = bloom_agg_auto_header(fcinfo, aggcxt, &exact);
 	strlcpy(hdr->family, family, BLOOM_FAMILY_LEN);
-	return bloom_state_new(aggcxt, &bloom_agg_kind, hdr, exact);
+	return bloom_state_new(aggcxt, &bloom_plain_ops, hdr, exact);
 }
 
 /* The element family of an aggregate state ("" before the first value). */
@@ -1279,27 +1136,12 @@ bloom_make_explicit(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
 	return bloom_alloc_like(aggcxt, &hdr, hdr.nbits);
 }
 
-/*
- * The filter of bloom_parquet_agg(x, capacity, fpr): Parquet's scheme and
- * power-of-two sizing, for the argument's type (bloom_parquet.c).
- */
-static void *
-bloom_make_parquet(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
-{
-	BloomFilter hdr;
-
-	bloom_agg_args_given(fcinfo, 2, "bloom_parquet_agg", "capacity and false-positive rate");
-	bloom_parquet_sized_header(&hdr, PG_GETARG_INT64(2), PG_GETARG_FLOAT8(3),
-							   get_fn_expr_argtype(fcinfo->flinfo, 1), PG_GET_COLLATION());
-	return bloom_alloc_like(aggcxt, &hdr, hdr.nbits);
-}
-
 /* bloom_agg(anyelement): automatic sizing. */
 PG_FUNCTION_INFO_V1(bloom_agg_trans);
 Datum
 bloom_agg_trans(PG_FUNCTION_ARGS)
 {
-	return bloom_agg_apply(fcinfo, &bloom_agg_kind, bloom_agg_auto_header, NULL);
+	return bloom_agg_apply(fcinfo, &bloom_plain_ops, bloom_agg_auto_header, NULL);
 }
 
 /* bloom_agg(anyelement, capacity bigint, fpr float8) */
@@ -1307,7 +1149,7 @@ PG_FUNCTION_INFO_V1(bloom_agg_trans_sized);
 Datum
 bloom_agg_trans_sized(PG_FUNCTION_ARGS)
 {
-	return bloom_agg_apply(fcinfo, &bloom_agg_kind, bloom_make_sized, NULL);
+	return bloom_agg_apply(fcinfo, &bloom_plain_ops, bloom_make_sized, NULL);
 }
 
 /* bloom_agg(anyelement, size_bytes int, hashes int, seed bigint) */
@@ -1315,15 +1157,7 @@ PG_FUNCTION_INFO_V1(bloom_agg_trans_explicit);
 Datum
 bloom_agg_trans_explicit(PG_FUNCTION_ARGS)
 {
-	return bloom_agg_apply(fcinfo, &bloom_agg_kind, bloom_make_explicit, NULL);
-}
-
-/* bloom_parquet_agg(anyelement, capacity bigint, fpr float8) */
-PG_FUNCTION_INFO_V1(bloom_parquet_agg_trans);
-Datum
-bloom_parquet_agg_trans(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_apply(fcinfo, &bloom_agg_kind, bloom_make_parquet, "bloom_parquet_agg");
+	return bloom_agg_apply(fcinfo, &bloom_plain_ops, bloom_make_explicit, NULL);
 }
 
 /* The final, combine, serialize and deserialize functions of them all. */
@@ -1331,7 +1165,7 @@ PG_FUNCTION_INFO_V1(bloom_agg_final);
 Datum
 bloom_agg_final(PG_FUNCTION_ARGS)
 {
-	return bloom_agg_finish(fcinfo, &bloom_agg_kind);
+	return bloom_agg_finish(fcinfo, &bloom_plain_ops);
 }
 
 PG_FUNCTION_INFO_V1(bloom_agg_combine);
@@ -1352,7 +1186,7 @@ PG_FUNCTION_INFO_V1(bloom_agg_deserial);
 Datum
 bloom_agg_deserial(PG_FUNCTION_ARGS)
 {
-	return bloom_agg_deserialize(fcinfo, &bloom_agg_kind);
+	return bloom_agg_deserialize(fcinfo, &bloom_plain_ops);
 }
 
 /* ---- bloom_union_agg / bloom_intersect_agg ----------------------------- */
@@ -1410,10 +1244,10 @@ bloom_intersect_step(MemoryContext aggcxt, void *state, const void *in)
 	return bloom_setop_step(aggcxt, (BloomFilter *) state, (const BloomFilter *) in, false);
 }
 
-static const BloomSetopAgg bloom_union_agg_kind = {&bloom_agg_kind, bloom_union_step, false};
+static const BloomSetopAgg bloom_union_setop = {&bloom_plain_ops, bloom_union_step, false};
 
 /* intersection over no rows is NULL (the intersection of nothing cannot be represented) */
-static const BloomSetopAgg bloom_intersect_agg_kind = {&bloom_agg_kind, bloom_intersect_step, true};
+static const BloomSetopAgg bloom_intersect_setop = {&bloom_plain_ops, bloom_intersect_step, true};
 
 /*
  * The machinery of the set-operation aggregates of every kind
@@ -1436,7 +1270,7 @@ bloom_setop_apply(FunctionCallInfo fcinfo, const BloomSetopAgg *k, bool combine)
 			PG_RETURN_NULL();
 		PG_RETURN_POINTER(state);
 	}
-	in = combine ? PG_GETARG_POINTER(1) : bloom_from_datum_kind(PG_GETARG_DATUM(1), k->kind->ops->kind);
+	in = combine ? PG_GETARG_POINTER(1) : bloom_from_datum_kind(PG_GETARG_DATUM(1), k->ops->kind);
 	PG_RETURN_POINTER(k->step(aggcxt, state, in));
 }
 
@@ -1454,10 +1288,10 @@ bloom_setop_finish(FunctionCallInfo fcinfo, const BloomSetopAgg *k)
 	{
 		if (k->empty_is_null)
 			PG_RETURN_NULL();
-		PG_RETURN_POINTER(k->kind->empty());
+		PG_RETURN_POINTER(k->ops->empty());
 	}
 	f = bloom_copy((BloomFilter *) PG_GETARG_POINTER(0));
-	k->kind->ops->check_full(f, fcinfo);
+	k->ops->check_full(f, fcinfo);
 	PG_RETURN_POINTER(f);
 }
 
@@ -1468,7 +1302,7 @@ bloom_setop_serialize(FunctionCallInfo fcinfo, const BloomSetopAgg *k)
 	void	   *f = PG_GETARG_POINTER(0);
 
 	bloom_agg_context(fcinfo);
-	PG_RETURN_BYTEA_P(bloom_wire_bytea(k->kind->portable ? k->kind->portable(f) : (BloomFilter *) f));
+	PG_RETURN_BYTEA_P(bloom_wire_bytea(k->ops->portable ? k->ops->portable(f) : (BloomFilter *) f));
 }
 
 /* Deserialize: validated like the kind's binary input. */
@@ -1482,21 +1316,21 @@ bloom_setop_deserialize(FunctionCallInfo fcinfo, const BloomSetopAgg *k)
 	buf.data = VARDATA_ANY(b);
 	buf.len = VARSIZE_ANY_EXHDR(b);
 	buf.cursor = 0;
-	PG_RETURN_POINTER(bloom_agg_filter_recv(k->kind, &buf, aggcxt));
+	PG_RETURN_POINTER(bloom_agg_filter_recv(k->ops, &buf, aggcxt));
 }
 
 PG_FUNCTION_INFO_V1(bloom_union_trans);
 Datum
 bloom_union_trans(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_apply(fcinfo, &bloom_union_agg_kind, false);
+	return bloom_setop_apply(fcinfo, &bloom_union_setop, false);
 }
 
 PG_FUNCTION_INFO_V1(bloom_intersect_trans);
 Datum
 bloom_intersect_trans(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_apply(fcinfo, &bloom_intersect_agg_kind, false);
+	return bloom_setop_apply(fcinfo, &bloom_intersect_setop, false);
 }
 
 /*
@@ -1507,28 +1341,28 @@ PG_FUNCTION_INFO_V1(bloom_union_final);
 Datum
 bloom_union_final(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_finish(fcinfo, &bloom_union_agg_kind);
+	return bloom_setop_finish(fcinfo, &bloom_union_setop);
 }
 
 PG_FUNCTION_INFO_V1(bloom_intersect_final);
 Datum
 bloom_intersect_final(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_finish(fcinfo, &bloom_intersect_agg_kind);
+	return bloom_setop_finish(fcinfo, &bloom_intersect_setop);
 }
 
 PG_FUNCTION_INFO_V1(bloom_union_combine);
 Datum
 bloom_union_combine(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_apply(fcinfo, &bloom_union_agg_kind, true);
+	return bloom_setop_apply(fcinfo, &bloom_union_setop, true);
 }
 
 PG_FUNCTION_INFO_V1(bloom_intersect_combine);
 Datum
 bloom_intersect_combine(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_apply(fcinfo, &bloom_intersect_agg_kind, true);
+	return bloom_setop_apply(fcinfo, &bloom_intersect_setop, true);
 }
 
 /* Serialize (both aggregates): the filter's send form. */
@@ -1536,7 +1370,7 @@ PG_FUNCTION_INFO_V1(bloom_setop_serial);
 Datum
 bloom_setop_serial(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_serialize(fcinfo, &bloom_union_agg_kind);
+	return bloom_setop_serialize(fcinfo, &bloom_union_setop);
 }
 
 /* Deserialize (both aggregates): validated like bloom_recv. */
@@ -1544,5 +1378,5 @@ PG_FUNCTION_INFO_V1(bloom_setop_deserial);
 Datum
 bloom_setop_deserial(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_deserialize(fcinfo, &bloom_union_agg_kind);
+	return bloom_setop_deserialize(fcinfo, &bloom_union_setop);
 }

@@ -40,6 +40,12 @@
  *  Everything else hashes as in scheme 1 (its extended hashes of bytes,
  *  floats, uuids, ... are sound 64-bit hashes).
  *
+ * Hashing scheme 3 ("parquet") is XXH64 of the value's Parquet PLAIN
+ * encoding, so that a filter's bits are those a Parquet writer stores.  It
+ * is bloom_parquet.c's, with the rest of Parquet's SQL side; this file only
+ * dispatches to it, through the hooks that file registers when the module
+ * loads (BloomParquetHashing), since it builds on this one.
+ *
  * A filter records its scheme, and every hash is computed for that scheme
  * (bloom_hash_datum takes it): a 1.1 filter keeps answering as it did.
  *
@@ -52,7 +58,6 @@
  *-------------------------------------------------------------------------
  */
 #include "bloom_hash.h"
-#include "core/parquet_format.h"
 
 #include "access/htup_details.h"
 #include "access/genam.h"
@@ -444,6 +449,32 @@ bloom_hash_init(BloomTypeInfo *ti, Oid typid, Oid collation, MemoryContext mcxt)
 	bloom_hash_init_container(ti, base, collation, mcxt);
 }
 
+/* ---- the Parquet scheme: reached through bloom_parquet.c's hooks --------- */
+
+/*
+ * The Parquet scheme's value-to-hash part lives with the rest of Parquet's
+ * SQL side in bloom_parquet.c, which builds on this file and the layers
+ * above it; it hands its hooks over when the module loads, so the scheme
+ * switch below reaches it without the two files depending on each other.
+ */
+static const BloomParquetHashing *bloom_parquet_hashing = NULL;
+
+/* Make pq the Parquet scheme's hashing (module load). */
+void
+bloom_hash_set_parquet(const BloomParquetHashing *pq)
+{
+	bloom_parquet_hashing = pq;
+}
+
+/* The Parquet scheme's hooks; a call before the module loaded is a bug. */
+static const BloomParquetHashing *
+bloom_parquet_hooks(void)
+{
+	if (bloom_parquet_hashing == NULL)
+		elog(ERROR, "bloomset: the Parquet hashing scheme is not registered");
+	return bloom_parquet_hashing;
+}
+
 /* Compute the hash information for values of typid under collation. */
 void
 bloom_typeinfo_init(BloomTypeInfo *ti, Oid typid, Oid collation,
@@ -458,7 +489,7 @@ bloom_typeinfo_init(BloomTypeInfo *ti, Oid typid, Oid collation,
 	bloom_set_family(ti->family, desc.data);
 	pfree(desc.data);
 	ti->collfp = bloom_collation_fp(base, collation);
-	if (bloom_parquet_family_of(base, ti->pq_family))
+	if (bloom_parquet_hooks()->family_of(base, ti->pq_family))
 		ti->pq_type = base;
 	bloom_hash_init(ti, typid, collation, mcxt);
 }
@@ -482,250 +513,12 @@ bloom_hash_enum(Datum value, uint64 seed)
 	return h;
 }
 
-/* ---- the Parquet scheme: XXH64 of the PLAIN encoding --------------------
- *
- * The encodings by PostgreSQL type, and the treatment of the cases where
- * SQL equality and Parquet's bytes part ways (float zeros and NaNs,
- * infinite dates), are described in bloom_parquet.c, which imports and
- * exports these filters; the value-to-hash part lives here with the other
- * schemes.
- */
-
-/* days and microseconds from 1970-01-01 (Parquet) to 2000-01-01 (PostgreSQL) */
-#define PARQUET_DATE_SHIFT		((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE))
-#define PARQUET_USEC_SHIFT		(PARQUET_DATE_SHIFT * USECS_PER_DAY)
-
-/* The Parquet encodings, by the PostgreSQL type they come from. */
-typedef struct BloomParquetType
-{
-	Oid			typid;
-	const char *name;			/* in the family: "parquet:" name */
-	const char *parquet;		/* physical type, for messages and README */
-} BloomParquetType;
-
-static const BloomParquetType bloom_parquet_types[] = {
-	{INT2OID, "int2", "INT32"},
-	{INT4OID, "int4", "INT32"},
-	{INT8OID, "int8", "INT64"},
-	{DATEOID, "date", "INT32 (DATE)"},
-	{TIMESTAMPOID, "timestamp", "INT64 (TIMESTAMP(MICROS))"},
-	{TIMESTAMPTZOID, "timestamptz", "INT64 (TIMESTAMP(MICROS), UTC)"},
-	{FLOAT4OID, "float4", "FLOAT"},
-	{FLOAT8OID, "float8", "DOUBLE"},
-	{TEXTOID, "text", "BYTE_ARRAY"},
-	{VARCHAROID, "varchar", "BYTE_ARRAY"},
-	{BYTEAOID, "bytea", "BYTE_ARRAY"},
-	{UUIDOID, "uuid", "FIXED_LEN_BYTE_ARRAY(16)"},
-};
-
-#define BLOOM_PARQUET_NTYPES lengthof(bloom_parquet_types)
-
-/* The entry of a (base) type, or NULL. */
-static const BloomParquetType *
-bloom_parquet_type(Oid typid)
-{
-	for (int i = 0; i < (int) BLOOM_PARQUET_NTYPES; i++)
-		if (bloom_parquet_types[i].typid == typid)
-			return &bloom_parquet_types[i];
-	return NULL;
-}
-
-/* Error for a type without a Parquet encoding, listing those there are. */
-void
-bloom_parquet_type_error(Oid typid)
-{
-	StringInfoData list;
-
-	initStringInfo(&list);
-	for (int i = 0; i < (int) BLOOM_PARQUET_NTYPES; i++)
-		appendStringInfo(&list, "%s%s", i ? ", " : "", bloom_parquet_types[i].name);
-	ereport(ERROR,
-			(errcode(ERRCODE_DATATYPE_MISMATCH),
-			 errmsg("type %s has no Parquet encoding for a Bloom filter",
-					format_type_be(typid)),
-			 errdetail("Parquet filters hash the PLAIN encoding of these types: %s.",
-					   list.data),
-			 errhint("Cast the values to one of them, or use a filter of bloomset's own scheme.")));
-}
-
-/*
- * The "parquet:" element family of values of base type base into family
- * (BLOOM_FAMILY_LEN bytes, NUL padded); false, and family all zero, when
- * the type has no Parquet encoding.
- */
-bool
-bloom_parquet_family_of(Oid base, char *family)
-{
-	const BloomParquetType *t = bloom_parquet_type(base);
-
-	memset(family, 0, BLOOM_FAMILY_LEN);
-	if (t == NULL)
-		return false;
-	snprintf(family, BLOOM_FAMILY_LEN, "%s%s", BLOOM_FAMILY_PARQUET, t->name);
-	return true;
-}
-
-/* The element type of a Parquet family, or InvalidOid for another family. */
-Oid
-bloom_parquet_family_type(const char *family)
-{
-	size_t		plen = strlen(BLOOM_FAMILY_PARQUET);
-
-	if (strncmp(family, BLOOM_FAMILY_PARQUET, plen) != 0)
-		return InvalidOid;
-	for (int i = 0; i < (int) BLOOM_PARQUET_NTYPES; i++)
-		if (strcmp(family + plen, bloom_parquet_types[i].name) == 0)
-			return bloom_parquet_types[i].typid;
-	return InvalidOid;
-}
-
-/*
- * The PLAIN encodings of the float values SQL equality merges and Parquet's
- * bytes do not: 0.0 and -0.0; and the two quiet NaNs writers produce, the
- * positive one of a NaN literal (C's NAN, Java's Double.NaN, DuckDB's
- * 'NaN') and the negative one x86 arithmetic yields (0.0 / 0.0).  DuckDB
- * 1.5.6 hashes each as its bytes.  The first of each pair is the encoding
- * scheme 3 has hashed for the class since 1.2.  A NaN with another payload
- * (a signalling NaN, R's NA) is not among them: a writer that hashes one
- * as it is cannot be probed for it.
- */
-static const uint64 bloom_pq_float8_zero[BLOOM_KEY_MAX_HASHES] =
-{UINT64CONST(0), UINT64CONST(0x8000000000000000)};
-static const uint64 bloom_pq_float8_nan[BLOOM_KEY_MAX_HASHES] =
-{UINT64CONST(0x7ff8000000000000), UINT64CONST(0xfff8000000000000)};
-static const uint64 bloom_pq_float4_zero[BLOOM_KEY_MAX_HASHES] =
-{0, 0x80000000};
-static const uint64 bloom_pq_float4_nan[BLOOM_KEY_MAX_HASHES] =
-{0x7fc00000, 0xffc00000};
-
-/* The hashes of every encoding in one of the classes above into h. */
-static int
-bloom_parquet_hash_class(const uint64 *enc, int width, uint64 *h)
-{
-	for (int i = 0; i < BLOOM_KEY_MAX_HASHES; i++)
-		h[i] = parquet_hash_fixed(enc[i], width);
-	return BLOOM_KEY_MAX_HASHES;
-}
-
-/*
- * The hashes of a float4 or float8 key of a Parquet filter into h (room for
- * BLOOM_KEY_MAX_HASHES): two for 0.0 or -0.0 and for NaN (the encodings
- * of its class above), one -- its own bytes -- for every other value.
- */
-static int
-bloom_parquet_float_hashes(Oid typid, Datum value, uint64 *h)
-{
-	if (typid == FLOAT4OID)
-	{
-		float4		f = DatumGetFloat4(value);
-		uint32		bits;
-
-		if (isnan(f))
-			return bloom_parquet_hash_class(bloom_pq_float4_nan, 4, h);
-		if (f == 0.0f)
-			return bloom_parquet_hash_class(bloom_pq_float4_zero, 4, h);
-		memcpy(&bits, &f, sizeof(bits));
-		h[0] = parquet_hash_fixed(bits, 4);
-		return 1;
-	}
-	else
-	{
-		float8		f = DatumGetFloat8(value);
-		uint64		bits;
-
-		Assert(typid == FLOAT8OID);
-		if (isnan(f))
-			return bloom_parquet_hash_class(bloom_pq_float8_nan, 8, h);
-		if (f == 0.0)
-			return bloom_parquet_hash_class(bloom_pq_float8_zero, 8, h);
-		memcpy(&bits, &f, sizeof(bits));
-		h[0] = parquet_hash_fixed(bits, 8);
-		return 1;
-	}
-}
-
-/* Error for an infinite date or timestamp: Parquet has no encoding for it. */
-static void
-bloom_parquet_infinite_error(Oid typid)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-			 errmsg("an infinite %s has no Parquet encoding", format_type_be(typid)),
-			 errdetail("Parquet stores dates and timestamps as days and microseconds since 1970; no Parquet file holds infinity."),
-			 errhint("Leave infinite values out of Parquet filters and their probes (WHERE isfinite(...)).")));
-}
-
-/*
- * The Parquet element hash (XXH64 of the PLAIN encoding) of a non-null
- * value of base type typid, one of bloom_parquet_types.
- */
-uint64
-bloom_parquet_hash_datum(Oid typid, Datum value)
-{
-	uint64		h[BLOOM_KEY_MAX_HASHES];
-
-	switch (typid)
-	{
-		case INT2OID:
-			h[0] = parquet_hash_fixed((uint32) (int32) DatumGetInt16(value), 4);
-			return h[0];
-		case INT4OID:
-			h[0] = parquet_hash_fixed((uint32) DatumGetInt32(value), 4);
-			return h[0];
-		case INT8OID:
-			h[0] = parquet_hash_fixed((uint64) DatumGetInt64(value), 8);
-			return h[0];
-		case DATEOID:
-			{
-				DateADT		d = DatumGetDateADT(value);
-
-				if (DATE_NOT_FINITE(d))
-					bloom_parquet_infinite_error(typid);
-				h[0] = parquet_hash_fixed((uint32) (int32) (d + PARQUET_DATE_SHIFT), 4);
-				return h[0];
-			}
-		case TIMESTAMPOID:
-		case TIMESTAMPTZOID:
-			{
-				Timestamp	t = DatumGetTimestamp(value);
-
-				if (TIMESTAMP_NOT_FINITE(t))
-					bloom_parquet_infinite_error(typid);
-				/* PostgreSQL's range ends far below int64's: no overflow */
-				h[0] = parquet_hash_fixed((uint64) (t + PARQUET_USEC_SHIFT), 8);
-				return h[0];
-			}
-		case FLOAT4OID:
-		case FLOAT8OID:
-			/* the first encoding of the key's class (see above) */
-			(void) bloom_parquet_float_hashes(typid, value, h);
-			return h[0];
-		case UUIDOID:
-			h[0] = parquet_hash(DatumGetUUIDP(value)->data, UUID_LEN);
-			return h[0];
-		case TEXTOID:
-		case VARCHAROID:
-		case BYTEAOID:
-			{
-				struct varlena *t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value));
-
-				h[0] = parquet_hash(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
-				if ((Pointer) t != DatumGetPointer(value))
-					pfree(t);
-				return h[0];
-			}
-		default:
-			bloom_parquet_type_error(typid);
-			return 0;			/* not reached */
-	}
-}
-
 /*
  * The hashes of one key (a non-null value) for a filter of the given seed
  * and scheme into h (room for BLOOM_KEY_MAX_HASHES); returns how many.
  * Every key has one -- bloom_hash_datum's -- except a float zero or NaN of
  * a Parquet filter, whose class has two encodings a writer may have hashed
- * (bloom_parquet_float_hashes).  Adding a key sets every one of its hashes;
+ * (bloom_parquet.c).  Adding a key sets every one of its hashes;
  * a probe answers "maybe" when the filter holds any (bloom_key_pick), so
  * an imported filter is kept as its writer made it and still finds 0.0
  * where -0.0 was written.
@@ -734,9 +527,8 @@ int
 bloom_key_hashes(const BloomTypeInfo *ti, Datum value, uint64 seed,
 				 int scheme, uint64 *h)
 {
-	if (scheme == BLOOM_SCHEME_PARQUET &&
-		(ti->pq_type == FLOAT4OID || ti->pq_type == FLOAT8OID))
-		return bloom_parquet_float_hashes(ti->pq_type, value, h);
+	if (scheme == BLOOM_SCHEME_PARQUET)
+		return bloom_parquet_hooks()->key_hashes(ti->pq_type, value, h);
 	h[0] = bloom_hash_datum(ti, value, seed, scheme);
 	return 1;
 }
@@ -1098,7 +890,13 @@ bloom_hash_datum(const BloomTypeInfo *ti, Datum value, uint64 seed, int scheme)
 	if (scheme == BLOOM_SCHEME_PGEXT)
 		return bloom_hash_datum_pgext(ti, value, seed);
 	if (scheme == BLOOM_SCHEME_PARQUET)
-		return bloom_parquet_hash_datum(ti->pq_type, value);
+	{
+		uint64		h[BLOOM_KEY_MAX_HASHES];
+
+		/* the first encoding of the key's class (bloom_key_hashes) */
+		(void) bloom_parquet_hooks()->key_hashes(ti->pq_type, value, h);
+		return h[0];
+	}
 	Assert(scheme == BLOOM_SCHEME_FULL64);
 	return bloom_hash_datum_full64(ti, value, seed);
 }
@@ -1426,7 +1224,7 @@ bloom_family_type(const char *family)
 	size_t		len = strlen(family);
 
 	if (strncmp(family, BLOOM_FAMILY_PARQUET, strlen(BLOOM_FAMILY_PARQUET)) == 0)
-		return bloom_parquet_family_type(family);
+		return bloom_parquet_hooks()->family_type(family);
 	if (strncmp(family, "enum:", 5) == 0)
 	{
 		Oid			t = TypenameGetTypid(family + 5);

@@ -107,15 +107,22 @@ bloom_ti_family(const BloomTypeInfo *ti, const char *family)
 		ti->pq_family : ti->family;
 }
 
-/* bloom_hash.c: the Parquet scheme's value-to-hash part */
-extern bool bloom_parquet_family_of(Oid base, char *family);
-extern Oid	bloom_parquet_family_type(const char *family);
-#if PG_VERSION_NUM >= 180000
-extern pg_noreturn void bloom_parquet_type_error(Oid typid);
-#else
-extern void bloom_parquet_type_error(Oid typid) pg_attribute_noreturn();
-#endif
-extern uint64 bloom_parquet_hash_datum(Oid typid, Datum value);
+/*
+ * The Parquet scheme's value-to-hash part (bloom_parquet.c), which this
+ * file dispatches to: bloom_parquet.c builds on this file, so it registers
+ * its hooks when the module loads instead of being called by name.
+ */
+typedef struct BloomParquetHashing
+{
+	/* the "parquet:" family of base type base into family; false if none */
+	bool		(*family_of) (Oid base, char *family);
+	/* the element type of a "parquet:" family, or InvalidOid */
+	Oid			(*family_type) (const char *family);
+	/* the hashes of a key of base type typid into h; returns how many */
+	int			(*key_hashes) (Oid typid, Datum value, uint64 *h);
+} BloomParquetHashing;
+
+extern void bloom_hash_set_parquet(const BloomParquetHashing *pq);
 
 /*
  * The most hashes one key has: a float zero or NaN of a Parquet filter has

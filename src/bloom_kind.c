@@ -29,3 +29,16 @@ bloom_kind_ops(BloomKind kind)
 		elog(ERROR, "bloomset: filter kind %d is not registered", (int) kind);
 	return bloom_kinds[kind];
 }
+
+/*
+ * The kind whose layouts include f's (the layout byte, at the same place in
+ * every kind's header), or NULL for a layout no kind has.
+ */
+const BloomKindOps *
+bloom_kind_of(const BloomFilter *f)
+{
+	for (int k = 0; k < BLOOM_NKINDS; k++)
+		if (bloom_kinds[k] != NULL && bloom_kinds[k]->layout_ok(f))
+			return bloom_kinds[k];
+	return NULL;
+}

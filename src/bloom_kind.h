@@ -2,16 +2,19 @@
  *
  * bloom_kind.h
  *	  One table of operations per SQL filter type (bloom, counting_bloom,
- *	  scalable_bloom), the only way layers below the types reach a kind.
+ *	  scalable_bloom), the only way layers below the types and the aggregate
+ *	  engine reach a kind.
  *
- * The datum layer, the probe cache and the batch calls work on a filter
- * they hold as `void *` and a BloomKind; what differs between the kinds --
- * the header, where the element fields are, how a value is validated, how a
- * hash is tested, added and prefetched, how a full filter is reported --
- * they ask the kind's BloomKindOps, never by comparing the kind.  Each type's
- * file defines its table and registers it when the module loads
- * (bloom_module.c), so this registry depends on nothing above the core and
- * the types depend on it, not the other way round.
+ * The datum layer, the probe cache, the batch calls and the aggregate
+ * engine work on a filter they hold as `void *` and a BloomKind; what
+ * differs between the kinds -- the header, where the element fields are,
+ * how a value is validated, how a hash is tested, added and prefetched, how
+ * a full filter is reported, how an aggregate state of the kind is built,
+ * merged, serialized and finished -- they ask the kind's BloomKindOps,
+ * never by comparing the kind.  Each type's file defines its table and
+ * registers it when the module loads (bloom_module.c), so this registry
+ * depends on nothing above the core and the types depend on it, not the
+ * other way round.
  *
  *-------------------------------------------------------------------------
  */
@@ -68,9 +71,46 @@ typedef struct BloomKindOps
 	void	   *(*add) (void *f, const uint64 *h, int n, int nkeys);
 	/* warn or raise (bloomset.full_filter) if f is over its target rate */
 	void		(*check_full) (const void *f, FunctionCallInfo fcinfo);
+	/*
+	 * estimated distinct items and current false-positive rate of a valid
+	 * value f (the planner's selectivity of a probe)
+	 */
+	void		(*stats) (const void *f, double *items, double *fpr);
+
+	/*
+	 * The aggregate engine (bloom_agg.c).  Shared by the kind's value and
+	 * set-operation aggregates:
+	 */
+	const char *state_msg;		/* error message of a bad serialized state */
+	void	   *(*empty) (void);	/* the result over no rows */
+	BloomFilter *(*portable) (void *f); /* the wire image, if not f itself */
+	void	   *(*decode) (BloomFilter *wire, MemoryContext aggcxt);	/* or NULL */
+
+	/*
+	 * The value aggregate: a filter being filled, or an exact set of the
+	 * distinct hashes under an exact-phase header (header_size bytes, its
+	 * element fields read by fields) that becomes a filter at the end.
+	 */
+	const char *agg_name;		/* for messages */
+	char		agg_tag;		/* first byte of a serialized state */
+	uint32		exact_max;		/* distinct hashes the exact phase keeps */
+	uint32		list_max;		/* hashes the list phase keeps; 0: no list */
+	bool		counted;		/* the exact phase keeps multiplicities */
+	bool		items_are_rows; /* the result counts the non-null rows */
+	/* why an exact-phase header is invalid, or NULL */
+	const char *(*check_exact_hdr) (const void *hdr);
+	void		(*adopted) (void *f);	/* its element fields were set; or NULL */
+	/* insert n hashes into *f (it may be replaced by a copy in cxt) */
+	void		(*insert) (void **f, const uint64 *h, int n, MemoryContext cxt);
+	/* an empty filter for the exact set: the result (final) or an overflow */
+	void	   *(*from_exact) (const void *hdr, uint64 ndistinct, MemoryContext cxt,
+							   bool final);
+	void		(*merge) (void **dst, const void *src, MemoryContext cxt);
+	void	   *(*result) (const void *f);	/* final of a filter; NULL: a copy */
 } BloomKindOps;
 
 extern void bloom_kind_register(const BloomKindOps *ops);
 extern const BloomKindOps *bloom_kind_ops(BloomKind kind);
+extern const BloomKindOps *bloom_kind_of(const BloomFilter *f);
 
 #endif							/* BLOOMSET_BLOOM_KIND_H */

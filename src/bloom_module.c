@@ -12,6 +12,7 @@
  */
 #include "bloom_cache.h"
 #include "bloom_hash.h"
+#include "bloom_parquet.h"
 #include "bloom_scan.h"
 #include "bloom_type.h"
 #include "counting_bloom.h"
@@ -137,6 +138,7 @@ _PG_init(void)
 	bloom_kind_register(&bloom_plain_ops);
 	bloom_kind_register(&counting_bloom_ops);
 	bloom_kind_register(&scalable_bloom_ops);
+	bloom_parquet_register();
 	bloom_interrupt_hook = bloom_check_interrupts;
 	bloom_prev_start = ExecutorStart_hook;
 	ExecutorStart_hook = bloom_executor_start;

@@ -1,8 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * bloom_parquet.c
- *	  Filters that travel: the Parquet hashing scheme (BLOOM_SCHEME_PARQUET)
- *	  and the import and export of Parquet split-block filters.
+ *	  Filters that travel: all of Parquet's SQL side over the PostgreSQL-free
+ *	  format of core/parquet_format.c -- the Parquet hashing scheme
+ *	  (BLOOM_SCHEME_PARQUET), empty filters, bloom_parquet_agg, and the
+ *	  import and export of Parquet split-block filters.
  *
  * A filter of the Parquet scheme is a blocked bloom filter whose element
  * hashes are XXH64 (seed 0) of the value's Parquet PLAIN encoding, with no
@@ -28,26 +30,37 @@
  *
  * Equality decides the hard cases.  Float 0.0 = -0.0 in SQL, but their
  * PLAIN bytes differ, and so do those of NaNs, all equal in SQL.  A key of
- * such a class has a hash per encoding a writer may use (bloom_key_hashes
- * in bloom_hash.c: both zeros; the positive and the negative quiet NaN):
- * adding one sets them all, so a filter bloomset builds answers readers that
- * probe any of them; a probe answers "maybe" when the filter holds any of
- * them, so a filter written elsewhere finds 0.0 where -0.0 was hashed.  The
- * bitsets exchanged are therefore kept exactly as they are:
- * bloom_from_parquet takes the bitset as it is and bloom_to_parquet writes
- * it as it is, so a filter imported and exported again has the bitset it
- * was read with (and, from a writer that encodes the header as Parquet's
- * own Thrift code does, the same header bytes).  Infinite dates and timestamps have no Parquet encoding:
- * adding one is an error, and a probe answers false (no Parquet file holds
- * one).  Text under a nondeterministic collation is refused (equal strings
- * would have different bytes).  Other types are an error that lists these.
+ * such a class has a hash per encoding a writer may use
+ * (bloom_parquet_key_hashes: both zeros; the positive and the negative
+ * quiet NaN): adding one sets them all, so a filter bloomset builds answers
+ * readers that probe any of them; a probe answers "maybe" when the filter
+ * holds any of them, so a filter written elsewhere finds 0.0 where -0.0
+ * was hashed.  The bitsets exchanged are therefore kept exactly as they
+ * are: bloom_from_parquet takes the bitset as it is and bloom_to_parquet
+ * writes it as it is, so a filter imported and exported again has the
+ * bitset it was read with (and, from a writer that encodes the header as
+ * Parquet's own Thrift code does, the same header bytes).  Infinite dates
+ * and timestamps have no Parquet encoding: adding one is an error, and a
+ * probe answers false (no Parquet file holds one).  Text under a
+ * nondeterministic collation is refused (equal strings would have
+ * different bytes).  Other types are an error that lists these.
+ *
+ * The value-to-hash part is reached by bloom_hash.c's scheme switch, which
+ * every filter's add and probe go through; since this file builds on
+ * bloom_hash.c (and on the datum, type and aggregate layers above it), it
+ * hands that part over as hooks when the module loads
+ * (bloom_parquet_register) rather than being called by name: the modules
+ * stay a graph without cycles (scripts/import_graph.py).
  *
  *-------------------------------------------------------------------------
  */
 #include "bloom_parquet.h"
+#include "bloom_agg.h"
 #include "bloom_datum.h"
 #include "bloom_hash.h"
 #include "bloom_type.h"
+
+#include <math.h>
 
 #include "catalog/pg_type.h"
 #include "datatype/timestamp.h"
@@ -56,9 +69,266 @@
 #include "utils/lsyscache.h"
 #include "utils/pg_locale.h"
 #include "utils/syscache.h"
+#include "utils/timestamp.h"
 #include "utils/uuid.h"
 
 #include "core/parquet_format.h"
+
+/* ---- the encodings: types, families, element hashes -------------------- */
+
+/* days and microseconds from 1970-01-01 (Parquet) to 2000-01-01 (PostgreSQL) */
+#define PARQUET_DATE_SHIFT		((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE))
+#define PARQUET_USEC_SHIFT		(PARQUET_DATE_SHIFT * USECS_PER_DAY)
+
+/* The Parquet encodings, by the PostgreSQL type they come from. */
+typedef struct BloomParquetType
+{
+	Oid			typid;
+	const char *name;			/* in the family: "parquet:" name */
+	const char *parquet;		/* physical type, for messages and README */
+} BloomParquetType;
+
+static const BloomParquetType bloom_parquet_types[] = {
+	{INT2OID, "int2", "INT32"},
+	{INT4OID, "int4", "INT32"},
+	{INT8OID, "int8", "INT64"},
+	{DATEOID, "date", "INT32 (DATE)"},
+	{TIMESTAMPOID, "timestamp", "INT64 (TIMESTAMP(MICROS))"},
+	{TIMESTAMPTZOID, "timestamptz", "INT64 (TIMESTAMP(MICROS), UTC)"},
+	{FLOAT4OID, "float4", "FLOAT"},
+	{FLOAT8OID, "float8", "DOUBLE"},
+	{TEXTOID, "text", "BYTE_ARRAY"},
+	{VARCHAROID, "varchar", "BYTE_ARRAY"},
+	{BYTEAOID, "bytea", "BYTE_ARRAY"},
+	{UUIDOID, "uuid", "FIXED_LEN_BYTE_ARRAY(16)"},
+};
+
+#define BLOOM_PARQUET_NTYPES lengthof(bloom_parquet_types)
+
+/* The entry of a (base) type, or NULL. */
+static const BloomParquetType *
+bloom_parquet_type(Oid typid)
+{
+	for (int i = 0; i < (int) BLOOM_PARQUET_NTYPES; i++)
+		if (bloom_parquet_types[i].typid == typid)
+			return &bloom_parquet_types[i];
+	return NULL;
+}
+
+/* Error for a type without a Parquet encoding, listing those there are. */
+static void
+bloom_parquet_type_error(Oid typid)
+{
+	StringInfoData list;
+
+	initStringInfo(&list);
+	for (int i = 0; i < (int) BLOOM_PARQUET_NTYPES; i++)
+		appendStringInfo(&list, "%s%s", i ? ", " : "", bloom_parquet_types[i].name);
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("type %s has no Parquet encoding for a Bloom filter",
+					format_type_be(typid)),
+			 errdetail("Parquet filters hash the PLAIN encoding of these types: %s.",
+					   list.data),
+			 errhint("Cast the values to one of them, or use a filter of bloomset's own scheme.")));
+}
+
+/*
+ * The "parquet:" element family of values of base type base into family
+ * (BLOOM_FAMILY_LEN bytes, NUL padded); false, and family all zero, when
+ * the type has no Parquet encoding.
+ */
+static bool
+bloom_parquet_family_of(Oid base, char *family)
+{
+	const BloomParquetType *t = bloom_parquet_type(base);
+
+	memset(family, 0, BLOOM_FAMILY_LEN);
+	if (t == NULL)
+		return false;
+	snprintf(family, BLOOM_FAMILY_LEN, "%s%s", BLOOM_FAMILY_PARQUET, t->name);
+	return true;
+}
+
+/* The element type of a Parquet family, or InvalidOid for another family. */
+static Oid
+bloom_parquet_family_type(const char *family)
+{
+	size_t		plen = strlen(BLOOM_FAMILY_PARQUET);
+
+	if (strncmp(family, BLOOM_FAMILY_PARQUET, plen) != 0)
+		return InvalidOid;
+	for (int i = 0; i < (int) BLOOM_PARQUET_NTYPES; i++)
+		if (strcmp(family + plen, bloom_parquet_types[i].name) == 0)
+			return bloom_parquet_types[i].typid;
+	return InvalidOid;
+}
+
+/*
+ * The PLAIN encodings of the float values SQL equality merges and Parquet's
+ * bytes do not: 0.0 and -0.0; and the two quiet NaNs writers produce, the
+ * positive one of a NaN literal (C's NAN, Java's Double.NaN, DuckDB's
+ * 'NaN') and the negative one x86 arithmetic yields (0.0 / 0.0).  DuckDB
+ * 1.5.6 hashes each as its bytes.  The first of each pair is the encoding
+ * scheme 3 has hashed for the class since 1.2.  A NaN with another payload
+ * (a signalling NaN, R's NA) is not among them: a writer that hashes one
+ * as it is cannot be probed for it.
+ */
+static const uint64 bloom_pq_float8_zero[BLOOM_KEY_MAX_HASHES] =
+{UINT64CONST(0), UINT64CONST(0x8000000000000000)};
+static const uint64 bloom_pq_float8_nan[BLOOM_KEY_MAX_HASHES] =
+{UINT64CONST(0x7ff8000000000000), UINT64CONST(0xfff8000000000000)};
+static const uint64 bloom_pq_float4_zero[BLOOM_KEY_MAX_HASHES] =
+{0, 0x80000000};
+static const uint64 bloom_pq_float4_nan[BLOOM_KEY_MAX_HASHES] =
+{0x7fc00000, 0xffc00000};
+
+/* The hashes of every encoding in one of the classes above into h. */
+static int
+bloom_parquet_hash_class(const uint64 *enc, int width, uint64 *h)
+{
+	for (int i = 0; i < BLOOM_KEY_MAX_HASHES; i++)
+		h[i] = parquet_hash_fixed(enc[i], width);
+	return BLOOM_KEY_MAX_HASHES;
+}
+
+/*
+ * The hashes of a float4 or float8 key of a Parquet filter into h (room for
+ * BLOOM_KEY_MAX_HASHES): two for 0.0 or -0.0 and for NaN (the encodings
+ * of its class above), one -- its own bytes -- for every other value.
+ */
+static int
+bloom_parquet_float_hashes(Oid typid, Datum value, uint64 *h)
+{
+	if (typid == FLOAT4OID)
+	{
+		float4		f = DatumGetFloat4(value);
+		uint32		bits;
+
+		if (isnan(f))
+			return bloom_parquet_hash_class(bloom_pq_float4_nan, 4, h);
+		if (f == 0.0f)
+			return bloom_parquet_hash_class(bloom_pq_float4_zero, 4, h);
+		memcpy(&bits, &f, sizeof(bits));
+		h[0] = parquet_hash_fixed(bits, 4);
+		return 1;
+	}
+	else
+	{
+		float8		f = DatumGetFloat8(value);
+		uint64		bits;
+
+		Assert(typid == FLOAT8OID);
+		if (isnan(f))
+			return bloom_parquet_hash_class(bloom_pq_float8_nan, 8, h);
+		if (f == 0.0)
+			return bloom_parquet_hash_class(bloom_pq_float8_zero, 8, h);
+		memcpy(&bits, &f, sizeof(bits));
+		h[0] = parquet_hash_fixed(bits, 8);
+		return 1;
+	}
+}
+
+/* Error for an infinite date or timestamp: Parquet has no encoding for it. */
+static void
+bloom_parquet_infinite_error(Oid typid)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 errmsg("an infinite %s has no Parquet encoding", format_type_be(typid)),
+			 errdetail("Parquet stores dates and timestamps as days and microseconds since 1970; no Parquet file holds infinity."),
+			 errhint("Leave infinite values out of Parquet filters and their probes (WHERE isfinite(...)).")));
+}
+
+/*
+ * The Parquet element hash of a finite date (INT32 days since 1970) or
+ * timestamp (INT64 microseconds since 1970); an error for an infinite one.
+ */
+static uint64
+bloom_parquet_hash_datetime(Oid typid, Datum value)
+{
+	if (typid == DATEOID)
+	{
+		DateADT		d = DatumGetDateADT(value);
+
+		if (DATE_NOT_FINITE(d))
+			bloom_parquet_infinite_error(typid);
+		return parquet_hash_fixed((uint32) (int32) (d + PARQUET_DATE_SHIFT), 4);
+	}
+	else
+	{
+		Timestamp	t = DatumGetTimestamp(value);
+
+		if (TIMESTAMP_NOT_FINITE(t))
+			bloom_parquet_infinite_error(typid);
+		/* PostgreSQL's range ends far below int64's: no overflow */
+		return parquet_hash_fixed((uint64) (t + PARQUET_USEC_SHIFT), 8);
+	}
+}
+
+/*
+ * The Parquet element hashes (XXH64 of the PLAIN encoding) of a non-null
+ * key of base type typid, one of bloom_parquet_types, into h (room for
+ * BLOOM_KEY_MAX_HASHES); returns how many: two for a float zero or NaN
+ * (bloom_parquet_float_hashes), one for every other key.
+ */
+static int
+bloom_parquet_key_hashes(Oid typid, Datum value, uint64 *h)
+{
+	switch (typid)
+	{
+		case INT2OID:
+			h[0] = parquet_hash_fixed((uint32) (int32) DatumGetInt16(value), 4);
+			return 1;
+		case INT4OID:
+			h[0] = parquet_hash_fixed((uint32) DatumGetInt32(value), 4);
+			return 1;
+		case INT8OID:
+			h[0] = parquet_hash_fixed((uint64) DatumGetInt64(value), 8);
+			return 1;
+		case DATEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			h[0] = bloom_parquet_hash_datetime(typid, value);
+			return 1;
+		case FLOAT4OID:
+		case FLOAT8OID:
+			return bloom_parquet_float_hashes(typid, value, h);
+		case UUIDOID:
+			h[0] = parquet_hash(DatumGetUUIDP(value)->data, UUID_LEN);
+			return 1;
+		case TEXTOID:
+		case VARCHAROID:
+		case BYTEAOID:
+			{
+				struct varlena *t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value));
+
+				h[0] = parquet_hash(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+				if ((Pointer) t != DatumGetPointer(value))
+					pfree(t);
+				return 1;
+			}
+		default:
+			bloom_parquet_type_error(typid);
+			return 0;			/* not reached */
+	}
+}
+
+/* What bloom_hash.c's scheme switch calls (bloom_parquet_register). */
+static const BloomParquetHashing bloom_parquet_hashing = {
+	.family_of = bloom_parquet_family_of,
+	.family_type = bloom_parquet_family_type,
+	.key_hashes = bloom_parquet_key_hashes,
+};
+
+/* Hand the Parquet scheme's hashing to bloom_hash.c (module load). */
+void
+bloom_parquet_register(void)
+{
+	bloom_hash_set_parquet(&bloom_parquet_hashing);
+}
+
+/* ---- SQL: import, export, empty filters --------------------------------- */
 
 /*
  * The family of a Parquet filter for values of typid (domains by their
@@ -90,8 +360,6 @@ bloom_parquet_family(Oid typid, Oid collation, char *family)
 				 errhint("Use a deterministic collation (COLLATE \"C\"), or a filter of bloomset's own scheme.")));
 }
 
-/* ---- SQL: import, export, empty filters --------------------------------- */
-
 /*
  * The header of an empty Parquet filter of nbits bits for values of typid
  * (under collation).
@@ -110,7 +378,7 @@ bloom_parquet_init(BloomFilter *hdr, uint64 nbits, Oid typid, Oid collation)
  * typid at the rate fpr, by the exact blocked model (Arrow's formula
  * undersizes: see README); fpr is recorded as its target.
  */
-void
+static void
 bloom_parquet_sized_header(BloomFilter *hdr, int64 capacity, double fpr,
 						   Oid typid, Oid collation)
 {
@@ -214,4 +482,29 @@ bloom_to_parquet(PG_FUNCTION_ARGS)
 	memcpy(VARDATA(out), hdr, hlen);
 	memcpy(VARDATA(out) + hlen, f->words, nbytes);
 	PG_RETURN_BYTEA_P(out);
+}
+
+/* ---- SQL: the aggregate (bloom_agg.c's engine, the bloom kind) ----------- */
+
+/*
+ * The filter of bloom_parquet_agg(x, capacity, fpr): Parquet's scheme and
+ * power-of-two sizing, for the argument's type (a BloomAggMake).
+ */
+static void *
+bloom_make_parquet(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
+{
+	BloomFilter hdr;
+
+	bloom_agg_args_given(fcinfo, 2, "bloom_parquet_agg", "capacity and false-positive rate");
+	bloom_parquet_sized_header(&hdr, PG_GETARG_INT64(2), PG_GETARG_FLOAT8(3),
+							   get_fn_expr_argtype(fcinfo->flinfo, 1), PG_GET_COLLATION());
+	return bloom_alloc_like(aggcxt, &hdr, hdr.nbits);
+}
+
+/* bloom_parquet_agg(anyelement, capacity bigint, fpr float8) */
+PG_FUNCTION_INFO_V1(bloom_parquet_agg_trans);
+Datum
+bloom_parquet_agg_trans(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_apply(fcinfo, &bloom_plain_ops, bloom_make_parquet, "bloom_parquet_agg");
 }

@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * bloom_parquet.h
- *	  Parquet filters in and out of SQL (bloom_parquet.c): what the aggregate
- *	  engine needs to size a filter of the Parquet scheme.
+ *	  Parquet filters in and out of SQL (bloom_parquet.c): what the module's
+ *	  start-up calls to hand the Parquet hashing scheme to bloom_hash.c.
+ *	  Everything else of the file is reached from SQL.
  *
  *-------------------------------------------------------------------------
  */
@@ -11,14 +12,8 @@
 
 #include "postgres.h"
 #include "fmgr.h"
-#if PG_VERSION_NUM >= 160000
-#include "varatt.h"			/* split out of postgres.h in 16 */
-#endif
 
-#include "core/bloom_core.h"
-
-/* bloom_parquet.c: Parquet filters in and out */
-extern void bloom_parquet_sized_header(BloomFilter *hdr, int64 capacity,
-									   double fpr, Oid typid, Oid collation);
+/* bloom_parquet.c: register the Parquet scheme's hashing (module load) */
+extern void bloom_parquet_register(void);
 
 #endif							/* BLOOMSET_BLOOM_PARQUET_H */

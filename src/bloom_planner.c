@@ -9,10 +9,11 @@
  * With a constant filter f and a column x the planner has statistics for:
  * the filter holds about n = estimated_card(f) distinct values and answers
  * "maybe" for a value outside it with probability p = estimated_fpr(f).
- * Every kind has both: a counting filter from its non-zero counters, a
- * scalable one summed over its sub-filters (any of which may answer
- * "maybe"), so bloom_contains on any kind -- under the shared name or the
- * kind's prefixed one -- and its @> plan alike.
+ * Every kind has both (its stats operation, bloom_kind.h): a counting
+ * filter from its non-zero counters, a scalable one summed over its
+ * sub-filters (any of which may answer "maybe"), so bloom_contains on any
+ * kind -- under the shared name or the kind's prefixed one -- and its @>
+ * plan alike.
  * If the column has D distinct values (pg_stats n_distinct) and the
  * filter's values are drawn from them, a fraction min(1, n / D) of the
  * column's distinct values is in the set, so
@@ -28,8 +29,7 @@
  *-------------------------------------------------------------------------
  */
 #include "bloom_datum.h"
-
-#include <math.h>
+#include "bloom_kind.h"
 
 #include "access/htup_details.h"
 #include "catalog/pg_statistic.h"
@@ -37,92 +37,32 @@
 #include "optimizer/optimizer.h"
 #include "utils/selfuncs.h"
 
-#include "core/scalable_format.h"
-
-/* the estimate of a counting filter, as the SQL function computes it */
-extern PGDLLEXPORT Datum counting_bloom_estimate_card(PG_FUNCTION_ARGS);
-
 /* selectivity when the filter or the column's statistics are unknown */
 #define BLOOM_DEFAULT_SELECTIVITY	0.1
-
-/*
- * Estimated distinct items and current rate of a counting filter: the
- * estimate counting_bloom_estimate_card gives, and the classic model's rate
- * at that many items over its counters -- (non-zero / counters)^k, as
- * counting_bloom_info reports it, since the estimate inverts the fill.
- */
-static void
-bloom_counting_stats(const BloomFilter *f, double *items, double *fpr)
-{
-	double		m = (double) (f->nbits / 4);
-
-	*items = DatumGetFloat8(DirectFunctionCall1(counting_bloom_estimate_card,
-												PointerGetDatum(f)));
-	*fpr = pow(-expm1(-(double) f->nhashes * *items / m), f->nhashes);
-}
-
-/*
- * Estimated distinct items and current rate of a scalable filter: the sums
- * over its sub-filters, and the rate of "any sub-filter answers maybe".
- */
-static void
-bloom_scalable_stats(Datum d, double *items, double *fpr)
-{
-	const ScalableFilter *s = bloom_from_datum_kind(d, BLOOM_KIND_SCALABLE);
-	const BloomFilter *sub = scalable_first(s);
-	double		none = 1.0;
-
-	*items = 0.0;
-	for (int i = 0; i < s->nsub; i++, sub = scalable_next(sub))
-	{
-		*items += bloom_estimate_items(sub, bloom_popcount(sub));
-		none *= 1.0 - bloom_current_fpr(sub);
-	}
-	*fpr = 1.0 - none;
-}
 
 /*
  * (estimated distinct items, current false-positive rate) of a constant
  * filter datum of any kind, or false if it is not one this build can read
  * (the planner must not fail on it: the executor reports the problem).
- * The layout byte is at the same place in every kind's header; the kind's
- * validator checks the rest before anything else is read.
+ * The layout byte names the kind (bloom_kind_of); the kind's validator
+ * checks the rest before its stats read anything else.
  */
 static bool
 bloom_const_stats(Const *c, double *items, double *fpr)
 {
 	struct varlena *v;
-	BloomFilter *f;
+	const BloomKindOps *ops;
 	bool		ok = false;
 
 	if (c->constisnull)
 		return false;
 	v = PG_DETOAST_DATUM(c->constvalue);
-	f = (BloomFilter *) v;
-	if (VARSIZE(f) > offsetof(BloomFilter, layout))
+	if (VARSIZE(v) > offsetof(BloomFilter, layout) &&
+		(ops = bloom_kind_of((const BloomFilter *) v)) != NULL &&
+		ops->reason(v, VARSIZE(v)) == NULL)
 	{
-		switch (f->layout)
-		{
-			case BLOOM_LAYOUT_CLASSIC:
-			case BLOOM_LAYOUT_BLOCKED:
-				ok = bloom_kind_reason(f, VARSIZE(f), BLOOM_KIND_PLAIN) == NULL;
-				if (ok)
-				{
-					*items = bloom_estimate_items(f, bloom_popcount(f));
-					*fpr = bloom_current_fpr(f);
-				}
-				break;
-			case BLOOM_LAYOUT_COUNTING:
-				ok = bloom_kind_reason(f, VARSIZE(f), BLOOM_KIND_COUNTING) == NULL;
-				if (ok)
-					bloom_counting_stats(f, items, fpr);
-				break;
-			case BLOOM_LAYOUT_SCALABLE:
-				ok = bloom_kind_reason(f, VARSIZE(f), BLOOM_KIND_SCALABLE) == NULL;
-				if (ok)
-					bloom_scalable_stats(PointerGetDatum(v), items, fpr);
-				break;
-		}
+		ops->stats(v, items, fpr);
+		ok = true;
 	}
 	if ((Pointer) v != DatumGetPointer(c->constvalue))
 		pfree(v);

@@ -4,7 +4,9 @@
  *	  The bloom type: text and binary I/O, constructors, add, contains,
  *	  union, intersection, equality, folding, introspection, and the
  *	  full-filter check (bloomset.full_filter) and its report for every
- *	  kind.  Its aggregates are in bloom_agg.c.
+ *	  kind; and the kind's table of operations (bloom_kind.h), with its
+ *	  hooks of the aggregate engine (bloom_agg.c, where the aggregates'
+ *	  SQL entry points are).
  *
  * Functions never modify their input datums: bloom_add works on a copy.
  * Union and intersection accept filters whose sizes are multiples of each
@@ -909,6 +911,114 @@ bloom_with_scheme(PG_FUNCTION_ARGS)
 	PG_RETURN_BLOOM_P(f);
 }
 
+/* ---- the kind's aggregates (BloomKindOps hooks of bloom_agg.c's engine) --- */
+
+/*
+ * The limits of bloom_agg(x)'s automatic sizing (bloom_agg.c's top comment:
+ * an exact set, a list of hashes, then one big filter folded down at the
+ * end).
+ */
+/* exact phase of automatic sizing: up to 2^20 distinct hashes (16 MiB) */
+#define BLOOM_AUTO_EXACT_MAX	(1 << 20)
+/* list phase of automatic sizing: up to 2^24 hashes (128 MiB) */
+#define BLOOM_AUTO_LIST_MAX		(1 << 24)
+/* filter of the second phase: 2^30 bits = 128 MiB, 1 % up to ~100 M items */
+#define BLOOM_AUTO_MAX_BITS		(UINT64_C(1) << 30)
+#define BLOOM_STATE_MSG			"invalid serialized bloom aggregate state"
+
+/* Insert n hashes into the bloom filter *f. */
+static void
+bloom_plain_agg_insert(void **f, const uint64 *h, int n, MemoryContext cxt)
+{
+	bloom_insert_hashes((BloomFilter *) *f, h, n);
+}
+
+/* Bits of the power-of-two blocked filter for n items at the auto rate. */
+static uint64
+bloom_auto_bits(double n)
+{
+	BloomSizing s = bloom_size_for(Max((int64) ceil(n), 1), BLOOM_AUTO_FPR,
+								   BLOOM_LAYOUT_BLOCKED, true);
+
+	return (s.nbits == 0 || s.nbits > BLOOM_AUTO_MAX_BITS) ? BLOOM_AUTO_MAX_BITS : s.nbits;
+}
+
+/*
+ * The filter for an exact set of ndistinct hashes: sized for them at the
+ * auto rate (final), or of BLOOM_AUTO_MAX_BITS (the set overflowed).
+ */
+static void *
+bloom_plain_from_exact(const void *hdr, uint64 ndistinct, MemoryContext cxt, bool final)
+{
+	const BloomFilter *h = (const BloomFilter *) hdr;
+	uint64		nbits = final ? bloom_auto_bits((double) ndistinct) : BLOOM_AUTO_MAX_BITS;
+	BloomFilter *f = bloom_alloc_in(cxt, nbits);
+
+	bloom_init_header(f, BLOOM_LAYOUT_BLOCKED, BLOOM_BLOCKED_HASHES, nbits, 0);
+	f->scheme = h->scheme;		/* the exact phase hashed with it */
+	f->flags = BLOOM_FLAG_AUTOSIZED;
+	memcpy(f->family, h->family, BLOOM_FAMILY_LEN);
+	f->collfp = h->collfp;
+	return f;
+}
+
+/* OR the bloom filter src into *dst (the same parameters, or an error). */
+static void
+bloom_plain_merge(void **dst, const void *src, MemoryContext cxt)
+{
+	BloomFilter *d = (BloomFilter *) *dst;
+	const BloomFilter *s = (const BloomFilter *) src;
+	char		detail[256];
+
+	if (!bloom_check_compatible(d, s, detail, sizeof(detail)) || d->nbits != s->nbits)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot combine bloom_agg states with different parameters"),
+				 errdetail("%s", detail),
+				 errhint("Give every group the same capacity and rate.")));
+	bloom_or_words(d->words, s->words, BLOOM_NWORDS(d));
+}
+
+/*
+ * The final filter of a filter-phase state: a copy, or for automatic
+ * sizing past the exact phase, the big filter folded down to the size for
+ * its estimated distinct values.
+ */
+static void *
+bloom_plain_result(const void *p)
+{
+	const BloomFilter *big = (const BloomFilter *) p;
+	BloomFilter *f;
+	uint64		bits;
+
+	if (!(big->flags & BLOOM_FLAG_AUTOSIZED))
+		return bloom_copy(big);
+	bits = bloom_auto_bits(bloom_estimate_items(big, bloom_popcount(big)));
+	f = bloom_alloc_like(CurrentMemoryContext, big, bits);
+	bloom_resize_into(big, f);
+	f->flags = BLOOM_FLAG_AUTOSIZED;
+	return f;
+}
+
+/* The smallest empty filter: the result of aggregating nothing. */
+static void *
+bloom_plain_empty(void)
+{
+	BloomFilter *f = bloom_alloc(BLOOM_LAYOUT_BLOCKED, BLOOM_BLOCKED_HASHES,
+								 BLOOM_MIN_BITS, 0);
+
+	f->flags = BLOOM_FLAG_AUTOSIZED;
+	return f;
+}
+
+
+/* Why the exact-phase header of a bloom or counting aggregate is invalid. */
+const char *
+bloom_check_exact_hdr(const void *hdr)
+{
+	return bloom_check_header((const BloomFilter *) hdr);
+}
+
 /* ---- the kind's operations (bloom_kind.h) ---------------------------------- */
 
 static bool
@@ -944,6 +1054,16 @@ bloom_plain_check_full(const void *f, FunctionCallInfo fcinfo)
 	bloom_check_full((const BloomFilter *) f, fcinfo);
 }
 
+/* Estimated distinct items and current rate: the model's, from the fill. */
+static void
+bloom_plain_stats(const void *f, double *items, double *fpr)
+{
+	const BloomFilter *bf = (const BloomFilter *) f;
+
+	*items = bloom_estimate_items(bf, bloom_popcount(bf));
+	*fpr = bloom_current_fpr(bf);
+}
+
 const BloomKindOps bloom_plain_ops = {
 	.kind = BLOOM_KIND_PLAIN,
 	.type_name = "bloom",
@@ -958,4 +1078,17 @@ const BloomKindOps bloom_plain_ops = {
 	.test = bloom_plain_test,
 	.add = bloom_plain_add,
 	.check_full = bloom_plain_check_full,
+	.stats = bloom_plain_stats,
+	.state_msg = BLOOM_STATE_MSG,
+	.empty = bloom_plain_empty,
+	.agg_name = "bloom_agg",
+	.agg_tag = 'b',
+	.exact_max = BLOOM_AUTO_EXACT_MAX,
+	.list_max = BLOOM_AUTO_LIST_MAX,
+	.items_are_rows = true,
+	.check_exact_hdr = bloom_check_exact_hdr,
+	.insert = bloom_plain_agg_insert,
+	.from_exact = bloom_plain_from_exact,
+	.merge = bloom_plain_merge,
+	.result = bloom_plain_result,
 };

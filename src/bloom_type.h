@@ -62,7 +62,13 @@ extern void bloom_full_report(FunctionCallInfo fcinfo, const char *what_kind,
 							  double rate, double target, const char *detail);
 extern void bloom_check_full(const BloomFilter *f, FunctionCallInfo fcinfo);
 
-/* the operations of the bloom kind (registered at module load) */
+/*
+ * the operations of the bloom kind (registered at module load; also the
+ * aggregate engine's hooks of bloom_agg, bloom_parquet_agg and the n-gram
+ * and token aggregates), and the exact-phase header check it shares with
+ * counting_bloom
+ */
 extern const BloomKindOps bloom_plain_ops;
+extern const char *bloom_check_exact_hdr(const void *hdr);
 
 #endif							/* BLOOMSET_BLOOM_TYPE_H */

@@ -409,13 +409,6 @@ counting_bloom_info(PG_FUNCTION_ARGS)
  */
 #define COUNTING_AUTO_MAX	(1 << 22)
 
-/* Prefetch every counter inserting h into the counting filter f will touch. */
-static void
-counting_agg_prefetch(const void *f, uint64 h)
-{
-	bloom_counting_prefetch((const BloomFilter *) f, h);
-}
-
 /* Raise the counters of n hashes in the counting filter *f. */
 static void
 counting_agg_insert(void **f, const uint64 *h, int n, MemoryContext cxt)
@@ -462,25 +455,6 @@ counting_agg_empty(void)
 	return bloom_alloc(BLOOM_LAYOUT_COUNTING, 1, 4 * BLOOM_MIN_BITS, 0);
 }
 
-
-static const BloomAggKind counting_agg_kind = {
-	.ops = &counting_bloom_ops,
-	.state_msg = "invalid serialized counting bloom aggregate state",
-	.empty = counting_agg_empty,
-	.name = "counting_bloom_agg",
-	.tag = 'c',
-	.exact_max = COUNTING_AUTO_MAX,
-	.counted = true,
-	.items_are_rows = true,
-	.hdr_size = BLOOM_HEADER_SIZE,
-	.check_hdr = bloom_agg_check_filter_hdr,
-	.fields = bloom_agg_filter_fields,
-	.prefetch = counting_agg_prefetch,
-	.insert = counting_agg_insert,
-	.from_exact = counting_agg_from_exact,
-	.merge = counting_agg_merge,
-};
-
 /* The filter of counting_bloom_agg(x, capacity, fpr), from the first row. */
 static void *
 counting_make_sized(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
@@ -493,7 +467,7 @@ PG_FUNCTION_INFO_V1(counting_bloom_agg_trans);
 Datum
 counting_bloom_agg_trans(PG_FUNCTION_ARGS)
 {
-	return bloom_agg_apply(fcinfo, &counting_agg_kind, counting_make_sized, NULL);
+	return bloom_agg_apply(fcinfo, &counting_bloom_ops, counting_make_sized, NULL);
 }
 
 /* counting_bloom_agg(anyelement): automatic sizing. */
@@ -501,7 +475,7 @@ PG_FUNCTION_INFO_V1(counting_bloom_agg_auto_trans);
 Datum
 counting_bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 {
-	return bloom_agg_apply(fcinfo, &counting_agg_kind, bloom_agg_auto_header, NULL);
+	return bloom_agg_apply(fcinfo, &counting_bloom_ops, bloom_agg_auto_header, NULL);
 }
 
 /* Final, combine, serialize and deserialize: the engine's, both forms. */
@@ -509,7 +483,7 @@ PG_FUNCTION_INFO_V1(counting_bloom_agg_final);
 Datum
 counting_bloom_agg_final(PG_FUNCTION_ARGS)
 {
-	return bloom_agg_finish(fcinfo, &counting_agg_kind);
+	return bloom_agg_finish(fcinfo, &counting_bloom_ops);
 }
 
 PG_FUNCTION_INFO_V1(counting_bloom_agg_combine);
@@ -537,14 +511,14 @@ PG_FUNCTION_INFO_V1(counting_bloom_agg_deserial);
 Datum
 counting_bloom_agg_deserial(PG_FUNCTION_ARGS)
 {
-	return bloom_agg_deserialize(fcinfo, &counting_agg_kind);
+	return bloom_agg_deserialize(fcinfo, &counting_bloom_ops);
 }
 
 PG_FUNCTION_INFO_V1(counting_bloom_agg_auto_deserial);
 Datum
 counting_bloom_agg_auto_deserial(PG_FUNCTION_ARGS)
 {
-	return bloom_agg_deserialize(fcinfo, &counting_agg_kind);
+	return bloom_agg_deserialize(fcinfo, &counting_bloom_ops);
 }
 
 /* ---- counting_bloom_union_agg(counting_bloom) --------------------------- */
@@ -570,41 +544,41 @@ counting_union_step(MemoryContext aggcxt, void *state, const void *in)
 	return st;
 }
 
-static const BloomSetopAgg counting_union_agg_kind = {&counting_agg_kind, counting_union_step, false};
+static const BloomSetopAgg counting_union_setop = {&counting_bloom_ops, counting_union_step, false};
 
 PG_FUNCTION_INFO_V1(counting_bloom_union_trans);
 Datum
 counting_bloom_union_trans(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_apply(fcinfo, &counting_union_agg_kind, false);
+	return bloom_setop_apply(fcinfo, &counting_union_setop, false);
 }
 
 PG_FUNCTION_INFO_V1(counting_bloom_union_combine);
 Datum
 counting_bloom_union_combine(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_apply(fcinfo, &counting_union_agg_kind, true);
+	return bloom_setop_apply(fcinfo, &counting_union_setop, true);
 }
 
 PG_FUNCTION_INFO_V1(counting_bloom_union_final);
 Datum
 counting_bloom_union_final(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_finish(fcinfo, &counting_union_agg_kind);
+	return bloom_setop_finish(fcinfo, &counting_union_setop);
 }
 
 PG_FUNCTION_INFO_V1(counting_bloom_union_serial);
 Datum
 counting_bloom_union_serial(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_serialize(fcinfo, &counting_union_agg_kind);
+	return bloom_setop_serialize(fcinfo, &counting_union_setop);
 }
 
 PG_FUNCTION_INFO_V1(counting_bloom_union_deserial);
 Datum
 counting_bloom_union_deserial(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_deserialize(fcinfo, &counting_union_agg_kind);
+	return bloom_setop_deserialize(fcinfo, &counting_union_setop);
 }
 
 /* ---- the kind's operations (bloom_kind.h) ---------------------------------- */
@@ -642,6 +616,23 @@ counting_check_full_op(const void *f, FunctionCallInfo fcinfo)
 	counting_check_full((const BloomFilter *) f, fcinfo);
 }
 
+/*
+ * Estimated distinct items and current rate: the estimate
+ * counting_bloom_estimate_card gives, and the classic model's rate at that
+ * many items over its counters -- (non-zero / counters)^k, as
+ * counting_bloom_info reports it, since the estimate inverts the fill.
+ */
+static void
+counting_stats(const void *f, double *items, double *fpr)
+{
+	const BloomFilter *bf = (const BloomFilter *) f;
+	double		m = (double) (bf->nbits / 4);
+
+	*items = DatumGetFloat8(DirectFunctionCall1(counting_bloom_estimate_card,
+												PointerGetDatum(bf)));
+	*fpr = pow(-expm1(-(double) bf->nhashes * *items / m), bf->nhashes);
+}
+
 const BloomKindOps counting_bloom_ops = {
 	.kind = BLOOM_KIND_COUNTING,
 	.type_name = "counting_bloom",
@@ -656,4 +647,16 @@ const BloomKindOps counting_bloom_ops = {
 	.test = counting_test,
 	.add = counting_add,
 	.check_full = counting_check_full_op,
+	.stats = counting_stats,
+	.state_msg = "invalid serialized counting bloom aggregate state",
+	.empty = counting_agg_empty,
+	.agg_name = "counting_bloom_agg",
+	.agg_tag = 'c',
+	.exact_max = COUNTING_AUTO_MAX,
+	.counted = true,
+	.items_are_rows = true,
+	.check_exact_hdr = bloom_check_exact_hdr,
+	.insert = counting_agg_insert,
+	.from_exact = counting_agg_from_exact,
+	.merge = counting_agg_merge,
 };

@@ -710,16 +710,6 @@ scalable_bloom_info(PG_FUNCTION_ARGS)
 
 /* ---- the kind's hooks of the aggregate engine --------------------------- */
 
-/* The element fields of a scalable filter (or exact-phase header). */
-static BloomAggFields
-scalable_agg_fields(void *p)
-{
-	ScalableFilter *f = (ScalableFilter *) p;
-	BloomAggFields fl = {f->family, &f->collfp, f->seed, f->scheme};
-
-	return fl;
-}
-
 /* The element fields of f were set: its sub-filters take them too. */
 static void
 scalable_agg_adopted(void *f)
@@ -754,7 +744,7 @@ scalable_agg_merge(void **dst, const void *src, MemoryContext cxt)
 
 /* Why an exact-phase header (scalable_make_state's) is invalid, or NULL. */
 static const char *
-scalable_agg_check_hdr(const void *p)
+scalable_check_exact_hdr(const void *p)
 {
 	const ScalableFilter *h = (const ScalableFilter *) p;
 
@@ -788,24 +778,6 @@ scalable_agg_decode(BloomFilter *wire, MemoryContext aggcxt)
 {
 	return scalable_finish_decode(wire, ERRCODE_INVALID_BINARY_REPRESENTATION, aggcxt);
 }
-
-static const BloomAggKind scalable_agg_kind = {
-	.ops = &scalable_bloom_ops,
-	.state_msg = SCALABLE_STATE_MSG,
-	.empty = scalable_agg_empty,
-	.portable = scalable_agg_portable,
-	.decode = scalable_agg_decode,
-	.name = "scalable_bloom_agg",
-	.tag = 's',
-	.exact_max = SCALABLE_EXACT_MAX,
-	.hdr_size = SCALABLE_HEADER_SIZE,
-	.check_hdr = scalable_agg_check_hdr,
-	.fields = scalable_agg_fields,
-	.adopted = scalable_agg_adopted,
-	.insert = scalable_agg_insert,
-	.from_exact = scalable_agg_from_exact,
-	.merge = scalable_agg_merge,
-};
 
 /*
  * The state of scalable_bloom_agg(x [, capacity, fpr]) (NULL sizing
@@ -843,7 +815,7 @@ PG_FUNCTION_INFO_V1(scalable_bloom_agg_trans);
 Datum
 scalable_bloom_agg_trans(PG_FUNCTION_ARGS)
 {
-	return bloom_agg_apply(fcinfo, &scalable_agg_kind, scalable_make_state, NULL);
+	return bloom_agg_apply(fcinfo, &scalable_bloom_ops, scalable_make_state, NULL);
 }
 
 /* Final, combine, serialize and deserialize: the engine's. */
@@ -851,7 +823,7 @@ PG_FUNCTION_INFO_V1(scalable_bloom_agg_final);
 Datum
 scalable_bloom_agg_final(PG_FUNCTION_ARGS)
 {
-	return bloom_agg_finish(fcinfo, &scalable_agg_kind);
+	return bloom_agg_finish(fcinfo, &scalable_bloom_ops);
 }
 
 PG_FUNCTION_INFO_V1(scalable_bloom_agg_combine);
@@ -872,7 +844,7 @@ PG_FUNCTION_INFO_V1(scalable_bloom_agg_deserial);
 Datum
 scalable_bloom_agg_deserial(PG_FUNCTION_ARGS)
 {
-	return bloom_agg_deserialize(fcinfo, &scalable_agg_kind);
+	return bloom_agg_deserialize(fcinfo, &scalable_bloom_ops);
 }
 
 /* ---- scalable_bloom_union_agg(scalable_bloom) --------------------------- */
@@ -894,41 +866,41 @@ scalable_union_step(MemoryContext aggcxt, void *state, const void *in)
 	return r;
 }
 
-static const BloomSetopAgg scalable_union_agg_kind = {&scalable_agg_kind, scalable_union_step, false};
+static const BloomSetopAgg scalable_union_setop = {&scalable_bloom_ops, scalable_union_step, false};
 
 PG_FUNCTION_INFO_V1(scalable_bloom_union_trans);
 Datum
 scalable_bloom_union_trans(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_apply(fcinfo, &scalable_union_agg_kind, false);
+	return bloom_setop_apply(fcinfo, &scalable_union_setop, false);
 }
 
 PG_FUNCTION_INFO_V1(scalable_bloom_union_combine);
 Datum
 scalable_bloom_union_combine(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_apply(fcinfo, &scalable_union_agg_kind, true);
+	return bloom_setop_apply(fcinfo, &scalable_union_setop, true);
 }
 
 PG_FUNCTION_INFO_V1(scalable_bloom_union_final);
 Datum
 scalable_bloom_union_final(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_finish(fcinfo, &scalable_union_agg_kind);
+	return bloom_setop_finish(fcinfo, &scalable_union_setop);
 }
 
 PG_FUNCTION_INFO_V1(scalable_bloom_union_serial);
 Datum
 scalable_bloom_union_serial(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_serialize(fcinfo, &scalable_union_agg_kind);
+	return bloom_setop_serialize(fcinfo, &scalable_union_setop);
 }
 
 PG_FUNCTION_INFO_V1(scalable_bloom_union_deserial);
 Datum
 scalable_bloom_union_deserial(PG_FUNCTION_ARGS)
 {
-	return bloom_setop_deserialize(fcinfo, &scalable_union_agg_kind);
+	return bloom_setop_deserialize(fcinfo, &scalable_union_setop);
 }
 
 /* ---- the kind's operations (bloom_kind.h) ---------------------------------- */
@@ -1003,6 +975,28 @@ scalable_check_full_op(const void *f, FunctionCallInfo fcinfo)
 	scalable_check_full((const ScalableFilter *) f, fcinfo);
 }
 
+/*
+ * Estimated distinct items and current rate: the sums over the
+ * sub-filters, and the rate of "any sub-filter answers maybe" (a value of
+ * 1.0's format read in the current one first).
+ */
+static void
+scalable_stats(const void *f, double *items, double *fpr)
+{
+	const ScalableFilter *s = bloom_from_datum_kind(PointerGetDatum(f),
+													BLOOM_KIND_SCALABLE);
+	const BloomFilter *sub = scalable_first(s);
+	double		none = 1.0;
+
+	*items = 0.0;
+	for (int i = 0; i < s->nsub; i++, sub = scalable_next(sub))
+	{
+		*items += bloom_estimate_items(sub, bloom_popcount(sub));
+		none *= 1.0 - bloom_current_fpr(sub);
+	}
+	*fpr = 1.0 - none;
+}
+
 const BloomKindOps scalable_bloom_ops = {
 	.kind = BLOOM_KIND_SCALABLE,
 	.type_name = "scalable_bloom",
@@ -1017,4 +1011,17 @@ const BloomKindOps scalable_bloom_ops = {
 	.test = scalable_op_test,
 	.add = scalable_add,
 	.check_full = scalable_check_full_op,
+	.stats = scalable_stats,
+	.state_msg = SCALABLE_STATE_MSG,
+	.empty = scalable_agg_empty,
+	.portable = scalable_agg_portable,
+	.decode = scalable_agg_decode,
+	.agg_name = "scalable_bloom_agg",
+	.agg_tag = 's',
+	.exact_max = SCALABLE_EXACT_MAX,
+	.check_exact_hdr = scalable_check_exact_hdr,
+	.adopted = scalable_agg_adopted,
+	.insert = scalable_agg_insert,
+	.from_exact = scalable_agg_from_exact,
+	.merge = scalable_agg_merge,
 };

@@ -165,7 +165,12 @@ extern void skip_init_page(Page page, uint16 kind, Size used);
 extern Size skip_rows_bytes(const SkipSegment *seg);
 extern void skip_read_meta(Relation index, SkipMeta *meta);
 extern void skip_check_page(Relation index, Page page, BlockNumber blk, uint16 kind);
-extern void skip_corrupt(Relation index, BlockNumber blk, const char *why) pg_attribute_noreturn();
+#if PG_VERSION_NUM >= 180000
+extern pg_noreturn void skip_corrupt(Relation index, BlockNumber blk, const char *why);
+#else
+extern void skip_corrupt(Relation index, BlockNumber blk, const char *why)
+			pg_attribute_noreturn();
+#endif
 extern void skip_keyinfo_init(SkipKeyInfo *ki, Relation index, MemoryContext mcxt);
 extern uint64 skip_hash_value(const BloomTypeInfo *ti, const SkipMeta *meta,
 							  int attno, Datum value);

@@ -139,6 +139,8 @@ skip_insert_keyinfo(Relation index, IndexInfo *indexInfo)
 
 /* heap pages a summarization reads before it writes the bits collected */
 #define SKIP_SUMMARIZE_PAGES	1024
+/* bits collected at most before they are written (n-gram rows have many) */
+#define SKIP_SUMMARIZE_BITS		(1 << 20)
 
 /* A summarization's bits: every key of the rows of a run of heap pages. */
 typedef struct SkipSumState
@@ -152,7 +154,14 @@ typedef struct SkipSumState
 	MemoryContext tmpcxt;
 } SkipSumState;
 
-/* table_index_build_range_scan's callback: collect the row's bits. */
+static void skip_write_bits(Relation index, const SkipSegment *seg, SkipBit *collected,
+							int64 m);
+
+/*
+ * table_index_build_range_scan's callback: collect the row's bits, writing
+ * those collected first when there are many (the heap page is not locked
+ * while the callback runs).
+ */
 static void
 skip_sum_callback(Relation index, ItemPointer tid, Datum *values,
 				  bool *isnull, bool tupleIsAlive, void *state)
@@ -161,20 +170,22 @@ skip_sum_callback(Relation index, ItemPointer tid, Datum *values,
 	uint64		col = ItemPointerGetBlockNumber(tid) / ss->meta.pages_per_range -
 		ss->seg->first_range;
 	uint64		pos[BLOOM_MAX_POSITIONS];
+	SkipKeyBuf	keys = {NULL, 0, 0, ss->tmpcxt};
+	MemoryContext old = MemoryContextSwitchTo(ss->tmpcxt);
 
 	for (int i = 0; i < ss->ki.natts; i++)
+		if (!isnull[i])
+			skip_value_keys(&ss->ki, &ss->meta, i, values[i], &keys);
+	MemoryContextSwitchTo(old);
+	for (int i = 0; i < keys.n; i++)
 	{
-		MemoryContext old;
-		uint64		h;
-		int			np;
+		int			np = skip_positions(&ss->meta, keys.h[i], pos);
 
-		if (isnull[i])
-			continue;
-		old = MemoryContextSwitchTo(ss->tmpcxt);
-		h = skip_hash_value(&ss->ki.ti[i], &ss->meta, i, values[i]);
-		MemoryContextSwitchTo(old);
-		MemoryContextReset(ss->tmpcxt);
-		np = skip_positions(&ss->meta, h, pos);
+		if (ss->nbits + np > SKIP_SUMMARIZE_BITS)
+		{
+			skip_write_bits(index, ss->seg, ss->bits, ss->nbits);
+			ss->nbits = 0;
+		}
 		if (ss->nbits + np > ss->maxbits)
 		{
 			ss->maxbits *= 2;
@@ -190,6 +201,7 @@ skip_sum_callback(Relation index, ItemPointer tid, Datum *values,
 			b->mask = (uint8) (1 << (col % 8));
 		}
 	}
+	MemoryContextReset(ss->tmpcxt);
 }
 
 /*
@@ -379,8 +391,7 @@ skip_insert(Relation index, Datum *values, bool *isnull,
 {
 	SkipKeyInfo *ki;
 	SkipMeta	meta;
-	uint64		h[INDEX_MAX_KEYS];
-	int			nh = 0;
+	SkipKeyBuf	keys = {NULL, 0, 0, CurrentMemoryContext};
 	uint32		ppr;
 	uint64		writer;
 	uint64		range;
@@ -398,14 +409,14 @@ skip_insert(Relation index, Datum *values, bool *isnull,
 	skip_read_meta(index, &meta);
 	for (int i = 0; i < ki->natts; i++)
 		if (!isnull[i])
-			h[nh++] = skip_hash_value(&ki->ti[i], &meta, i, values[i]);
-	if (nh == 0)
+			skip_value_keys(ki, &meta, i, values[i], &keys);
+	if (keys.n == 0)
 		return false;			/* NULL keys match nothing: no bits */
 	if (range >= meta.nranges)
 	{
 		skip_extend(index, range);
 		skip_read_meta(index, &meta);
 	}
-	skip_set_bits(index, &meta, range, h, nh);
+	skip_set_bits(index, &meta, range, keys.h, keys.n);
 	return false;
 }

@@ -559,25 +559,6 @@ skip_row_location(const SkipSegment *seg, uint64 row, BlockNumber *blk, Size *of
 		(Size) (row % seg->rows_per_page) * (seg->capacity / 8);
 }
 
-/* The per-column hashing information of an index, in mcxt. */
-void
-skip_keyinfo_init(SkipKeyInfo *ki, Relation index, MemoryContext mcxt)
-{
-	TupleDesc	desc = RelationGetDescr(index);
-
-	ki->natts = desc->natts;
-	for (int i = 0; i < desc->natts; i++)
-		bloom_typeinfo_init(&ki->ti[i], TupleDescAttr(desc, i)->atttypid,
-							index->rd_indcollation[i], mcxt);
-}
-
-/* The hash of a non-null value of column attno (0-based) of the index. */
-uint64
-skip_hash_value(const BloomTypeInfo *ti, const SkipMeta *meta, int attno, Datum value)
-{
-	return bloom_hash_datum(ti, value, meta->seed + (uint64) attno, meta->scheme);
-}
-
 /* The k bit positions of hash h (classic layout of the bloom type). */
 int
 skip_positions(const SkipMeta *meta, uint64 h, uint64 *pos)

@@ -175,6 +175,7 @@ extern bool skip_advance_meta(Relation index, uint64 writer, uint64 summarized,
 /* skip_keys.c */
 extern void skip_keyinfo_init(SkipKeyInfo *ki, Relation index, MemoryContext mcxt);
 extern bool skip_keyinfo_has_ngram(const SkipKeyInfo *ki);
+extern double skip_keys_empty_distinct(const SkipKeyInfo *ki);
 extern double skip_keys_default_rate(const SkipKeyInfo *ki, double nranges);
 extern int	skip_value_keys(const SkipKeyInfo *ki, const SkipMeta *meta, int attno,
 							Datum value, SkipKeyBuf *buf);

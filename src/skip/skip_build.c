@@ -143,7 +143,7 @@ skip_distinct_p95(const SkipBuildState *bs)
 		if (bs->counts[i] > 0)
 			v[n++] = bs->counts[i];
 	if (n == 0)
-		result = SKIP_EMPTY_DISTINCT;
+		result = skip_keys_empty_distinct(bs->ki);
 	else
 	{
 		qsort(v, n, sizeof(uint64), skip_cmp_u64);
@@ -320,7 +320,7 @@ skip_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		ereport(NOTICE,
 				(errmsg("the filters of bloomskip index \"%s\" are capped at %d bits per range",
 						RelationGetRelationName(index), SKIP_MAX_BITS),
-				 errdetail("The ranges hold up to %.0f distinct keys each; their false-positive rate will exceed %g.",
+				 errdetail("95 %% of the ranges hold up to %.0f distinct keys each; their false-positive rate will exceed %g.",
 						   skip_distinct_p95(&bs), rate),
 				 errhint("Use a smaller pages_per_range.")));
 	if (nranges > 0)

@@ -35,7 +35,10 @@
  * bits.  The n-grams of a pattern are deduplicated and at most
  * SKIP_MAX_LIKE_KEYS are probed: each costs up to k page reads per
  * segment, and a conjunction of that many is already as selective as the
- * filters can be.
+ * filters can be.  A column under a nondeterministic collation is refused
+ * at CREATE INDEX: LIKE does not compare bytes there (PostgreSQL 18 accepts
+ * it), so no n-gram could be trusted; a scan under such a collation still
+ * returns every range.
  *
  *-------------------------------------------------------------------------
  */
@@ -51,6 +54,8 @@
 
 #include "../bloom_text.h"
 
+/* n-grams per range assumed at an empty build, per equality key assumed */
+#define SKIP_NGRAM_EMPTY_FACTOR	16
 /* n-grams of a pattern probed at most (see the header comment) */
 #define SKIP_MAX_LIKE_KEYS		64
 
@@ -89,6 +94,15 @@ skip_column_ngram(Relation index, int i, bytea **opts)
 	if (!OidIsValid(get_opfamily_member(index->rd_opfamily[i], typ, typ,
 										SKIP_STRATEGY_LIKE)))
 		return 0;
+	if (OidIsValid(index->rd_indcollation[i]) &&
+		!get_collation_isdeterministic(index->rd_indcollation[i]))
+		ereport(ERROR,
+				(errcode(ERRCODE_COLLATION_MISMATCH),
+				 errmsg("operator class text_ngram_bloomskip_ops needs a deterministic collation"),
+				 errdetail("Column %d of index \"%s\" has the nondeterministic collation \"%s\", under which LIKE does not compare bytes.",
+						   i + 1, RelationGetRelationName(index),
+						   get_collation_name(index->rd_indcollation[i])),
+				 errhint("Index the column under a deterministic collation, e.g. (col COLLATE \"C\" text_ngram_bloomskip_ops), and query it under the same one.")));
 	n = opts && opts[i] ? ((SkipNgramOptions *) opts[i])->n : SKIP_NGRAM_DEFAULT_N;
 	if (n < 1 || n > BLOOM_NGRAM_MAX)
 		elog(ERROR, "bloomskip index \"%s\" has an invalid n-gram length %d",
@@ -112,6 +126,16 @@ skip_keyinfo_init(SkipKeyInfo *ki, Relation index, MemoryContext mcxt)
 		ki->ngram[i] = (uint8) skip_column_ngram(index, i, opts);
 	}
 	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Distinct keys per range assumed when the table is empty at build: a
+ * line of text has dozens of n-grams where an equality column has a key.
+ */
+double
+skip_keys_empty_distinct(const SkipKeyInfo *ki)
+{
+	return SKIP_EMPTY_DISTINCT * (skip_keyinfo_has_ngram(ki) ? SKIP_NGRAM_EMPTY_FACTOR : 1);
 }
 
 /* Does any column of the index take n-grams? */

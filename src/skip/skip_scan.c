@@ -122,7 +122,9 @@ skip_like_exact(Oid coll)
  * The hashes of scan key i into *kh; false if the key matches no row (a
  * NULL, or an array without non-NULL elements).  A value of a type whose
  * hashes do not follow the column's (no operator of this access method's
- * families gives one) makes the key match every range: kh->n = -1.
+ * families gives one), a LIKE that does not compare bytes, or a strategy
+ * that is not the column's kind (only a family that amvalidate rejects
+ * has one) makes the key match every range: kh->n = -1.
  */
 static bool
 skip_key_hashes(IndexScanDesc scan, const SkipMeta *meta, int i, SkipKeyHashes *kh)
@@ -167,9 +169,10 @@ skip_key_hashes(IndexScanDesc scan, const SkipMeta *meta, int i, SkipKeyHashes *
 	else
 		typid = OidIsValid(sk->sk_subtype) ? sk->sk_subtype : coltype;
 	ti = skip_scan_typeinfo(scan, i, typid);
-	if (sk->sk_strategy == SKIP_STRATEGY_LIKE ?
-		!skip_like_exact(sk->sk_collation) :
-		memcmp(ti->family, colfamily, BLOOM_FAMILY_LEN) != 0 || ti->collfp != colti->collfp)
+	if ((sk->sk_strategy == SKIP_STRATEGY_LIKE) != (so->cols->ngram[attno] > 0) ||
+		(sk->sk_strategy == SKIP_STRATEGY_LIKE ?
+		 !skip_like_exact(sk->sk_collation) :
+		 memcmp(ti->family, colfamily, BLOOM_FAMILY_LEN) != 0 || ti->collfp != colti->collfp))
 	{
 		kh->n = -1;
 		return true;

@@ -37,7 +37,9 @@
  * exactly as the index does.  The hashing follows the type's equality
  * (int2, int4 and int8 hash alike; numeric 1.0 and 1.00 alike; a
  * nondeterministic collation hashes its sort key), so cross-type equality
- * within the integer family finds the same ranges.
+ * within the integer family finds the same ranges.  An n-gram column
+ * (text_ngram_bloomskip_ops) has a key per n-gram of a value, and a LIKE
+ * pattern asks for all of its n-grams (skip_keys.c).
  *
  * Sizing (skip_build.c).  The build counts the distinct keys of every
  * range exactly and sizes m for 1.5 times the 95th percentile (headroom

@@ -93,14 +93,14 @@ SELECT format('| %s | %s | %s | %s | %s | %s | %s | %s | %s |', i.idx,
 SQL
 )
 RATIOS=$(sng_q <<'SQL'
-WITH b AS (SELECT * FROM sng_idx WHERE idx = 'bloomskip n-gram'),
+WITH b AS (SELECT * FROM sng_idx WHERE idx LIKE 'bloomskip%'),
 	 g AS (SELECT * FROM sng_idx WHERE idx = 'pg_trgm GIN')
-SELECT format('| bloomskip / pg_trgm GIN | %s | %s | %s |', round((b.bytes::numeric / g.bytes), 3),
+SELECT format('| %s / pg_trgm GIN | %s | %s | %s |', b.idx, round((b.bytes::numeric / g.bytes), 3),
 	round((b.build_ms / g.build_ms)::numeric, 2),
 	(SELECT string_agg(format('%s ms x%s, buffers x%s', split_part(sb.kase, ' ', 1),
 		round((sb.ms / sg.ms)::numeric, 2), round(sb.buffers::numeric / nullif(sg.buffers, 0), 2)), '; ' ORDER BY sb.ord)
 	   FROM sng_sum sb JOIN sng_sum sg ON sg.kase = sb.kase AND sg.idx = g.idx WHERE sb.idx = b.idx))
-  FROM b, g;
+  FROM b, g ORDER BY b.ord;
 SQL
 )
 SETTINGS=$(bench_settings)

@@ -188,13 +188,23 @@ SELECT bloomskip_check('logs_two') AS violations;
 DROP INDEX logs_two;
 CREATE INDEX logs_ngram ON logs USING bloomskip (msg text_ngram_bloomskip_ops);
 
--- an index built on an empty table, then filled
+-- indexes built on an empty table, then filled: ranges summarized by the
+-- inserts (with 128 pages a range, a range's n-gram bits are written in
+-- several batches)
 CREATE TABLE logs_empty (msg text);
-CREATE INDEX ON logs_empty USING bloomskip (msg text_ngram_bloomskip_ops);
+CREATE INDEX logs_empty_16 ON logs_empty USING bloomskip (msg text_ngram_bloomskip_ops);
+CREATE INDEX logs_empty_128 ON logs_empty USING bloomskip (msg text_ngram_bloomskip_ops)
+	WITH (pages_per_range = 128);
 INSERT INTO logs_empty SELECT msg FROM logs;
+SELECT summarized_ranges > 0 AS summarized FROM bloomskip_info('logs_empty_128');
+SELECT bloomskip_check('logs_empty_16') AS violations_16, bloomskip_check('logs_empty_128') AS violations_128;
 SET enable_seqscan = off;
-SELECT count(*) = (SELECT count(*) FROM logs WHERE msg LIKE '%6e7c8f%') AS same
-FROM logs_empty WHERE msg LIKE '%6e7c8f%';
+SELECT p, ng_uses(format('SELECT count(*) FROM logs_empty WHERE msg LIKE %L', p), 'logs_empty_128') AS index_used,
+	(SELECT count(*) FROM logs_empty WHERE msg LIKE p) = (SELECT count(*) FROM logs WHERE msg LIKE p) AS same
+FROM unnest(ARRAY['%6e7c8f%', '%quokka5000%', '%zzzz%']) p;
+DROP INDEX logs_empty_128;
+SELECT p, (SELECT count(*) FROM logs_empty WHERE msg LIKE p) = (SELECT count(*) FROM logs WHERE msg LIKE p) AS same
+FROM unnest(ARRAY['%6e7c8f%', '%quokka5000%', '%zzzz%']) p;
 RESET enable_seqscan;
 DROP TABLE logs_empty;
 

@@ -9,9 +9,10 @@
  * values (one value, or every element of an = ANY array, in one pass) of
  * the AND over the value's keys (skip_query_keys: one for =, the n-grams
  * of a LIKE pattern) of the AND of each key's k rows; the keys' bitmaps
- * are ANDed (several columns, or several conditions on one).  Reading stops early in a
- * segment once its bitmap is empty, so an absent key usually costs fewer
- * than k pages.  A NULL key, or an array of only NULLs, matches nothing.
+ * are ANDed (several columns, or several conditions on one).  Reading
+ * stops early in a segment once its bitmap is empty, so an absent key
+ * usually costs fewer than k pages.  A NULL key, or an array of only
+ * NULLs, matches nothing.
  * Every page of every range left, and every heap page of the ranges not
  * summarized (the open tail, at or past the metapage's summarized
  * boundary), goes into the bitmap.
@@ -185,7 +186,7 @@ skip_key_hashes(IndexScanDesc scan, const SkipMeta *meta, int i, SkipKeyHashes *
 			skip_query_keys(so->cols, meta, attno, sk->sk_strategy, ti, elems[j], &buf);
 			kh->start[++kh->n] = buf.n;
 		}
-	kh->h = buf.h;
+	kh->h = buf.h ? buf.h : palloc(sizeof(uint64));	/* no keys: patterns match all */
 	return kh->n > 0;
 }
 

@@ -228,3 +228,6 @@ CREATE INDEX ON logs USING bloomskip (msg text_ngram_bloomskip_ops (n = 9));
 CREATE INDEX ON logs USING bloomskip (msg text_ngram_bloomskip_ops (n = 'x'));
 CREATE INDEX ON logs USING bloomskip (msg text_ngram_bloomskip_ops (m = 3));
 CREATE INDEX ON logs USING bloomskip (msg text_bloomskip_ops (n = 3));
+
+DROP TABLE logs, pats, rpats;
+DROP FUNCTION skip_ng_diff(text, text), skip_ng_pages(text), ng_uses(text, text), fill_logs(int, int);

@@ -1500,6 +1500,21 @@ CREATE OPERATOR CLASS @extschema@.numeric_bloomskip_ops DEFAULT FOR TYPE numeric
 COMMENT ON OPERATOR CLASS @extschema@.numeric_bloomskip_ops USING bloomskip IS
 'bloomskip equality on numeric (1.0 and 1.00 are equal)';
 
+-- LIKE on text and varchar by n-grams (ClickHouse's ngrambf_v1 as an
+-- index): not the default class of text, whose = stays with
+-- text_bloomskip_ops.  Support function 1 declares the option n.
+CREATE FUNCTION @extschema@.bloomskip_ngram_options(internal)
+RETURNS void
+AS 'MODULE_PATHNAME', 'bloomskip_ngram_options'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloomskip_ngram_options(internal) IS
+'the option n of operator class text_ngram_bloomskip_ops (called by the server, not by users)';
+CREATE OPERATOR CLASS @extschema@.text_ngram_bloomskip_ops FOR TYPE text
+	USING bloomskip AS OPERATOR 2 ~~ (text, text),
+	FUNCTION 1 @extschema@.bloomskip_ngram_options(internal);
+COMMENT ON OPERATOR CLASS @extschema@.text_ngram_bloomskip_ops USING bloomskip IS
+'bloomskip LIKE on text and varchar: a range''s keys are its values'' n-grams of n characters (option n, default 3); a pattern''s literal fragments of n characters or more must have all their n-grams in a range';
+
 CREATE FUNCTION @extschema@.bloomskip_info(index regclass,
 	OUT pages_per_range integer, OUT ranges bigint, OUT segments integer,
 	OUT bits_per_range integer, OUT hashes integer, OUT target_rate double precision,

@@ -34,7 +34,11 @@
 #              method against btree and BRIN bloom on 1 M, 10 M and 100 M
 #              spans (data cached as findex's), its own server and report
 #              bench/results/skipam-latest.md, see bench/skipam.sh:
-#              BENCH_GROUPS=skipam bash bench/run.sh).
+#              BENCH_GROUPS=skipam bash bench/run.sh); skipngram -- bloomskip's
+#              n-gram operator class against pg_trgm's GIN index for
+#              LIKE '%needle%' on 5 M log lines, its own server and report
+#              bench/results/skipngram-latest.md, see bench/skipngram.sh:
+#              BENCH_GROUPS=skipngram bash bench/run.sh).
 # Progress goes to stderr; the report to stdout and the file.
 set -euo pipefail
 
@@ -54,6 +58,13 @@ case "$N" in ''|*[!0-9]*) echo "usage: bench/run.sh [rows]" >&2; exit 2 ;; esac
 if [[ " ${BENCH_GROUPS:-} " == *" skipam "* ]]; then
 	SKIPAM_CMDLINE=$CMDLINE bash "$BENCH_DIR/skipam.sh"
 	BENCH_GROUPS=$(echo " $BENCH_GROUPS " | sed -e 's/ skipam / /g' -e 's/^ *//' -e 's/ *$//')
+	[ -n "$BENCH_GROUPS" ] || exit 0
+fi
+# the n-gram operator class of bloomskip: opt-in as skipam, its own data,
+# server and report (bench/skipngram.sh)
+if [[ " ${BENCH_GROUPS:-} " == *" skipngram "* ]]; then
+	SKIPNGRAM_CMDLINE=$CMDLINE bash "$BENCH_DIR/skipngram.sh"
+	BENCH_GROUPS=$(echo " $BENCH_GROUPS " | sed -e 's/ skipngram / /g' -e 's/^ *//' -e 's/ *$//')
 	[ -n "$BENCH_GROUPS" ] || exit 0
 fi
 

@@ -11,7 +11,8 @@ JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomset'
 WHERE ((p.provolatile <> 'i' AND p.proname NOT IN ('bloom_contains_restrict', 'bloom_contains_joinsel'))
    OR p.proparallel <> 's') AND p.proname !~ '^(bloom_index_|bloomskip_)';
 -- the skip index's tools read an index (VOLATILE), bloomskip_check with a
--- snapshot of its own (PARALLEL RESTRICTED); its handler is the server's
+-- snapshot of its own (PARALLEL RESTRICTED); its handler and the n-gram
+-- class's options function (IMMUTABLE, taking internal) are the server's
 SELECT p.oid::regprocedure AS function, p.provolatile, p.proparallel
 FROM pg_proc p WHERE p.proname ~ '^bloomskip_' ORDER BY 1::text;
 -- the filter index's functions read or write its table (STABLE, VOLATILE);

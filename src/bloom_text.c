@@ -26,18 +26,15 @@
 #include "bloom_cache.h"
 #include "bloom_datum.h"
 #include "bloom_hash.h"
+#include "bloom_text.h"
 #include "bloom_type.h"
 
 #include "common/hashfn.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 
-
-
-typedef void (*BloomEmit) (void *arg, uint64 h);
-
 /* Emit the hash of every n-gram of s[0..len); returns how many. */
-static int
+int
 bloom_each_ngram(const char *s, int len, int n, uint64 seed, BloomEmit emit, void *arg)
 {
 	int			starts[BLOOM_NGRAM_MAX + 1];
@@ -253,12 +250,43 @@ bloom_ngram_may_contain(PG_FUNCTION_ARGS)
 }
 
 /*
+ * Emit the hash of every n-gram of every literal fragment of LIKE pattern
+ * pat[0..len) (the default escape \, which LIKE ... ESCAPE is rewritten
+ * to); returns how many.  Fragments end at the % and _ wildcards; an
+ * escaped character is literal.  A pattern ending in a lone escape, which
+ * LIKE rejects when a match reaches it, ends the last fragment there: the
+ * grams are then a subset, which can only add candidates.
+ */
+int
+bloom_like_ngrams(const char *pat, int len, int n, uint64 seed, BloomEmit emit, void *arg)
+{
+	char	   *frag = palloc(len + 1);
+	int			flen = 0,
+				emitted = 0;
+
+	for (int i = 0; i <= len; i++)
+	{
+		if (i == len || pat[i] == '%' || pat[i] == '_' ||
+			(pat[i] == '\\' && i + 1 == len))
+		{
+			emitted += bloom_each_ngram(frag, flen, n, seed, emit, arg);
+			flen = 0;
+			continue;
+		}
+		if (pat[i] == '\\')
+			i++;				/* escaped character: literal */
+		frag[flen++] = pat[i];
+	}
+	pfree(frag);
+	return emitted;
+}
+
+/*
  * bloom_may_like(bloom, pattern text): could a value match LIKE pattern?
- * The pattern's literal fragments (between % and _ wildcards, with the
- * default escape \) must each pass the n-gram test: every n-gram of every
- * fragment is tested (fragments shorter than n have none).  An unanchored
- * check: the fragments' positions are not used, which only adds false
- * positives.
+ * The pattern's literal fragments (bloom_like_ngrams) must each pass the
+ * n-gram test: every n-gram of every fragment is tested (fragments shorter
+ * than n have none).  An unanchored check: the fragments' positions are
+ * not used, which only adds false positives.
  */
 PG_FUNCTION_INFO_V1(bloom_may_like);
 Datum
@@ -267,26 +295,12 @@ bloom_may_like(PG_FUNCTION_ARGS)
 	int			n;
 	BloomFilter *f = bloom_text_filter(fcinfo, true, &n);
 	text	   *pat = PG_GETARG_TEXT_PP(1);
-	const char *p = VARDATA_ANY(pat);
-	int			len = VARSIZE_ANY_EXHDR(pat);
-	char	   *frag = palloc(len + 1);
-	int			flen = 0;
 	BloomHashList l = {NULL, 0, 0};
 
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);
-	for (int i = 0; i <= len; i++)
-	{
-		if (i == len || p[i] == '%' || p[i] == '_')
-		{
-			bloom_each_ngram(frag, flen, n, f->seed, bloom_emit_collect, &l);
-			flen = 0;
-			continue;
-		}
-		if (p[i] == '\\' && i + 1 < len)
-			i++;				/* escaped character: literal */
-		frag[flen++] = p[i];
-	}
+	bloom_like_ngrams(VARDATA_ANY(pat), VARSIZE_ANY_EXHDR(pat), n, f->seed,
+					  bloom_emit_collect, &l);
 	PG_RETURN_BOOL(bloom_list_present(fcinfo, f, &l));
 }
 

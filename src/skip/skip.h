@@ -3,8 +3,9 @@
  * skip.h
  *	  The bloomskip index access method: shared declarations of its phases
  *	  (skip_handler.c: handler, options, validation; skip_utils.c: pages,
- *	  the metapage and keys; skip_build.c; skip_insert.c; skip_stage.c: the
- *	  staging area; skip_scan.c; skip_vacuum.c; skip_cost.c; skip_tools.c).
+ *	  sizing and the metapage; skip_keys.c: a value's keys and a scan
+ *	  key's; skip_build.c; skip_insert.c; skip_stage.c: the staging area;
+ *	  skip_scan.c; skip_vacuum.c; skip_cost.c; skip_tools.c).
  *	  The design is described in skip_utils.c.
  *
  *-------------------------------------------------------------------------
@@ -153,12 +154,34 @@ typedef struct SkipOptions
 	double		false_positive_rate;	/* 0: chosen at build */
 } SkipOptions;
 
-/* Per-column hashing of an index: the bloom type's value-to-hash layer. */
+/* Strategies: = of every equality class, LIKE of the n-gram class. */
+#define SKIP_STRATEGY_EQUAL		1
+#define SKIP_STRATEGY_LIKE		2
+#define SKIP_NSTRATEGIES		2
+/* the support function of the opclass options (n of the n-gram class) */
+#define SKIP_OPTIONS_PROC		1
+#define SKIP_NGRAM_DEFAULT_N	3	/* as bloom_ngram_agg's */
+
+/*
+ * Per-column keys of an index (skip_keys.c): the bloom type's
+ * value-to-hash layer, and the n-gram length of an n-gram column (0 for
+ * an equality column).
+ */
 typedef struct SkipKeyInfo
 {
 	int			natts;
 	BloomTypeInfo ti[INDEX_MAX_KEYS];
+	uint8		ngram[INDEX_MAX_KEYS];
 } SkipKeyInfo;
+
+/* A growing list of keys (hashes), allocated in cxt. */
+typedef struct SkipKeyBuf
+{
+	uint64	   *h;
+	int			n;
+	int			cap;
+	MemoryContext cxt;
+} SkipKeyBuf;
 
 /* skip_utils.c */
 extern void skip_init_page(Page page, uint16 kind, Size used);
@@ -171,9 +194,6 @@ extern pg_noreturn void skip_corrupt(Relation index, BlockNumber blk, const char
 extern void skip_corrupt(Relation index, BlockNumber blk, const char *why)
 			pg_attribute_noreturn();
 #endif
-extern void skip_keyinfo_init(SkipKeyInfo *ki, Relation index, MemoryContext mcxt);
-extern uint64 skip_hash_value(const BloomTypeInfo *ti, const SkipMeta *meta,
-							  int attno, Datum value);
 extern int	skip_positions(const SkipMeta *meta, uint64 h, uint64 *pos);
 extern const SkipSegment *skip_segment_of(const SkipMeta *meta, uint64 range);
 extern void skip_row_location(const SkipSegment *seg, uint64 row,
@@ -194,6 +214,17 @@ extern void skip_read_bounds(Relation index, uint32 *ppr, uint64 *writer);
 extern bool skip_advance_writer(Relation index, uint64 writer, SkipMeta *meta);
 extern void skip_set_summarized(Relation index, uint64 summarized, uint32 nstaged,
 								SkipMeta *meta);
+
+/* skip_keys.c */
+extern void skip_keyinfo_init(SkipKeyInfo *ki, Relation index, MemoryContext mcxt);
+extern bool skip_keyinfo_has_ngram(const SkipKeyInfo *ki);
+extern double skip_keys_empty_distinct(const SkipKeyInfo *ki);
+extern double skip_keys_default_rate(const SkipKeyInfo *ki, double nranges);
+extern int	skip_value_keys(const SkipKeyInfo *ki, const SkipMeta *meta, int attno,
+							Datum value, SkipKeyBuf *buf);
+extern int	skip_query_keys(const SkipKeyInfo *ki, const SkipMeta *meta, int attno,
+							StrategyNumber strategy, const BloomTypeInfo *ti,
+							Datum value, SkipKeyBuf *buf);
 
 /* skip_build.c */
 extern IndexBuildResult *skip_build(Relation heap, Relation index,

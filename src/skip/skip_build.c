@@ -46,6 +46,7 @@ typedef struct SkipBuildState
 	uint64	   *counts;			/* distinct hashes per range */
 	int64		ncounts;		/* allocated */
 	int64		nranges_seen;	/* highest range seen + 1 */
+	SkipKeyBuf	keys;			/* the keys of one row */
 	double		indtuples;
 	MemoryContext tmpcxt;
 } SkipBuildState;
@@ -119,9 +120,12 @@ skip_build_callback(Relation index, ItemPointer tid, Datum *values,
 		bs->nranges_seen = Max(bs->nranges_seen, range + 1);
 	}
 	old = MemoryContextSwitchTo(bs->tmpcxt);
+	bs->keys.n = 0;
 	for (int i = 0; i < bs->ki->natts; i++)
 		if (!isnull[i])
-			skip_collect(bs, skip_hash_value(&bs->ki->ti[i], &bs->meta, i, values[i]));
+			skip_value_keys(bs->ki, &bs->meta, i, values[i], &bs->keys);
+	for (int j = 0; j < bs->keys.n; j++)
+		skip_collect(bs, bs->keys.h[j]);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(bs->tmpcxt);
 	bs->indtuples += 1;
@@ -139,7 +143,7 @@ skip_distinct_p95(const SkipBuildState *bs)
 		if (bs->counts[i] > 0)
 			v[n++] = bs->counts[i];
 	if (n == 0)
-		result = SKIP_EMPTY_DISTINCT;
+		result = skip_keys_empty_distinct(bs->ki);
 	else
 	{
 		qsort(v, n, sizeof(uint64), skip_cmp_u64);
@@ -290,6 +294,7 @@ skip_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	skip_keyinfo_init(bs.ki, index, CurrentMemoryContext);
 	bs.spill = BufFileCreateTemp(false);
 	bs.cur_range = -1;
+	bs.keys.cxt = CurrentMemoryContext;
 	bs.maxhashes = 1024;
 	bs.hashes = palloc(bs.maxhashes * sizeof(uint64));
 	bs.ncounts = 1024;
@@ -303,7 +308,7 @@ skip_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	heap_pages = RelationGetNumberOfBlocks(heap);
 	nranges = Max((uint64) bs.nranges_seen, (heap_pages + bs.ppr - 1) / (uint64) bs.ppr);
 	if (rate == 0.0)
-		rate = skip_default_rate((double) nranges);
+		rate = skip_keys_default_rate(bs.ki, (double) nranges);
 	{
 		uint64		seed = bs.meta.seed;
 
@@ -311,6 +316,13 @@ skip_build(Relation heap, Relation index, IndexInfo *indexInfo)
 						RelationGetNumberOfAttributes(index));
 		bs.meta.seed = seed;
 	}
+	if (bs.meta.nbits >= SKIP_MAX_BITS)
+		ereport(NOTICE,
+				(errmsg("the filters of bloomskip index \"%s\" are capped at %d bits per range",
+						RelationGetRelationName(index), SKIP_MAX_BITS),
+				 errdetail("95 %% of the ranges hold up to %.0f distinct keys each; their false-positive rate will exceed %g.",
+						   skip_distinct_p95(&bs), rate),
+				 errhint("Use a smaller pages_per_range.")));
 	skip_stage_init_pages(index, &bs.meta, MAIN_FORKNUM);
 	if (nranges > 0)
 		skip_plan_segments(&bs.meta, nranges,

@@ -91,7 +91,31 @@ typedef struct SkipEstimate
 	double		heap_pages;		/* pages of the ranges returned */
 } SkipEstimate;
 
-/* The largest |correlation| of the physical order and an indexed column in the conditions. */
+/*
+ * Is clause (an index condition on column indexcol) a LIKE of an n-gram
+ * column?  Its matches do not follow the column's sort order, so the
+ * column's correlation with the physical order says nothing of them.
+ */
+static bool
+skip_clause_is_like(IndexOptInfo *index, IndexClause *iclause)
+{
+	Expr	   *clause = iclause->rinfo->clause;
+	Oid			opno;
+
+	if (IsA(clause, OpExpr))
+		opno = ((OpExpr *) clause)->opno;
+	else if (IsA(clause, ScalarArrayOpExpr))
+		opno = ((ScalarArrayOpExpr *) clause)->opno;
+	else
+		return false;
+	return get_op_opfamily_strategy(opno, index->opfamily[iclause->indexcol]) ==
+		SKIP_STRATEGY_LIKE;
+}
+
+/*
+ * The largest |correlation| of the physical order and an indexed column in
+ * the conditions (equality conditions only).
+ */
 static double
 skip_correlation(PlannerInfo *root, IndexPath *path)
 {
@@ -109,7 +133,7 @@ skip_correlation(PlannerInfo *root, IndexPath *path)
 		HeapTuple	tup;
 		AttStatsSlot sslot;
 
-		if (attnum == 0)
+		if (attnum == 0 || skip_clause_is_like(index, iclause))
 			continue;
 		tup = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(rte->relid),
 							  Int16GetDatum(attnum), BoolGetDatum(rte->inh));

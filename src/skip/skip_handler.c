@@ -50,9 +50,9 @@ bloomskip_handler(PG_FUNCTION_ARGS)
 	IndexAmRoutine *am = makeNode(IndexAmRoutine);
 
 	skip_init_reloptions();
-	am->amstrategies = 1;
-	am->amsupport = 0;
-	am->amoptsprocnum = 0;
+	am->amstrategies = SKIP_NSTRATEGIES;
+	am->amsupport = SKIP_OPTIONS_PROC;
+	am->amoptsprocnum = SKIP_OPTIONS_PROC;
 	am->amcanmulticol = true;
 	am->amoptionalkey = true;
 	am->amsearcharray = true;
@@ -124,10 +124,42 @@ skip_invalid(const char *opfamilyname, const char *what, Oid oid)
 	return false;
 }
 
+/* Is operator op of family famname valid for strategy's kind of family? */
+static bool
+skip_validate_op(const char *famname, Form_pg_amop op, int strategy)
+{
+	if (op->amopstrategy != strategy || op->amoppurpose != AMOP_SEARCH ||
+		!check_amop_signature(op->amopopr, BOOLOID, op->amoplefttype, op->amoprighttype))
+		return skip_invalid(famname, strategy == SKIP_STRATEGY_LIKE ?
+							"has an operator that is not a LIKE of strategy 2:" :
+							"has an operator that is not an equality of strategy 1:",
+							op->amopopr);
+	if (strategy == SKIP_STRATEGY_LIKE &&
+		(op->amoplefttype != TEXTOID || op->amoprighttype != TEXTOID))
+		return skip_invalid(famname, "has a LIKE operator not on text:", op->amopopr);
+	return true;
+}
+
 /*
- * amvalidate: the family has only equality operators (strategy 1, search,
- * returning boolean) and no support functions, and its types have an
- * extended hash function (the hashing this access method uses).
+ * Which kind of family opfamily is: SKIP_STRATEGY_LIKE (n-grams) if any of
+ * its operators has that strategy, else SKIP_STRATEGY_EQUAL.
+ */
+static int
+skip_family_kind(CatCList *ops)
+{
+	for (int i = 0; i < ops->n_members; i++)
+		if (((Form_pg_amop) GETSTRUCT(&ops->members[i]->tuple))->amopstrategy ==
+			SKIP_STRATEGY_LIKE)
+			return SKIP_STRATEGY_LIKE;
+	return SKIP_STRATEGY_EQUAL;
+}
+
+/*
+ * amvalidate: a family is either of equality operators (strategy 1,
+ * search, returning boolean) without support functions, whose types have
+ * an extended hash function (the hashing this access method uses), or of
+ * LIKE operators on text (strategy 2) with at most the options function
+ * (support function 1).
  */
 bool
 skip_validate(Oid opclassoid)
@@ -138,29 +170,35 @@ skip_validate(Oid opclassoid)
 	char	   *famname;
 	CatCList   *list;
 	bool		ok = true;
+	int			kind;
 
 	if (!HeapTupleIsValid(tup))
 		elog(ERROR, "cache lookup failed for operator class %u", opclassoid);
 	cls = (Form_pg_opclass) GETSTRUCT(tup);
 	opfamily = cls->opcfamily;
 	famname = skip_opfamily_name(opfamily);
-	if (!OidIsValid(lookup_type_cache(cls->opcintype, TYPECACHE_HASH_EXTENDED_PROC)->hash_extended_proc))
-		ok = skip_invalid(famname, "has a type without an extended hash function:", cls->opcintype);
 	list = SearchSysCacheList1(AMOPSTRATEGY, ObjectIdGetDatum(opfamily));
+	kind = skip_family_kind(list);
+	for (int i = 0; i < list->n_members; i++)
+		ok &= skip_validate_op(famname, (Form_pg_amop) GETSTRUCT(&list->members[i]->tuple), kind);
+	ReleaseCatCacheList(list);
+	if (kind == SKIP_STRATEGY_EQUAL &&
+		!OidIsValid(lookup_type_cache(cls->opcintype, TYPECACHE_HASH_EXTENDED_PROC)->hash_extended_proc))
+		ok = skip_invalid(famname, "has a type without an extended hash function:", cls->opcintype);
+	list = SearchSysCacheList1(AMPROCNUM, ObjectIdGetDatum(opfamily));
 	for (int i = 0; i < list->n_members; i++)
 	{
-		Form_pg_amop op = (Form_pg_amop) GETSTRUCT(&list->members[i]->tuple);
+		Form_pg_amproc proc = (Form_pg_amproc) GETSTRUCT(&list->members[i]->tuple);
 
-		if (op->amopstrategy != 1 || op->amoppurpose != AMOP_SEARCH ||
-			!check_amop_signature(op->amopopr, BOOLOID, op->amoplefttype, op->amoprighttype))
-			ok = skip_invalid(famname, "has an operator that is not an equality of strategy 1:",
-							  op->amopopr);
+		if (kind == SKIP_STRATEGY_EQUAL)
+			ok = skip_invalid(famname, "has support functions, which it does not use; first:",
+							  proc->amproc);
+		else if (proc->amprocnum != SKIP_OPTIONS_PROC || !check_amoptsproc_signature(proc->amproc))
+			ok = skip_invalid(famname, "has a support function that is not the options function (1):",
+							  proc->amproc);
+		if (!ok)
+			break;
 	}
-	ReleaseCatCacheList(list);
-	list = SearchSysCacheList1(AMPROCNUM, ObjectIdGetDatum(opfamily));
-	if (list->n_members > 0)
-		ok = skip_invalid(famname, "has support functions, which it does not use; first:",
-						  ((Form_pg_amproc) GETSTRUCT(&list->members[0]->tuple))->amproc);
 	ReleaseCatCacheList(list);
 	ReleaseSysCache(tup);
 	return ok;

@@ -314,26 +314,25 @@ skip_sum_callback(Relation index, ItemPointer tid, Datum *values,
 	uint64		range = ItemPointerGetBlockNumber(tid) / ss->meta.pages_per_range;
 	uint8	   *f;
 	uint64		pos[BLOOM_MAX_POSITIONS];
+	SkipKeyBuf	keys = {NULL, 0, 0, ss->tmpcxt};
+	MemoryContext old;
 
 	if (range < ss->first || range - ss->first >= ss->n)
 		elog(ERROR, "bloomskip summarizing read a row outside its ranges");
 	f = ss->filters + (Size) (range - ss->first) * (ss->meta.nbits / 8);
+	old = MemoryContextSwitchTo(ss->tmpcxt);
 	for (int i = 0; i < ss->ki.natts; i++)
+		if (!isnull[i])
+			skip_value_keys(&ss->ki, &ss->meta, i, values[i], &keys);
+	MemoryContextSwitchTo(old);
+	for (int j = 0; j < keys.n; j++)
 	{
-		MemoryContext old;
-		uint64		h;
-		int			np;
+		int			np = skip_positions(&ss->meta, keys.h[j], pos);
 
-		if (isnull[i])
-			continue;
-		old = MemoryContextSwitchTo(ss->tmpcxt);
-		h = skip_hash_value(&ss->ki.ti[i], &ss->meta, i, values[i]);
-		MemoryContextSwitchTo(old);
-		MemoryContextReset(ss->tmpcxt);
-		np = skip_positions(&ss->meta, h, pos);
 		for (int q = 0; q < np; q++)
 			f[pos[q] / 8] |= (uint8) (1 << (pos[q] % 8));
 	}
+	MemoryContextReset(ss->tmpcxt);
 }
 
 /*
@@ -455,8 +454,7 @@ skip_insert(Relation index, Datum *values, bool *isnull,
 {
 	SkipKeyInfo *ki;
 	SkipMeta	meta;
-	uint64		h[INDEX_MAX_KEYS];
-	int			nh = 0;
+	SkipKeyBuf	keys = {NULL, 0, 0, CurrentMemoryContext};
 	uint32		ppr;
 	uint64		writer;
 	uint64		range;
@@ -474,14 +472,14 @@ skip_insert(Relation index, Datum *values, bool *isnull,
 	skip_read_meta(index, &meta);
 	for (int i = 0; i < ki->natts; i++)
 		if (!isnull[i])
-			h[nh++] = skip_hash_value(&ki->ti[i], &meta, i, values[i]);
-	if (nh == 0)
+			skip_value_keys(ki, &meta, i, values[i], &keys);
+	if (keys.n == 0)
 		return false;			/* NULL keys match nothing: no bits */
 	if (range >= meta.nranges)
 	{
 		skip_extend(index, range);
 		skip_read_meta(index, &meta);
 	}
-	skip_set_bits(index, &meta, range, h, nh);
+	skip_set_bits(index, &meta, range, keys.h, keys.n);
 	return false;
 }

@@ -7,10 +7,12 @@
  * heap pages whose rows the executor rechecks.  For every segment the scan
  * computes a bitmap of its ranges: for each scan key the OR over the key's
  * values (one value, or every element of an = ANY array, in one pass) of
- * the AND of the value's k rows; the keys' bitmaps are ANDed (several
- * columns, or several conditions on one).  Reading stops early in a
- * segment once its bitmap is empty, so an absent key usually costs fewer
- * than k pages.  A NULL key, or an array of only NULLs, matches nothing.
+ * the AND over the value's keys (skip_query_keys: one for =, the n-grams
+ * of a LIKE pattern) of the AND of each key's k rows; the keys' bitmaps
+ * are ANDed (several columns, or several conditions on one).  Reading
+ * stops early in a segment once its bitmap is empty, so an absent key
+ * usually costs fewer than k pages.  A NULL key, or an array of only
+ * NULLs, matches nothing.
  * Every page of every range left, and every heap page of the ranges not
  * summarized (the open tail, at or past the metapage's summarized
  * boundary), goes into the bitmap.
@@ -29,11 +31,15 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
-/* The hashes of one scan key's values. */
+/*
+ * The hashes of one scan key's values: value j asks for all of
+ * h[start[j] .. start[j + 1]).
+ */
 typedef struct SkipKeyHashes
 {
 	int			attno;			/* 0-based index column */
-	int			n;
+	int			n;				/* values; -1: every range matches */
+	int		   *start;
 	uint64	   *h;
 } SkipKeyHashes;
 
@@ -103,10 +109,23 @@ skip_scan_typeinfo(IndexScanDesc scan, int i, Oid typid)
 }
 
 /*
+ * Do the n-grams of a LIKE pattern under collation coll find every range
+ * holding a match?  Only if LIKE compares bytes: under a deterministic
+ * collation (a nondeterministic one is accepted by LIKE from PostgreSQL 18).
+ */
+static bool
+skip_like_exact(Oid coll)
+{
+	return !OidIsValid(coll) || get_collation_isdeterministic(coll);
+}
+
+/*
  * The hashes of scan key i into *kh; false if the key matches no row (a
  * NULL, or an array without non-NULL elements).  A value of a type whose
  * hashes do not follow the column's (no operator of this access method's
- * families gives one) makes the key match every range: kh->n = -1.
+ * families gives one), a LIKE that does not compare bytes, or a strategy
+ * that is not the column's kind (only a family that amvalidate rejects
+ * has one) makes the key match every range: kh->n = -1.
  */
 static bool
 skip_key_hashes(IndexScanDesc scan, const SkipMeta *meta, int i, SkipKeyHashes *kh)
@@ -122,6 +141,7 @@ skip_key_hashes(IndexScanDesc scan, const SkipMeta *meta, int i, SkipKeyHashes *
 	Oid			typid;
 	BloomTypeInfo *ti;
 	char		colfamily[BLOOM_FAMILY_LEN];
+	SkipKeyBuf	buf = {NULL, 0, 0, CurrentMemoryContext};
 
 	if (so->cols == NULL)
 	{
@@ -150,15 +170,23 @@ skip_key_hashes(IndexScanDesc scan, const SkipMeta *meta, int i, SkipKeyHashes *
 	else
 		typid = OidIsValid(sk->sk_subtype) ? sk->sk_subtype : coltype;
 	ti = skip_scan_typeinfo(scan, i, typid);
-	if (memcmp(ti->family, colfamily, BLOOM_FAMILY_LEN) != 0 || ti->collfp != colti->collfp)
+	if ((sk->sk_strategy == SKIP_STRATEGY_LIKE) != (so->cols->ngram[attno] > 0) ||
+		(sk->sk_strategy == SKIP_STRATEGY_LIKE ?
+		 !skip_like_exact(sk->sk_collation) :
+		 memcmp(ti->family, colfamily, BLOOM_FAMILY_LEN) != 0 || ti->collfp != colti->collfp))
 	{
 		kh->n = -1;
 		return true;
 	}
-	kh->h = palloc(sizeof(uint64) * Max(nelems, 1));
+	kh->start = palloc(sizeof(int) * (nelems + 1));
+	kh->start[0] = 0;
 	for (int j = 0; j < nelems; j++)
 		if (nulls == NULL || !nulls[j])
-			kh->h[kh->n++] = skip_hash_value(ti, meta, attno, elems[j]);
+		{
+			skip_query_keys(so->cols, meta, attno, sk->sk_strategy, ti, elems[j], &buf);
+			kh->start[++kh->n] = buf.n;
+		}
+	kh->h = buf.h ? buf.h : palloc(sizeof(uint64));	/* no keys: patterns match all */
 	return kh->n > 0;
 }
 
@@ -192,33 +220,49 @@ skip_any(const uint64 *words, uint32 n)
 }
 
 /*
- * OR into acc the ranges of segment seg that may hold hash h: the AND of
- * its k rows (stopping once nothing is left).
+ * OR into acc the ranges of segment seg that may hold every hash of
+ * h[0 .. nh): the AND of their k rows each (stopping once nothing is left;
+ * no hashes: every range).
  */
 static void
-skip_or_hash(Relation index, const SkipMeta *meta, const SkipSegment *seg,
-			 uint64 h, uint64 *acc, uint64 *tmp)
+skip_or_hashes(Relation index, const SkipMeta *meta, const SkipSegment *seg,
+			   const uint64 *h, int nh, uint64 *acc, uint64 *tmp)
 {
 	uint64		pos[BLOOM_MAX_POSITIONS];
-	int			np = skip_positions(meta, h, pos);
 	uint32		nw = seg->capacity / 64;
 
 	memset(tmp, 0xFF, nw * sizeof(uint64));
-	for (int q = 0; q < np && skip_any(tmp, nw); q++)
-		skip_and_row(index, seg, pos[q], tmp);
+	for (int j = 0; j < nh && skip_any(tmp, nw); j++)
+	{
+		int			np = skip_positions(meta, h[j], pos);
+
+		for (int q = 0; q < np && skip_any(tmp, nw); q++)
+			skip_and_row(index, seg, pos[q], tmp);
+		CHECK_FOR_INTERRUPTS();
+	}
 	for (uint32 w = 0; w < nw; w++)
 		acc[w] |= tmp[w];
 }
 
-/* Does any value of key kh have all its positions set in the staged filter bits? */
+/*
+ * Does any value of key kh have every position of every one of its keys
+ * set in the staged filter bits?  (A row's keys all go to one place, its
+ * slot or its segment, so a value need not be split between the two.)
+ */
 static bool
 skip_staged_match(const SkipMeta *meta, const uint8 *bits, const SkipKeyHashes *kh)
 {
 	uint64		pos[BLOOM_MAX_POSITIONS];
 
 	for (int j = 0; j < kh->n; j++)
-		if (skip_bits_have(bits, pos, skip_positions(meta, kh->h[j], pos)))
+	{
+		bool		all = true;
+
+		for (int q = kh->start[j]; q < kh->start[j + 1] && all; q++)
+			all = skip_bits_have(bits, pos, skip_positions(meta, kh->h[q], pos));
+		if (all)
 			return true;
+	}
 	return false;
 }
 
@@ -283,7 +327,8 @@ skip_scan_segment(IndexScanDesc scan, const SkipMeta *meta, const SkipSegment *s
 		memset(acc, 0, nw * sizeof(uint64));
 		for (int j = 0; j < keys[i].n; j++)
 		{
-			skip_or_hash(scan->indexRelation, meta, seg, keys[i].h[j], acc, tmp);
+			skip_or_hashes(scan->indexRelation, meta, seg, keys[i].h + keys[i].start[j],
+						   keys[i].start[j + 1] - keys[i].start[j], acc, tmp);
 			CHECK_FOR_INTERRUPTS();
 		}
 		skip_or_staged(meta, seg, st, &keys[i], acc);

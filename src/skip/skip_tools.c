@@ -213,15 +213,19 @@ skip_check_callback(Relation index, ItemPointer tid, Datum *values,
 	cs->rows++;
 	for (int i = 0; i < cs->ki.natts; i++)
 	{
-		uint64		h;
+		SkipKeyBuf	keys = {NULL, 0, 0, cs->tmpcxt};
 
 		if (isnull[i])
 			continue;
 		if (range >= cs->meta.summarized)
 			continue;			/* open: every scan returns its pages */
-		h = skip_hash_value(&cs->ki.ti[i], &cs->meta, i, values[i]);
-		if (!skip_range_has(index, &cs->meta, &cs->st, range, h))
-			skip_report_violation(index, cs, tid, i, "A bit of the key is not set in its range.");
+		skip_value_keys(&cs->ki, &cs->meta, i, values[i], &keys);
+		for (int j = 0; j < keys.n; j++)
+			if (!skip_range_has(index, &cs->meta, &cs->st, range, keys.h[j]))
+			{
+				skip_report_violation(index, cs, tid, i, "A bit of the key is not set in its range.");
+				break;
+			}
 	}
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(cs->tmpcxt);
@@ -322,8 +326,13 @@ bloomskip_range_filter(PG_FUNCTION_ARGS)
 	skip_keyinfo_init(ki, index, CurrentMemoryContext);
 	f = bloom_alloc(BLOOM_LAYOUT_CLASSIC, meta.nhashes, meta.nbits, meta.seed);
 	f->scheme = meta.scheme;
-	memcpy(f->family, ki->ti[0].family, BLOOM_FAMILY_LEN);
-	f->collfp = ki->ti[0].collfp;
+	if (ki->ngram[0] > 0)
+		snprintf(f->family, BLOOM_FAMILY_LEN, "ngram:%d", ki->ngram[0]);	/* as bloom_ngram_agg */
+	else
+	{
+		memcpy(f->family, ki->ti[0].family, BLOOM_FAMILY_LEN);
+		f->collfp = ki->ti[0].collfp;
+	}
 	skip_copy_column(index, &meta, skip_segment_of(&meta, range), range, f);
 	skip_stage_read(index, &meta, &st, false);
 	staged = skip_staged_bits(&st, range);

@@ -39,7 +39,9 @@
  * exactly as the index does.  The hashing follows the type's equality
  * (int2, int4 and int8 hash alike; numeric 1.0 and 1.00 alike; a
  * nondeterministic collation hashes its sort key), so cross-type equality
- * within the integer family finds the same ranges.
+ * within the integer family finds the same ranges.  An n-gram column
+ * (text_ngram_bloomskip_ops) has a key per n-gram of a value, and a LIKE
+ * pattern asks for all of its n-grams (skip_keys.c).
  *
  * Sizing (skip_build.c).  The build counts the distinct keys of every
  * range exactly and sizes m for 1.5 times the 95th percentile (headroom
@@ -663,25 +665,6 @@ skip_row_location(const SkipSegment *seg, uint64 row, BlockNumber *blk, Size *of
 	*blk = seg->first_block + (BlockNumber) (row / seg->rows_per_page);
 	*offset = MAXALIGN(SizeOfPageHeaderData) +
 		(Size) (row % seg->rows_per_page) * (seg->capacity / 8);
-}
-
-/* The per-column hashing information of an index, in mcxt. */
-void
-skip_keyinfo_init(SkipKeyInfo *ki, Relation index, MemoryContext mcxt)
-{
-	TupleDesc	desc = RelationGetDescr(index);
-
-	ki->natts = desc->natts;
-	for (int i = 0; i < desc->natts; i++)
-		bloom_typeinfo_init(&ki->ti[i], TupleDescAttr(desc, i)->atttypid,
-							index->rd_indcollation[i], mcxt);
-}
-
-/* The hash of a non-null value of column attno (0-based) of the index. */
-uint64
-skip_hash_value(const BloomTypeInfo *ti, const SkipMeta *meta, int attno, Datum value)
-{
-	return bloom_hash_datum(ti, value, meta->seed + (uint64) attno, meta->scheme);
 }
 
 /* The k bit positions of hash h (classic layout of the bloom type). */

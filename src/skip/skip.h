@@ -184,6 +184,8 @@ typedef struct SkipKeyBuf
 } SkipKeyBuf;
 
 /* skip_utils.c */
+extern void skip_stage_layout(SkipMeta *meta, BlockNumber first_block);
+extern Size skip_stage_slot_bytes(const SkipMeta *meta);
 extern void skip_init_page(Page page, uint16 kind, Size used);
 extern Size skip_rows_bytes(const SkipSegment *seg);
 extern void skip_read_meta(Relation index, SkipMeta *meta);
@@ -246,12 +248,9 @@ extern void skip_write_columns(Relation index, const SkipMeta *meta, uint64 firs
 							   uint32 n, uint8 *const *filters);
 
 /* skip_stage.c */
-extern void skip_stage_layout(SkipMeta *meta, BlockNumber first_block);
 extern void skip_stage_init_pages(Relation index, const SkipMeta *meta, ForkNumber fork);
-extern Size skip_stage_slot_bytes(const SkipMeta *meta);
 extern void skip_stage_write(Relation index, const SkipMeta *meta, uint64 from,
 							 uint32 n, const uint8 *filters);
-extern void skip_stage_slice(Relation index, SkipMeta *meta);
 extern void skip_stage_read(Relation index, const SkipMeta *meta, SkipStaged *st,
 							bool strict);
 extern const uint8 *skip_staged_bits(const SkipStaged *st, uint64 range);

@@ -294,6 +294,27 @@ skip_write_columns(Relation index, const SkipMeta *meta, uint64 first, uint32 n,
 	}
 }
 
+/*
+ * Slice the staged ranges (skip_stage.c) into their segments and empty the area
+ * (nstaged = 0 in the metapage, *meta updated).  The caller holds the
+ * summarizing lock.  The slots keep their bits until they are rewritten:
+ * a reader that read the old metapage may still use them, soundly.
+ */
+static void
+skip_slice_staged(Relation index, SkipMeta *meta)
+{
+	SkipStaged	st;
+
+	if (meta->nstaged == 0)
+		return;
+	skip_stage_read(index, meta, &st, true);
+	skip_write_columns(index, meta, st.first, st.n, st.bits);
+	skip_set_summarized(index, meta->summarized, 0, meta);
+	for (uint32 i = 0; i < st.n; i++)
+		pfree(st.bits[i]);
+	pfree(st.bits);
+}
+
 /* A summarizing batch: the filters of ranges [first, first + n), built from the heap. */
 typedef struct SkipSumState
 {
@@ -384,7 +405,7 @@ skip_summarize_locked(Relation heap, Relation index, SkipMeta *meta)
 	uint32		batch = (uint32) Max(1, Min(SKIP_SUMMARIZE_MEM / fbytes, SKIP_STAGE_MAX_SLOTS));
 
 	if (!stage)
-		skip_stage_slice(index, meta);
+		skip_slice_staged(index, meta);
 	while (meta->summarized < to)
 	{
 		uint64		from = meta->summarized;
@@ -395,7 +416,7 @@ skip_summarize_locked(Relation heap, Relation index, SkipMeta *meta)
 		if (stage)
 		{
 			if (meta->nstaged + n > meta->stage_slots)
-				skip_stage_slice(index, meta);
+				skip_slice_staged(index, meta);
 			skip_stage_write(index, meta, from, n, filters);
 			skip_set_summarized(index, from + n, meta->nstaged + n, meta);
 		}

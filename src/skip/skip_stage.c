@@ -12,10 +12,10 @@
  * pages_per_range heap pages, so sliced one at a time, summaries were
  * most of what an append cost.  Staged, a summarized range's filter is
  * written as it is, m bits in one slot of a page: one page changed per
- * range.  When the area is full, its ranges are sliced into their segments
- * together (skip_write_columns), each segment page changed once for up to
- * SKIP_STAGE_MAX_SLOTS ranges.  GIN's pending list is the same trade:
- * cheap appends to a list that is merged into the index in bulk.
+ * range.  When the area is full, the summarizer (skip_insert.c) slices
+ * its ranges into their segments together, each segment page changed once
+ * for up to SKIP_STAGE_MAX_SLOTS ranges.  GIN's pending list is the same
+ * trade: cheap appends to a list that is merged into the index in bulk.
  *
  * Layout.  stage_pages pages from block 1 (after the metapage), each with
  * stage_per_page slots (SkipStageSlot: the range + 1, then the filter's
@@ -51,30 +51,6 @@
 #include "access/generic_xlog.h"
 #include "access/xloginsert.h"
 #include "miscadmin.h"
-
-/* Bytes of one slot: the range, then the filter's bits. */
-Size
-skip_stage_slot_bytes(const SkipMeta *meta)
-{
-	return offsetof(SkipStageSlot, bits) + (Size) meta->nbits / 8;
-}
-
-/*
- * Lay out the staging area of meta (nbits chosen) from first_block: as
- * many slots as SKIP_STAGE_MAX_PAGES pages hold, at most
- * SKIP_STAGE_MAX_SLOTS; none when a filter does not fit a page.
- */
-void
-skip_stage_layout(SkipMeta *meta, BlockNumber first_block)
-{
-	uint32		per_page = (uint32) (SKIP_PAGE_AVAIL / skip_stage_slot_bytes(meta));
-
-	meta->stage_first_block = first_block;
-	meta->stage_per_page = per_page;
-	meta->stage_slots = Min(SKIP_STAGE_MAX_SLOTS, per_page * SKIP_STAGE_MAX_PAGES);
-	meta->stage_pages = per_page ? (meta->stage_slots + per_page - 1) / per_page : 0;
-	meta->nstaged = 0;
-}
 
 /*
  * Add the staging area's pages, empty, at the end of fork (right after the
@@ -222,25 +198,4 @@ skip_bits_have(const uint8 *bits, const uint64 *pos, int np)
 		if (((bits[pos[q] / 8] >> (pos[q] % 8)) & 1) == 0)
 			return false;
 	return true;
-}
-
-/*
- * Slice the staged ranges into their segments and empty the area
- * (nstaged = 0 in the metapage, *meta updated).  The caller holds the
- * summarizing lock.  The slots keep their bits until they are rewritten:
- * a reader that read the old metapage may still use them, soundly.
- */
-void
-skip_stage_slice(Relation index, SkipMeta *meta)
-{
-	SkipStaged	st;
-
-	if (meta->nstaged == 0)
-		return;
-	skip_stage_read(index, meta, &st, true);
-	skip_write_columns(index, meta, st.first, st.n, st.bits);
-	skip_set_summarized(index, meta->summarized, 0, meta);
-	for (uint32 i = 0; i < st.n; i++)
-		pfree(st.bits[i]);
-	pfree(st.bits);
 }

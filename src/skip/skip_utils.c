@@ -203,6 +203,30 @@ skip_params_for(SkipMeta *meta, double distinct, double rate, int ppr, int natts
 	skip_stage_layout(meta, 1);
 }
 
+/* Bytes of one slot: the range, then the filter's bits. */
+Size
+skip_stage_slot_bytes(const SkipMeta *meta)
+{
+	return offsetof(SkipStageSlot, bits) + (Size) meta->nbits / 8;
+}
+
+/*
+ * Lay out the staging area of meta (nbits chosen) from first_block: as
+ * many slots as SKIP_STAGE_MAX_PAGES pages hold, at most
+ * SKIP_STAGE_MAX_SLOTS; none when a filter does not fit a page.
+ */
+void
+skip_stage_layout(SkipMeta *meta, BlockNumber first_block)
+{
+	uint32		per_page = (uint32) (SKIP_PAGE_AVAIL / skip_stage_slot_bytes(meta));
+
+	meta->stage_first_block = first_block;
+	meta->stage_per_page = per_page;
+	meta->stage_slots = Min(SKIP_STAGE_MAX_SLOTS, per_page * SKIP_STAGE_MAX_PAGES);
+	meta->stage_pages = per_page ? (meta->stage_slots + per_page - 1) / per_page : 0;
+	meta->nstaged = 0;
+}
+
 /* Rows of a segment of capacity ranges that one page holds. */
 static uint32
 skip_rows_per_page(uint32 capacity)

@@ -452,9 +452,9 @@ LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION @extschema@.bloomskip_check(regclass) IS
 'keys of visible rows in summarized ranges that a bloomskip index does not find in their range (0 for a sound index; the first is reported as a warning; open ranges are returned whole by every scan and not checked)';
 
-CREATE FUNCTION @extschema@.bloomskip_range_filter(index regclass, range bigint)
+CREATE FUNCTION @extschema@.bloomskip_range_filter(index regclass, range bigint, col integer DEFAULT 1)
 RETURNS @extschema@.bloom
 AS 'MODULE_PATHNAME', 'bloomskip_range_filter'
 LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.bloomskip_range_filter(regclass, bigint) IS
-'one block range''s filter of a bloomskip index (first column) as a bloom value, answering bloom_contains as the index does';
+COMMENT ON FUNCTION @extschema@.bloomskip_range_filter(regclass, bigint, integer) IS
+'one block range''s filter of a bloomskip index for its column col (1 by default) as a bloom value, answering bloom_contains (bloom_may_like for an n-gram column) as the index does';

@@ -121,6 +121,20 @@ INSERT INTO cases VALUES
 	('spans', 't = md5(''17'')', 'spans_multi');
 SELECT c.cond, r.* FROM cases c, skip_diff(c.tbl, c.cond, c.idx) r ORDER BY c.cond;
 SELECT bloomskip_check('spans_multi') AS violations;
+-- a range's filter for each column: every row's value of that column is in
+-- its range's filter for that column (each column hashes with its own seed)
+CREATE TEMP TABLE multi_filters AS
+SELECT r, bloomskip_range_filter('spans_multi', r) AS f1, bloomskip_range_filter('spans_multi', r, 2) AS f2
+FROM generate_series(0, (SELECT summarized_ranges - 1 FROM bloomskip_info('spans_multi'))) r;
+SELECT count(*) > 1000 AS rows_checked,
+	count(*) FILTER (WHERE NOT bloom_contains(m.f1, s.i4)) AS missed_col1,
+	count(*) FILTER (WHERE NOT bloom_contains(m.f2, s.t)) AS missed_col2
+FROM spans s JOIN multi_filters m ON m.r = (s.ctid::text::point)[0]::bigint / 16;
+SELECT (bloom_info(f2)).element_family = (bloom_info(bloom_empty(10, 0.01) || 'x'::text)).element_family AS col2_text
+FROM multi_filters WHERE r = 0;
+SELECT bloomskip_range_filter('spans_multi', 0, 3);
+SELECT bloomskip_range_filter('spans_multi', 0, 0);
+DROP TABLE multi_filters;
 
 -- the plans: a selective key uses the index by itself, a key present in
 -- every range is a sequential scan, and a btree wins where it exists

@@ -296,22 +296,68 @@ skip_copy_column(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 	}
 }
 
+/*
+ * An empty bloom value for index column col (0-based): the index's m, k
+ * and scheme, the column's seed, and its element family (its type's, or
+ * "ngram:n", as bloom_ngram_agg names it).
+ */
+static BloomFilter *
+skip_column_filter(Relation index, const SkipMeta *meta, int col)
+{
+	SkipKeyInfo *ki = palloc(sizeof(SkipKeyInfo));
+	BloomFilter *f;
+
+	skip_keyinfo_init(ki, index, CurrentMemoryContext);
+	f = bloom_alloc(BLOOM_LAYOUT_CLASSIC, meta->nhashes, meta->nbits, meta->seed + (uint64) col);
+	f->scheme = meta->scheme;
+	if (ki->ngram[col] > 0)
+		snprintf(f->family, BLOOM_FAMILY_LEN, "ngram:%d", ki->ngram[col]);
+	else
+	{
+		memcpy(f->family, ki->ti[col].family, BLOOM_FAMILY_LEN);
+		f->collfp = ki->ti[col].collfp;
+	}
+	return f;
+}
+
+/*
+ * OR range's bits into f, as a scan reads them (its segment column and its
+ * staged filter), and estimate f's item count from the fill.
+ */
+static void
+skip_range_bits(Relation index, const SkipMeta *meta, uint64 range, BloomFilter *f)
+{
+	SkipStaged	st;
+	const uint8 *staged;
+	uint64		set = 0;
+
+	skip_copy_column(index, meta, skip_segment_of(meta, range), range, f);
+	skip_stage_read(index, meta, &st, false);
+	staged = skip_staged_bits(&st, range);
+	for (uint32 b = 0; staged && b < meta->nbits / 8; b++)
+		((uint8 *) f->words)[b] |= staged[b];
+	for (uint32 b = 0; b < meta->nbits / 8; b++)
+		set += pg_popcount32(((uint8 *) f->words)[b]);
+	f->nitems = set >= meta->nbits ? meta->nbits :
+		(uint64) llround(-((double) meta->nbits / meta->nhashes) *
+						 log(1.0 - (double) set / meta->nbits));
+}
+
 PG_FUNCTION_INFO_V1(bloomskip_range_filter);
 /*
- * bloomskip_range_filter(index, range): range's filter for the index's
- * first column, as a bloom value (its item count estimated from the fill).
+ * bloomskip_range_filter(index, range, col = 1): range's filter as a bloom
+ * value for the index's column col.  Every column's keys share the range's
+ * bits, each hashed with its own seed, so the value answers for col's
+ * values as the index does (and may say "maybe" for another column's).
  */
 Datum
 bloomskip_range_filter(PG_FUNCTION_ARGS)
 {
 	Relation	index = skip_open_checked(PG_GETARG_OID(0));
 	int64		range = PG_GETARG_INT64(1);
+	int32		col = PG_NARGS() > 2 ? PG_GETARG_INT32(2) : 1;
 	SkipMeta	meta;
-	SkipKeyInfo *ki = palloc(sizeof(SkipKeyInfo));
-	SkipStaged	st;
-	const uint8 *staged;
 	BloomFilter *f;
-	uint64		set;
 
 	skip_read_meta(index, &meta);
 	if (range < 0 || (uint64) range >= meta.summarized)
@@ -323,27 +369,14 @@ bloomskip_range_filter(PG_FUNCTION_ARGS)
 				 errdetail("The index has no summarized range yet; every scan returns all pages of the open ranges.") :
 				 errdetail("Pass a range from 0 to " UINT64_FORMAT "; every scan returns all pages of the open ranges after it.",
 						   meta.summarized - 1)));
-	skip_keyinfo_init(ki, index, CurrentMemoryContext);
-	f = bloom_alloc(BLOOM_LAYOUT_CLASSIC, meta.nhashes, meta.nbits, meta.seed);
-	f->scheme = meta.scheme;
-	if (ki->ngram[0] > 0)
-		snprintf(f->family, BLOOM_FAMILY_LEN, "ngram:%d", ki->ngram[0]);	/* as bloom_ngram_agg */
-	else
-	{
-		memcpy(f->family, ki->ti[0].family, BLOOM_FAMILY_LEN);
-		f->collfp = ki->ti[0].collfp;
-	}
-	skip_copy_column(index, &meta, skip_segment_of(&meta, range), range, f);
-	skip_stage_read(index, &meta, &st, false);
-	staged = skip_staged_bits(&st, range);
-	for (uint32 b = 0; staged && b < meta.nbits / 8; b++)
-		((uint8 *) f->words)[b] |= staged[b];
-	set = 0;
-	for (uint32 b = 0; b < meta.nbits / 8; b++)
-		set += pg_popcount32(((uint8 *) f->words)[b]);
-	f->nitems = set >= meta.nbits ? meta.nbits :
-		(uint64) llround(-((double) meta.nbits / meta.nhashes) *
-						 log(1.0 - (double) set / meta.nbits));
+	if (col < 1 || col > meta.natts)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloomskip index \"%s\" has no column %d",
+						RelationGetRelationName(index), col),
+				 errdetail("Pass a column number from 1 to %d.", meta.natts)));
+	f = skip_column_filter(index, &meta, col - 1);
+	skip_range_bits(index, &meta, (uint64) range, f);
 	relation_close(index, AccessShareLock);
 	PG_RETURN_BLOOM_P(f);
 }

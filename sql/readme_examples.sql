@@ -196,5 +196,31 @@ RESET enable_seqscan;
 SET client_min_messages = warning;	-- its notice counts ranges, which differ by version
 SELECT bloomskip_check('spans_trace_id_idx') AS missing_keys;
 RESET client_min_messages;
+
+-- Substring search: 100,000 log lines with hex trace ids, and one line with
+-- the needle; the n-gram class serves the LIKE, reads few of the table's
+-- pages, and finds what a sequential scan finds
+CREATE TABLE logs AS
+SELECT g AS id, 'GET /api/items/' || g || ' status=200 trace=' || md5(g::text) AS line
+FROM generate_series(1, 100000) g;
+INSERT INTO logs VALUES (0, 'GET /api/items/0 status=500 trace=z1UoG7ceL1');
+ANALYZE logs;
+\o /dev/null
+CREATE INDEX ON logs USING bloomskip (line text_ngram_bloomskip_ops);
+SELECT * FROM logs WHERE line LIKE '%trace=z1UoG7ceL1%';
+\o
+SELECT re_plan_has($q$SELECT * FROM logs WHERE line LIKE '%trace=z1UoG7ceL1%'$q$,
+                   'Bitmap Index Scan on logs_line_idx') AS index_used;
+CREATE FUNCTION re_lossy(q text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, FORMAT JSON) ' || q INTO plan;
+	RETURN (plan -> 0 -> 'Plan' ->> 'Lossy Heap Blocks')::bigint;
+END $$;
+SELECT re_lossy($q$SELECT * FROM logs WHERE line LIKE '%trace=z1UoG7ceL1%'$q$) * 20 <
+       pg_relation_size('logs') / current_setting('block_size')::int AS reads_under_5_percent;
+SELECT (SELECT count(*) FROM logs WHERE line LIKE '%trace=z1UoG7ceL1%') AS found,
+       (SELECT count(*) FROM logs WHERE line || '' LIKE '%trace=z1UoG7ceL1%') AS seq_scan_finds;
+DROP FUNCTION re_lossy(text);
 DROP FUNCTION re_plan_has(text, text);
-DROP TABLE spans, re_keys;
+DROP TABLE spans, re_keys, logs;

@@ -264,7 +264,10 @@ run_asan() {
 	[ -e "$libasan" ] || { echo "libasan not found (gcc -print-file-name=libasan.so)"; exit 1; }
 	libasan=$(readlink -f "$libasan")
 	build_tree asan "-fsanitize=address,undefined -fno-omit-frame-pointer"
-	if ! ldd "$WORK/asan-root$PG_LIBDIR/bloomset.so" | grep -q libasan; then
+	# grep without -q: it reads all of ldd's output (grep -q may exit at the
+	# match while ldd still writes; with pipefail, ldd's SIGPIPE then fails
+	# the pipeline and the check, about 1 time in 15)
+	if ! ldd "$WORK/asan-root$PG_LIBDIR/bloomset.so" | grep libasan >/dev/null; then
 		echo "the ASan build of bloomset.so is not linked with libasan"; exit 1
 	fi
 	# Preloading libasan alone into the stock server hangs it: libasan then

@@ -6,3 +6,134 @@
 -- Every change to the SQL objects made after 1.3 is listed here, under the
 -- heading of its feature; a fresh install of 1.4 gets the same objects (the
 -- upgrade test compares both).
+
+---------------------------------------------------------------------------
+-- "char" values: bloom_add and || for every kind and bloom_index_lookup
+-- have a text overload (so that an untyped literal is text); a "char"
+-- value converts implicitly to text and also matches anycompatible, and
+-- neither candidate wins ("is not unique").  Exact "char" overloads settle
+-- it, on the C functions of the anycompatible ones: a "char" hashes as
+-- bloom_agg and @> hash it.
+---------------------------------------------------------------------------
+CREATE FUNCTION @extschema@.bloom_add(@extschema@.bloom, "char")
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.bloom, "char") IS
+'a copy of the filter with the "char" value added (NULL values are ignored)';
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.bloom, RIGHTARG = "char",
+	FUNCTION = @extschema@.bloom_add
+);
+
+CREATE FUNCTION @extschema@.counting_bloom_add(@extschema@.counting_bloom, "char")
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_add(@extschema@.counting_bloom, "char") IS
+'a copy with the "char" value added (its counters + 1, saturating at 15)';
+CREATE FUNCTION @extschema@.bloom_add(@extschema@.counting_bloom, "char")
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.counting_bloom, "char") IS
+'counting_bloom_add under the common name';
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.counting_bloom, RIGHTARG = "char",
+	FUNCTION = @extschema@.counting_bloom_add
+);
+
+CREATE FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, "char")
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, "char") IS
+'a copy with the "char" value added (a new sub-filter is appended when the newest is full)';
+CREATE FUNCTION @extschema@.bloom_add(@extschema@.scalable_bloom, "char")
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.scalable_bloom, "char") IS
+'scalable_bloom_add under the common name';
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = "char",
+	FUNCTION = @extschema@.scalable_bloom_add
+);
+
+CREATE FUNCTION @extschema@.bloom_index_lookup(index regclass, key "char")
+RETURNS SETOF bigint
+AS 'MODULE_PATHNAME', 'bloom_index_lookup'
+LANGUAGE C STABLE STRICT PARALLEL SAFE ROWS 100;
+COMMENT ON FUNCTION @extschema@.bloom_index_lookup(regclass, "char") IS
+'ids of the bloom index''s filters that may hold the "char" key (bloom_contains true)';
+
+---------------------------------------------------------------------------
+-- Equality and the binary form for counting_bloom and scalable_bloom, as
+-- bloom has them: = compares parameters and contents (counters; for a
+-- scalable filter its whole binary form), and the bytea casts are the send
+-- form and its validated reverse.
+---------------------------------------------------------------------------
+CREATE FUNCTION @extschema@.counting_bloom_eq(@extschema@.counting_bloom, @extschema@.counting_bloom)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'counting_bloom_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_eq(@extschema@.counting_bloom, @extschema@.counting_bloom) IS
+'same parameters and same counters (the item counter is not compared)';
+CREATE FUNCTION @extschema@.counting_bloom_ne(@extschema@.counting_bloom, @extschema@.counting_bloom)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'counting_bloom_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_ne(@extschema@.counting_bloom, @extschema@.counting_bloom) IS
+'not counting_bloom_eq';
+CREATE OPERATOR @extschema@.= (
+	LEFTARG = @extschema@.counting_bloom, RIGHTARG = @extschema@.counting_bloom,
+	FUNCTION = @extschema@.counting_bloom_eq,
+	COMMUTATOR = OPERATOR(@extschema@.=), NEGATOR = OPERATOR(@extschema@.<>),
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+CREATE OPERATOR @extschema@.<> (
+	LEFTARG = @extschema@.counting_bloom, RIGHTARG = @extschema@.counting_bloom,
+	FUNCTION = @extschema@.counting_bloom_ne,
+	COMMUTATOR = OPERATOR(@extschema@.<>), NEGATOR = OPERATOR(@extschema@.=),
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+
+CREATE FUNCTION @extschema@.scalable_bloom_eq(@extschema@.scalable_bloom, @extschema@.scalable_bloom)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'scalable_bloom_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_eq(@extschema@.scalable_bloom, @extschema@.scalable_bloom) IS
+'same binary form: the same parameters and sub-filters, bits and item counters';
+CREATE FUNCTION @extschema@.scalable_bloom_ne(@extschema@.scalable_bloom, @extschema@.scalable_bloom)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'scalable_bloom_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_ne(@extschema@.scalable_bloom, @extschema@.scalable_bloom) IS
+'not scalable_bloom_eq';
+CREATE OPERATOR @extschema@.= (
+	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = @extschema@.scalable_bloom,
+	FUNCTION = @extschema@.scalable_bloom_eq,
+	COMMUTATOR = OPERATOR(@extschema@.=), NEGATOR = OPERATOR(@extschema@.<>),
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+CREATE OPERATOR @extschema@.<> (
+	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = @extschema@.scalable_bloom,
+	FUNCTION = @extschema@.scalable_bloom_ne,
+	COMMUTATOR = OPERATOR(@extschema@.<>), NEGATOR = OPERATOR(@extschema@.=),
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+
+CREATE FUNCTION @extschema@.counting_bloom_from_bytea(bytea) RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_from_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_from_bytea(bytea) IS
+'a counting filter from its binary form, validated like binary input';
+CREATE CAST (@extschema@.counting_bloom AS bytea)
+	WITH FUNCTION @extschema@.counting_bloom_send(@extschema@.counting_bloom);
+CREATE CAST (bytea AS @extschema@.counting_bloom)
+	WITH FUNCTION @extschema@.counting_bloom_from_bytea(bytea);
+
+CREATE FUNCTION @extschema@.scalable_bloom_from_bytea(bytea) RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_from_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_from_bytea(bytea) IS
+'a scalable filter from its binary form, validated like binary input';
+CREATE CAST (@extschema@.scalable_bloom AS bytea)
+	WITH FUNCTION @extschema@.scalable_bloom_send(@extschema@.scalable_bloom);
+CREATE CAST (bytea AS @extschema@.scalable_bloom)
+	WITH FUNCTION @extschema@.scalable_bloom_from_bytea(bytea);
+
+---------------------------------------------------------------------------
+-- bloomskip_range_filter reads the index like a query and changes nothing:
+-- STABLE, so that a WHERE clause evaluates it once, not per row.
+---------------------------------------------------------------------------
+ALTER FUNCTION @extschema@.bloomskip_range_filter(regclass, bigint, integer) STABLE;

@@ -55,8 +55,29 @@ ensure_packages() {
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	echo "== installing: ${missing[*]}"
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+	apt_locked update -qq
+	apt_locked install -y -qq "${missing[@]}" >/dev/null
+}
+
+# apt_locked ARGS...: apt-get ARGS, waiting up to 10 minutes for the locks
+# another apt or dpkg process holds (unattended upgrades on a fresh
+# machine) instead of failing at once: dpkg's lock through apt's own
+# timeout, the package lists' lock (apt-get update) by retrying
+apt_locked() {
+	local try err rc
+	err=$(mktemp /tmp/bloomset-apt.XXXXXX)
+	for try in $(seq 1 40); do
+		as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@" 2> "$err"
+		rc=$?
+		cat "$err" >&2
+		if [ $rc = 0 ] || ! grep -q "Could not get lock" "$err"; then
+			rm -f "$err"; return $rc
+		fi
+		echo "== apt is busy (another package manager holds its lock); waiting" >&2
+		sleep 15
+	done
+	rm -f "$err"
+	return 1
 }
 
 ensure_base_packages() {

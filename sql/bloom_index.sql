@@ -243,6 +243,16 @@ DROP TABLE pg_temp.shadow_idx, public.shadow_idx;
 SELECT bloom_index_create('x', 'SELECT 1');
 SELECT bloom_index_create('x', 'SELECT 1, 2');
 SELECT bloom_index_create('x', 'SELECT f, chunk_id FROM chunk');
+-- only conversions without a cast: a numeric id would be rounded (6001.7 to
+-- 6002) and a text or bytea column parsed as a filter; smallint and
+-- integer ids are taken
+SELECT bloom_index_create('x', 'SELECT 6001.7::numeric, f FROM chunk');
+SELECT bloom_index_create('x', 'SELECT chunk_id, f::text FROM chunk');
+SELECT bloom_index_create('x', 'SELECT chunk_id, f::bytea FROM chunk');
+SELECT bloom_index_add('chunk_idx', 'SELECT 6001.7::numeric, f FROM chunk WHERE chunk_id = 1');
+SELECT bloom_index_create('small_id_idx', 'SELECT chunk_id::int2, f FROM chunk WHERE chunk_id < 10')::text AS created;
+SELECT filters FROM bloom_index_info('small_id_idx');
+DROP TABLE small_id_idx;
 SELECT bloom_index_create('x', 'SELECT 1; SELECT 2');
 SELECT bloom_index_create('x', '');
 SELECT bloom_index_create('x', 'DELETE FROM chunk RETURNING chunk_id, f');

@@ -116,4 +116,40 @@ SELECT round(bloom_estimate_card(a | b | c)) AS chain_card,
        LATERAL (VALUES (a), (b), (c)) v(f)
  GROUP BY a, b, c;
 RESET bloomset.full_filter;
-DROP TABLE es, es_err, es_sets;
+
+-- the intersection's error by overlap, against exact counts: B's 1,000 keys
+-- share 10 %, 50 % or 100 % with A; A of 1,000 keys (equal sizes) or of
+-- 100,000 (128 times B's size); 5 draws a level (other keys each).  The
+-- estimate is |A| + |B| - |A ∪ B|: at 128 times the size, A's and the
+-- union's errors (a few hundred keys either way) fall on a small
+-- intersection, so the relative error grows as the overlap shrinks; the
+-- bounds below are the ones the README states.
+CREATE TEMP TABLE es_overlap AS
+SELECT na, ov, d,
+       (SELECT bloom_agg(d * 10000000 + g) FROM generate_series(1, na) g) AS a,
+       (SELECT bloom_agg(d * 10000000 + CASE WHEN g <= ov * 1000 THEN g ELSE 5000000 + g END)
+          FROM generate_series(1, 1000) g) AS b
+  FROM (VALUES (1000), (100000)) n(na), (VALUES (0.1), (0.5), (1.0)) o(ov), generate_series(1, 5) d;
+SELECT na, ov, avg(abs(bloom_intersect_card(a, b) / (ov * 1000) - 1)) <
+         CASE WHEN na = 1000 THEN 0.15 WHEN ov = 1.0 THEN 0.10 WHEN ov = 0.5 THEN 0.40 ELSE 1.2 END
+         AS intersect_within_stated_error,
+       avg(abs(bloom_jaccard(a, b) / (ov * 1000 / (na + 1000 - ov * 1000)) - 1)) <
+         CASE WHEN na = 1000 THEN 0.15 WHEN ov = 1.0 THEN 0.10 WHEN ov = 0.5 THEN 0.40 ELSE 1.2 END
+         AS jaccard_within_stated_error,
+       avg(abs(bloom_union_card(a, b) / (na + 1000 - ov * 1000) - 1)) < 0.02 AS union_within_2pct
+  FROM es_overlap GROUP BY na, ov ORDER BY na, ov;
+
+-- sizes that are not multiples of each other: estimated at the largest
+-- size both fold to exactly, when it holds their keys (3,000 and 2,000
+-- bytes fold to 1,000), otherwise 22023 saying so (a sized filter of
+-- 1,052,928 bits and an automatic one of 16,384 share only 256); a union
+-- of such filters says which sizes combine
+SELECT abs(bloom_union_card(x, y) / 500 - 1) < 0.05 AS common_size_union_within_5pct,
+       abs(bloom_intersect_card(x, y) / 300 - 1) < 0.10 AS common_size_intersect_within_10pct
+  FROM (SELECT bloom_add_all(bloom_empty(3000, 3, 0), array_agg(g)) AS x,
+               bloom_add_all(bloom_empty(2000, 3, 0), array_agg(g + 100)) AS y
+          FROM generate_series(1, 400) g) s;
+SELECT bloom_union_card(bloom_agg(g, 100000, 0.01), bloom_agg(g)) FROM generate_series(1, 1000) g;
+SELECT bloom_jaccard(bloom_agg(g, 100000, 0.01), bloom_agg(g)) FROM generate_series(1, 1000) g;
+SELECT bloom_union(bloom_agg(g, 100000, 0.01), bloom_agg(g)) FROM generate_series(1, 1000) g;
+DROP TABLE es, es_err, es_sets, es_overlap;

@@ -10,7 +10,9 @@ FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::re
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomset'
 WHERE ((p.provolatile <> 'i' AND p.proname NOT IN ('bloom_contains_restrict', 'bloom_contains_joinsel'))
    OR p.proparallel <> 's') AND p.proname !~ '^(bloom_index_|bloomskip_)';
--- the skip index's tools read an index (VOLATILE), bloomskip_check with a
+-- the skip index's tools read an index: bloomskip_info and bloomskip_check
+-- VOLATILE (their figures change under concurrent writes), the range filter
+-- STABLE (evaluated once in a WHERE clause), bloomskip_check with a
 -- snapshot of its own (PARALLEL RESTRICTED); its handler and the n-gram
 -- class's options function (IMMUTABLE, taking internal) are the server's
 SELECT p.oid::regprocedure AS function, p.provolatile, p.proparallel

@@ -312,20 +312,76 @@ scalable_bloom_contains_each(PG_FUNCTION_ARGS)
 }
 
 /*
+ * The largest share of set bits in the folded union of two filters
+ * estimated at a common size: an estimate reads the clear bits, and as
+ * they run out one bit more or less moves it without bound (each bit is
+ * worth 1 / (k (1 - fill)) items).
+ */
+#define BLOOM_PAIR_MAX_FILL		0.9
+
+/* Greatest common divisor (Euclid). */
+static uint64
+bloom_gcd(uint64 x, uint64 y)
+{
+	while (y != 0)
+	{
+		uint64		t = x % y;
+
+		x = y;
+		y = t;
+	}
+	return x;
+}
+
+/*
+ * Sizes that are not multiples of each other (a sized filter and an
+ * automatically sized one): both folded to the largest size each folds to
+ * exactly (the greatest common divisor of their sizes in blocks or words;
+ * folding maps each item onto the bits that size would give it), as long
+ * as the folded union leaves enough bits clear; otherwise 22023 saying so.
+ */
+static void
+bloom_fold_to_common(BloomFilter **a, BloomFilter **b)
+{
+	uint64		unit = bloom_unit_bits(*a);
+	uint64		common = bloom_gcd((*a)->nbits / unit, (*b)->nbits / unit) * unit;
+	BloomFilter *fa = bloom_folded(*a, (*a)->nbits / common);
+	BloomFilter *fb = bloom_folded(*b, (*b)->nbits / common);
+	double		fill = common >= BLOOM_MIN_BITS ?
+		(double) bloom_popcount(bloom_combine(fa, fb, true)) / (double) common : 1.0;
+
+	if (fill > BLOOM_PAIR_MAX_FILL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot estimate across bloom filters of %llu and %llu bits",
+						(unsigned long long) (*a)->nbits, (unsigned long long) (*b)->nbits),
+				 errdetail("The largest size both fold to exactly is %llu bits, too small for their items: %.0f %% of its bits would be set.",
+						   (unsigned long long) common, 100.0 * fill),
+				 errhint("Estimates need sizes that are multiples of each other (every automatically sized filter; filters of the same capacity and rate), or whose common size holds their items: build both with bloom_agg(x) or with the same (capacity, fpr).")));
+	*a = fa;
+	*b = fb;
+}
+
+/*
  * Estimated |A|, |B|, |A ∪ B| and |A ∩ B| (bloom_estimate_pair: across
  * sizes, each part where its bits are independent).  bloom_combine checks
  * the pair and unfolds the smaller filter; a filter nothing was added to
- * combines with any filter as the empty set.
+ * combines with any filter as the empty set; sizes that are not multiples
+ * of each other are estimated at their common size.
  */
 static BloomPairCard
 bloom_pair_estimates(FunctionCallInfo fcinfo)
 {
 	BloomFilter *a = PG_GETARG_BLOOM_P(0);
 	BloomFilter *b = PG_GETARG_BLOOM_P(1);
-	BloomFilter *u = bloom_combine(a, b, true);
+	BloomFilter *u;
 	char		detail[256];
 	BloomPairCard r;
 
+	if (!bloom_check_compatible(a, b, detail, sizeof(detail)) &&
+		bloom_differ_in_size_only(a, b))
+		bloom_fold_to_common(&a, &b);
+	u = bloom_combine(a, b, true);
 	if (bloom_check_compatible(a, b, detail, sizeof(detail)))
 		return bloom_estimate_pair(a, b, u);
 	/* one side is empty (bloom_combine raised the error otherwise) */

@@ -258,16 +258,23 @@ bloom_from_datum_any(Datum d)
 
 /* ---- text and binary input ------------------------------------------------ */
 
-/* Raise invalid_text_representation for input str, with a reason. */
+/*
+ * Raise invalid_text_representation for input str of the SQL type of kind,
+ * with a reason.  Every kind shares the text form (its layout field says
+ * which kind a value is).
+ */
 static void
-bloom_syntax_error(const char *str, const char *why)
+bloom_syntax_error(const char *str, const char *why, BloomKind kind)
 {
+	const char *type_name = bloom_kind_ops(kind)->type_name;
+
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-			 errmsg("invalid input syntax for type bloom: \"%.60s%s\"",
-					str, strlen(str) > 60 ? "..." : ""),
+			 errmsg("invalid input syntax for type %s: \"%.60s%s\"",
+					type_name, str, strlen(str) > 60 ? "..." : ""),
 			 errdetail("%c%s.", pg_toupper((unsigned char) why[0]), why + 1),
-			 errhint("The text form is \"bloom:v1 layout=... [scheme=...] k=... seed=... bits=... items=... flags=... coll=... family=... hex=...\", as bloom_out writes it.")));
+			 errhint("The text form is \"bloom:v1 layout=... [scheme=...] k=... seed=... bits=... items=... flags=... coll=... family=... hex=...\", as %s_out writes it.",
+					 type_name)));
 }
 
 /*
@@ -307,14 +314,14 @@ bloom_parse_text(const char *str, BloomKind kind)
 
 	if ((why = bloom_text_decode_header(str, &hdr, &hex)) != NULL ||
 		(why = bloom_input_collfp_reason(&hdr)) != NULL)
-		bloom_syntax_error(str, why);
+		bloom_syntax_error(str, why, kind);
 	if (strlen(hex) != 2 * BLOOM_DATA_BYTES(&hdr))
-		bloom_syntax_error(str, "the bit array does not have the length the header gives");
+		bloom_syntax_error(str, "the bit array does not have the length the header gives", kind);
 	bloom_require_kind(&hdr, kind, ERRCODE_INVALID_TEXT_REPRESENTATION);
 	f = bloom_alloc_like(CurrentMemoryContext, &hdr, hdr.nbits);
 	if ((why = bloom_text_decode_bits(hex, f)) != NULL ||
 		(why = bloom_check_bits(f)) != NULL)
-		bloom_syntax_error(str, why);
+		bloom_syntax_error(str, why, kind);
 	return f;
 }
 

@@ -1117,7 +1117,10 @@ bloom_index_add(PG_FUNCTION_ARGS)
  * Check the caller's source query before running it: one query returning
  * an id and a filter (at least two columns; the first two are taken, as
  * bloom_index_create has always done), of types that convert to bigint
- * and bloom.  Planned under the caller's search_path.
+ * and bloom implicitly: smallint and integer ids, bloom filters.  An
+ * explicit cast would round a numeric id (6001.7 to 6002) and parse a text
+ * or bytea column as a filter; the caller writes such casts in the query.
+ * Planned under the caller's search_path.
  */
 static void
 bloom_index_check_source(const char *source, Oid bloomtype)
@@ -1150,12 +1153,13 @@ bloom_index_check_source(const char *source, Oid bloomtype)
 	for (int i = 0; i < 2; i++)
 	{
 		types[i] = TupleDescAttr(cs->resultDesc, i)->atttypid;
-		if (!can_coerce_type(1, &types[i], &want[i], COERCION_EXPLICIT))
+		if (!can_coerce_type(1, &types[i], &want[i], COERCION_IMPLICIT))
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
 					 errmsg("the source query of a bloom index must return two columns: id bigint, filter bloom"),
-					 errdetail("Column %d is of type %s, which does not convert to %s.",
-							   i + 1, format_type_be(types[i]), format_type_be(want[i]))));
+					 errdetail("Column %d is of type %s, which does not convert to %s without a cast.",
+							   i + 1, format_type_be(types[i]), format_type_be(want[i])),
+					 errhint("Return an integer id and a bloom filter; write any conversion in the query (for example id::bigint or filter::bloom).")));
 	}
 	SPI_freeplan(plan);
 }

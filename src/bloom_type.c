@@ -388,6 +388,19 @@ bloom_result_flags(const BloomFilter *a, const BloomFilter *b)
 	return flags;
 }
 
+/* Do a and b differ in size only (every other parameter combines)? */
+bool
+bloom_differ_in_size_only(const BloomFilter *a, const BloomFilter *b)
+{
+	BloomFilter hb;
+	char		detail[256];
+
+	memcpy(&hb, b, offsetof(BloomFilter, words));
+	hb.nbits = a->nbits;
+	return a->family[0] != '\0' && b->family[0] != '\0' &&
+		bloom_check_compatible(a, &hb, detail, sizeof(detail));
+}
+
 /*
  * Union (OR) or intersection (AND) of two filters into a new one.  Raises
  * an error naming the mismatch if they cannot be combined.  The result has
@@ -419,6 +432,8 @@ bloom_combine(const BloomFilter *a, const BloomFilter *b, bool is_union)
 				 errhint("A Parquet filter combines only with Parquet filters of the same element type: build the other with bloom_parquet_agg or bloom_parquet_empty.") :
 				 a->scheme != b->scheme ?
 				 bloom_scheme_mismatch_hint("bloom", a->scheme, b->scheme) :
+				 bloom_differ_in_size_only(a, b) ?
+				 errhint("Filters combine when one size is a multiple of the other: build both with bloom_agg(x) (automatic sizes are powers of two) or with the same (capacity, fpr).") :
 				 errhint("Only filters built with the same layout, hashes, seed and element type can be combined; use bloom_info() to compare them.")));
 	}
 	r = bloom_copy(big);
@@ -484,7 +499,7 @@ bloom_intersect(PG_FUNCTION_ARGS)
  * operator class (sorting, count(DISTINCT f)); the order means nothing
  * beyond that.
  */
-static int
+int
 bloom_compare(const BloomFilter *a, const BloomFilter *b)
 {
 	const uint64 chunk = 1024 * 1024;

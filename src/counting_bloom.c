@@ -53,6 +53,40 @@ counting_bloom_recv(PG_FUNCTION_ARGS)
 									   BLOOM_KIND_COUNTING, "invalid external bloom filter value"));
 }
 
+/*
+ * counting_bloom_from_bytea(bytea): a filter from its binary (send) form,
+ * validated exactly as counting_bloom_recv; the reverse of the send cast.
+ */
+PG_FUNCTION_INFO_V1(counting_bloom_from_bytea);
+Datum
+counting_bloom_from_bytea(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+
+	PG_RETURN_BLOOM_P(bloom_parse_wire((const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b),
+									   CurrentMemoryContext, BLOOM_KIND_COUNTING,
+									   "invalid external counting bloom filter value"));
+}
+
+/*
+ * counting_bloom_eq(a, b): the same parameters and the same counters (the
+ * item counter is not compared), as bloom's = compares bits: equal values
+ * answer every probe and every removal alike.
+ */
+PG_FUNCTION_INFO_V1(counting_bloom_eq);
+Datum
+counting_bloom_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(bloom_compare(COUNTING_ARG(0), COUNTING_ARG(1)) == 0);
+}
+
+PG_FUNCTION_INFO_V1(counting_bloom_ne);
+Datum
+counting_bloom_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(bloom_compare(COUNTING_ARG(0), COUNTING_ARG(1)) != 0);
+}
+
 /* An empty counting filter: classic sizing, one 4-bit counter per bit. */
 static BloomFilter *
 counting_new(int64 capacity, double fpr)
@@ -271,7 +305,9 @@ counting_merge_checked(BloomFilter *dst, const BloomFilter *src)
 				 errmsg("cannot union counting bloom filters with incompatible parameters"),
 				 errdetail("%s", detail),
 				 dst->scheme != src->scheme ?
-				 bloom_scheme_mismatch_hint("counting_bloom", dst->scheme, src->scheme) : 0));
+				 bloom_scheme_mismatch_hint("counting_bloom", dst->scheme, src->scheme) :
+				 dst->nbits == src->nbits && dst->nhashes == src->nhashes ? 0 :
+				 errhint("Counting filters union only at the same size and hashes: build those that will be unioned with the same (capacity, fpr), as counting_bloom_agg(x, capacity, fpr) does (automatic sizing picks both for each filter's own count).")));
 	}
 	if (dst->family[0] == '\0')
 	{

@@ -422,6 +422,60 @@ scalable_bloom_send(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(bloom_wire_bytea(scalable_portable_copy(scalable_arg(fcinfo, 0))));
 }
 
+/*
+ * scalable_bloom_from_bytea(bytea): a filter from its binary (send) form,
+ * validated exactly as scalable_bloom_recv; the reverse of the send cast.
+ */
+PG_FUNCTION_INFO_V1(scalable_bloom_from_bytea);
+Datum
+scalable_bloom_from_bytea(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	BloomFilter *f = bloom_parse_wire((const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b),
+									  CurrentMemoryContext, BLOOM_KIND_SCALABLE,
+									  "invalid external scalable bloom filter value");
+
+	PG_RETURN_POINTER(scalable_finish_decode(f, ERRCODE_INVALID_BINARY_REPRESENTATION,
+											 CurrentMemoryContext));
+}
+
+/*
+ * Do a and b have the same binary (send) form: the same parameters, the same
+ * sub-filters with the same bits and item counters?  Such values answer
+ * every probe alike and grow alike.
+ */
+static bool
+scalable_equal(const ScalableFilter *a, const ScalableFilter *b)
+{
+	bytea	   *wa = bloom_wire_bytea(scalable_portable_copy(a));
+	bytea	   *wb = bloom_wire_bytea(scalable_portable_copy(b));
+	Size		len = VARSIZE(wa);
+
+	if (len != VARSIZE(wb))
+		return false;
+	for (Size off = VARHDRSZ; off < len; off += BLOOM_POLL_BYTES)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (memcmp((char *) wa + off, (char *) wb + off, Min(BLOOM_POLL_BYTES, len - off)) != 0)
+			return false;
+	}
+	return true;
+}
+
+PG_FUNCTION_INFO_V1(scalable_bloom_eq);
+Datum
+scalable_bloom_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(scalable_equal(scalable_arg(fcinfo, 0), scalable_arg(fcinfo, 1)));
+}
+
+PG_FUNCTION_INFO_V1(scalable_bloom_ne);
+Datum
+scalable_bloom_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(!scalable_equal(scalable_arg(fcinfo, 0), scalable_arg(fcinfo, 1)));
+}
+
 /* ---- SQL functions ------------------------------------------------------ */
 
 /* A new empty filter from SQL arguments, or 22023 naming the problem. */

@@ -2,7 +2,8 @@
  *
  * counting_bloom.c
  *	  The counting_bloom type: a filter of 4-bit counters that supports
- *	  removal (seeds 000 and 002; the classic 4-bit choice).
+ *	  removal (4 bits a counter, the classic choice: few counters reach
+ *	  15, and those saturate, see below).
  *
  * It shares the stored format of bloom (layout 2, "counting"; nbits counts
  * storage bits, so a filter has nbits / 4 counters) and the hashing scheme,

@@ -27,8 +27,8 @@
  * and of a probe's time is the wait for the stages' cache lines, about one
  * memory latency a row.  The misses of one row overlap (all its stages are
  * prefetched together); software prefetches of later rows' stages were
- * measured not to help (bench/proto_scalable_stages.c), so both stay near
- * one latency a row.  docs/performance.md has the figures.
+ * measured not to help, so both stay near one latency a row.
+ * docs/performance.md has the figures.
  *
  *-------------------------------------------------------------------------
  */
@@ -174,7 +174,7 @@ scalable_prefetch(const ScalableStages *st, uint64 h)
  * tested newest (largest) first, stopping at the first "maybe": a probe
  * of a present key mostly stops at one of the newest.  (Testing every
  * stage without branches against h's bits computed once is slower, see
- * bench/proto_scalable_stages.c: a probe then waits for its slowest stage,
+ * docs/performance.md: a probe then waits for its slowest stage,
  * and far fewer probes overlap.)
  */
 static bool

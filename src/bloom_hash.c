@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * bloom_hash.c
- *	  From an SQL value to the 64-bit hash that bloom_core.c turns into bits.
+ *	  From an SQL value to the 64-bit hash that the core turns into bits
+ *	  (src/core/bloom_positions.c).
  *
  * Hashing scheme 1 ("pgext", bloomset 1.0 and 1.1): h = fmix64(
  * extended_hash(value, seed)), where extended_hash is support function 2 of
@@ -882,7 +883,7 @@ bloom_hash_datum_full64(const BloomTypeInfo *ti, Datum value, uint64 seed)
 /*
  * The element hash of a non-null value for a filter with the given seed
  * and hashing scheme: the one function from a value to the 64-bit hash
- * that bloom_core.c maps to positions.
+ * that the core (bloom_positions.c) maps to positions.
  */
 uint64
 bloom_hash_datum(const BloomTypeInfo *ti, Datum value, uint64 seed, int scheme)

@@ -10,7 +10,7 @@
  *
  * Functions never modify their input datums: bloom_add works on a copy.
  * Union and intersection accept filters whose sizes are multiples of each
- * other (the smaller is unfolded, see bloom_core.c) and otherwise raise an
+ * other (the smaller is unfolded, see src/core/bloom_algebra.c) and otherwise raise an
  * error whose detail names the mismatch.  Filters are fetched, allocated
  * and validated by bloom_datum.c.
  *

@@ -272,7 +272,7 @@ counting_merge_checked(BloomFilter *dst, const BloomFilter *src)
 				 errmsg("cannot union counting bloom filters with incompatible parameters"),
 				 errdetail("%s", detail),
 				 dst->scheme != src->scheme ?
-				 bloom_scheme_mismatch_hint("counting_bloom", dst->scheme, src->scheme) : 0));
+				 bloom_scheme_mismatch_hint(&counting_bloom_ops, dst->scheme, src->scheme) : 0));
 	}
 	if (dst->family[0] == '\0')
 	{
@@ -637,6 +637,8 @@ counting_stats(const void *f, double *items, double *fpr)
 const BloomKindOps counting_bloom_ops = {
 	.kind = BLOOM_KIND_COUNTING,
 	.type_name = "counting_bloom",
+	.scheme_hint = "Rebuild the older filter from its values (new filters use scheme %d), or build the new one with counting_bloom_with_scheme(counting_bloom_empty(...), %d); counting_bloom_scheme() shows a filter's scheme.",
+	.scheme_hint_since = 102,
 	.corrupt_msg = "invalid bloom filter value",
 	.header_size = BLOOM_HEADER_SIZE,
 	.has_subfilters = false,

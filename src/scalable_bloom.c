@@ -518,7 +518,7 @@ scalable_merge(const ScalableFilter *a, const ScalableFilter *b, MemoryContext c
 				 errmsg("cannot union scalable bloom filters with incompatible parameters"),
 				 errdetail("The filters use different hashing schemes (%d and %d): the same value sets different bits in each.",
 						   a->scheme, b->scheme),
-				 bloom_scheme_mismatch_hint("scalable_bloom", a->scheme, b->scheme)));
+				 bloom_scheme_mismatch_hint(&scalable_bloom_ops, a->scheme, b->scheme)));
 	r = (ScalableFilter *) bloom_copy_in(cxt, (const BloomFilter *) big);
 	if (r->family[0] == '\0' && small->family[0] != '\0')
 	{
@@ -1000,6 +1000,9 @@ scalable_stats(const void *f, double *items, double *fpr)
 const BloomKindOps scalable_bloom_ops = {
 	.kind = BLOOM_KIND_SCALABLE,
 	.type_name = "scalable_bloom",
+	/* bloom_with_scheme takes a scalable filter from 1.3 on */
+	.scheme_hint = "Rebuild the older filter from its values (new filters use scheme %d), or build the new one with bloom_with_scheme(scalable_bloom_empty(...), %d) and bloom_add_all; bloom_scheme() shows a filter's scheme.",
+	.scheme_hint_since = 103,
 	.corrupt_msg = "invalid scalable bloom filter value",
 	.header_size = SCALABLE_HEADER_SIZE,
 	.has_subfilters = true,

@@ -4,17 +4,26 @@
 
 EXTENSION = bloomset
 MODULE_big = bloomset
-# the PostgreSQL-free core (src/core/), the PostgreSQL layer, then the
-# bloomskip index access method (src/skip/)
-CORE_OBJS = src/core/bloom_core.o src/core/bloom_codec.o src/core/scalable_format.o src/core/parquet_format.o
+# the PostgreSQL-free core (src/core/), the PostgreSQL layer, the filter
+# index (src/findex/), then the bloomskip index access method (src/skip/)
+CORE_OBJS = src/core/bloom_core.o src/core/bloom_sizing.o src/core/bloom_header.o src/core/bloom_positions.o \
+	src/core/bloom_counting.o src/core/bloom_algebra.o src/core/bloom_kernels.o src/core/bloom_estimate.o \
+	src/core/bloom_codec.o src/core/scalable_format.o src/core/parquet_format.o
+FINDEX_OBJS = src/findex/findex.o src/findex/findex_sql.o src/findex/findex_compat_1_2.o
 SKIP_OBJS = src/skip/skip_handler.o src/skip/skip_utils.o src/skip/skip_keys.o src/skip/skip_build.o src/skip/skip_insert.o \
 	src/skip/skip_stage.o src/skip/skip_scan.o \
 	src/skip/skip_vacuum.o src/skip/skip_cost.o src/skip/skip_tools.o
 OBJS = $(CORE_OBJS) src/bloom_module.o src/bloom_kind.o src/bloom_hash.o src/bloom_datum.o src/bloom_cache.o src/bloom_type.o \
 	src/bloom_agg.o src/bloom_planner.o src/bloom_batch.o src/bloom_text.o src/counting_bloom.o \
-	src/scalable_bloom.o src/bloom_parquet.o src/bloom_index.o src/bloom_index_sql.o src/bloom_index_compat.o src/bloom_scan.o $(SKIP_OBJS)
-DATA = bloomset--1.0.sql bloomset--1.1.sql bloomset--1.0--1.1.sql bloomset--1.2.sql bloomset--1.1--1.2.sql \
-	bloomset--1.3.sql bloomset--1.2--1.3.sql bloomset--1.3--1.4.sql
+	src/scalable_bloom.o src/bloom_parquet.o src/bloom_scan.o $(FINDEX_OBJS) $(SKIP_OBJS)
+# The SQL scripts (extension/).  The current version's install script is
+# built from one source ordered by feature, extension/bloomset.sql, as
+# pgvector builds vector--X.sql from sql/vector.sql; older versions install
+# through the released 1.0 script and the chain of update scripts (which
+# PostgreSQL follows by itself for CREATE EXTENSION ... VERSION '1.2').
+EXTVERSION = $(shell sed -n "s/^default_version *= *'\([^']*\)'.*/\1/p" $(EXTENSION).control)
+DATA = extension/bloomset--1.0.sql $(wildcard extension/bloomset--*--*.sql)
+DATA_built = bloomset--$(EXTVERSION).sql
 
 REGRESS = type_io add_contains probe_scan probe_cache sliced_reads equality planner typed_keys readme_examples hashing aggregates agg_auto_phases union estimates estimates_sizes errors \
 	parquet full_filters parallel copy_binary batch_estimates text_filters counting scalable mutation security \
@@ -41,3 +50,15 @@ include $(PGXS)
 
 # PGXS tracks no header dependencies: every object depends on every header
 $(OBJS): $(wildcard src/*.h src/*/*.h)
+
+# the install script of the current version, from its source; warns about
+# every CREATE of the update script to this version that the source lacks
+# (a new object belongs in both: the update for installed databases, the
+# source for fresh installs; test/upgrade compares what both create)
+bloomset--$(EXTVERSION).sql: extension/bloomset.sql $(wildcard extension/bloomset--*--$(EXTVERSION).sql)
+	@for u in $(filter-out $<,$^); do \
+		grep -E '^CREATE ' "$$u" | while IFS= read -r line; do \
+			grep -qxF "$$line" $< || echo "WARNING: $$u creates what $< does not: $$line -- add it to the section of its feature in $<" >&2; \
+		done; \
+	done
+	cp $< $@

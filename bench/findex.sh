@@ -1,4 +1,4 @@
-# bench/findex.sh -- case group "findex" of bench/run.sh (issue 15: the
+# bench/findex.sh -- case group "findex" of bench/run.sh (the
 # bit-sliced filter index, bloom_index_*), sourced by run.sh.  Opt-in:
 # runs only when BENCH_GROUPS names it (its data is a few GB and the first
 # run generates it for minutes), e.g.
@@ -47,7 +47,7 @@
 #    into the 100,000-filter index vs INSERT of the same filter into a plain
 #    table, interleaved (bench_group: all in one transaction); goal <= 50 ms;
 #    the appended ids are removed after.
-# Without bloom_index_create (issue 15 not merged) only the per-filter and
+# Without bloom_index_create (a build without the filter index) only the per-filter and
 # BRIN rows are measured.
 #
 # Environment: BENCH_FINDEX_CACHE, BENCH_FINDEX_BRIN_ROWS (above),
@@ -297,7 +297,7 @@ findex_run() {
 		findex_build fi_100k findex_100k
 		findex_build fi_10k findex_10k
 	else
-		say "findex: bloom_index_create does not exist (issue 15 not merged): per-filter and BRIN rows only"
+		say "findex: bloom_index_create does not exist (a build without the filter index): per-filter and BRIN rows only"
 	fi
 	findex_info $has
 	findex_lookups findex100k findex_100k fi_100k $has

@@ -25,12 +25,12 @@ bench_build() {
 	snap=$BENCH_ROOT/src
 	mkdir -p "$snap" "$BENCH_ROOT/pg/usr/lib/postgresql" "$BENCH_ROOT/pg/usr/share/postgresql"
 	(cd "$root" && tar cf - --exclude='*.o' --exclude='*.bc' --exclude='*.so' \
-		Makefile ./*.control ./*.sql src) | tar xf - -C "$snap"
+		Makefile ./*.control extension src) | tar xf - -C "$snap"
 	BUILD_REV=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')
-	if [ -n "$(git -C "$root" status --porcelain -- src Makefile 'bloomset--*.sql' bloomset.control 2>/dev/null)" ]; then
+	if [ -n "$(git -C "$root" status --porcelain -- src Makefile extension bloomset.control 2>/dev/null)" ]; then
 		BUILD_REV="$BUILD_REV + uncommitted changes"
 	fi
-	BUILD_REV="$BUILD_REV (source snapshot hash $(cd "$snap" && cat Makefile ./*.sql $(find src -name "*.[ch]" | sort) | sha1sum | cut -c1-10))"
+	BUILD_REV="$BUILD_REV (source snapshot hash $(cd "$snap" && cat Makefile $(find extension -name "*.sql" | sort) $(find src -name "*.[ch]" | sort) | sha1sum | cut -c1-10))"
 	# the PostgreSQL that PG_BIN belongs to (Debian's, or a private copy:
 	# BLOOMSET_PG15_ROOT), copied
 	src_root=$(cd "$sys_bin/../../../.." && pwd)

@@ -1,12 +1,12 @@
 /*-------------------------------------------------------------------------
  *
  * micro.c
- *	  PostgreSQL-free microbenchmark of the bloomset core (src/core/bloom_core.c):
+ *	  PostgreSQL-free microbenchmark of the bloomset core (src/core/bloom_*.c):
  *	  ns per add and per lookup (present and absent keys) for the blocked
  *	  and the classic layout, plus the batched add the aggregate uses (a
  *	  queue of 16 hashes, each prefetched when queued), and the measured
  *	  false-positive rate.  Keys are random 64-bit integers hashed with
- *	  bloom_mix64, as in fastfilter_cpp's benchmark (REFERENCE.md section 6).
+ *	  bloom_mix64, as in fastfilter_cpp's benchmark.
  *
  *	  Built by bench/micro.sh with the extension's flags (PostgreSQL's CFLAGS
  *	  plus -O3, no -march), linked against bloom_core.o compiled the same
@@ -52,7 +52,7 @@ typedef struct Variant
 	int			layout;
 	size_t		array_offset;	/* bit array address mod 64 */
 	int			hugepages;		/* bit array 2 MiB-aligned, MADV_HUGEPAGE */
-	/* reference figures (REFERENCE.md 6), ns: add, find (midpoint of range) */
+	/* fastfilter_cpp's published figures on a 2 vCPU EPYC, ns: add, find (midpoint of range) */
 	double		ref_add[3];
 	double		ref_find[3];
 	const char *ref_find_txt[3];
@@ -524,7 +524,7 @@ main(int argc, char **argv)
 		}
 	}
 
-	printf("\nReference: REFERENCE.md section 6, fastfilter_cpp (-O3 -march=native, inlined, 2 vCPU EPYC): "
+	printf("\nReference: fastfilter_cpp (-O3 -march=native, inlined, 2 vCPU EPYC): "
 		   "SBBF 1M 3.5/6-7 ns, 10M 16/25 ns, 100M 23/33-38 ns; classic Bloom at 12 bits/key (k=8) "
 		   "1M 9.2/12-22, 10M 46/43-56, 100M 84/78-106 ns. Ratios use the midpoint of a range. "
 		   "bloomset's classic rows use its own 1 %% sizing (about 9.6 bits/key, k=7). "

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # bench/micro.sh [keys ...] -- build and run the PostgreSQL-free core
-# microbenchmark (bench/micro.c against src/core/bloom_core.c and
-# src/core/bloom_codec.c).  `bench/micro.sh kernels [portable]` runs only the
+# microbenchmark (bench/micro.c against the core, src/core/bloom_*.c).  `bench/micro.sh kernels [portable]` runs only the
 # whole-array kernels (OR, AND, popcount, hex encode/decode, fold, unfold).
 #
 # Compiled with the extension's own flags: PostgreSQL's CFLAGS (pg_config
@@ -26,9 +25,9 @@ CFLAGS="$("$PG_CONFIG" --cflags) -O3"
 mkdir -p "$OUTDIR" "$(dirname "$OUT")"
 # separate translation units, like the extension (no LTO)
 CORE_OBJS=()
-for c in bloom_core bloom_codec; do
-	[ -f "$ROOT/src/core/$c.c" ] || continue
-	$CC $CFLAGS -I"$ROOT/src/core" -c "$ROOT/src/core/$c.c" -o "$OUTDIR/$c.o"
+for src in "$ROOT"/src/core/bloom_*.c; do
+	c=$(basename "$src" .c)
+	$CC $CFLAGS -I"$ROOT/src/core" -c "$src" -o "$OUTDIR/$c.o"
 	CORE_OBJS+=("$OUTDIR/$c.o")
 done
 $CC $CFLAGS -I"$ROOT/src/core" -c "$BENCH_DIR/micro.c" -o "$OUTDIR/micro.o"
@@ -41,7 +40,7 @@ $CC -o "$OUTDIR/micro" "$OUTDIR/micro.o" "${CORE_OBJS[@]}" -lm
 	echo "- command: \`bench/micro.sh${*:+ $*}\` (MICRO_REPS=${MICRO_REPS:-3})"
 	echo "- nproc: $(nproc); CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1); L2 $(lscpu | sed -n 's/^L2 cache: *//p'), L3 $(lscpu | sed -n 's/^L3 cache: *//p'); THP: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo '?')"
 	echo "- compiler: $($CC --version | head -1); flags: $CFLAGS"
-	echo "- bloomset core from: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet HEAD -- src/core/bloom_core.c src/core/bloom_codec.c src/core/bloom_core.h 2>/dev/null || echo " + uncommitted changes to the core (hash $(cat "$ROOT"/src/core/bloom_core.c "$ROOT"/src/core/bloom_codec.c "$ROOT/src/core/bloom_core.h" 2>/dev/null | sha1sum | cut -c1-10))")"
+	echo "- bloomset core from: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet HEAD -- src/core 2>/dev/null || echo " + uncommitted changes to the core (hash $(cat "$ROOT"/src/core/bloom_*.[ch] 2>/dev/null | sha1sum | cut -c1-10))")"
 	echo
 	T0=$(date +%s)
 	"$OUTDIR/micro" "$@"

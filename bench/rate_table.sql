@@ -43,7 +43,7 @@ END $$;
 
 CREATE TYPE pg_temp.rt_pair AS (a int8, b text);
 
--- the rows of issue 17
+-- the rows of the scheme comparison (docs/format.md)
 SELECT pg_temp.rt('bigint, shard in the high half: (1 << 32) + i, probed (2 << 32) + i',
   'SELECT (1::int8 << 32) + i AS k FROM generate_series(1, 100000) i',
   'SELECT (2::int8 << 32) + i AS k FROM generate_series(1, 200000) i', 100000);

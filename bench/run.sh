@@ -26,7 +26,7 @@
 #              lookup100, lookup1k and lookwrite) union beyond space;
 #              for quick experiments, the committed report runs them all;
 #              opt-in, run only when named: findex -- the filter index of
-#              issue 15 over 10,000 and 100,000 stored filters against
+#              bit-sliced filters over 10,000 and 100,000 stored filters against
 #              per-filter and BRIN lookups, a few GB of data generated once
 #              and cached in /var/cache/bloomset-bench, see bench/findex.sh:
 #              BENCH_GROUPS=findex BENCH_OUT=bench/results/findex-latest.md
@@ -387,7 +387,7 @@ bench_run lookwrite
 echo "DROP TABLE lk100, lk1000, lk100b, lk1000b, lkbrin, lw_src_sparse, lw_src_full, lw_sparse_default, lw_sparse_extended, lw_sparse_external, lw_full_default, lw_full_extended, lw_full_external;" | sql
 fi
 
-# the filter index (issue 15): opt-in, only when BENCH_GROUPS names it
+# the filter index: opt-in, only when BENCH_GROUPS names it
 if [[ " ${BENCH_GROUPS:-} " == *" findex "* ]]; then
 	source "$BENCH_DIR/findex.sh"
 	findex_run

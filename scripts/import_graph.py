@@ -5,8 +5,10 @@ cycle.  Run after a build (`make`); exits 1 on a cycle.
     python3 scripts/import_graph.py
 
 A module is a .c file and the header of the same name beside it
-(src/bloom_cache.c + src/bloom_cache.h; src/core/bloom_core.c + .h); a .c
-without a header of its own is a module by itself.  Module A depends on
+(src/bloom_cache.c + src/bloom_cache.h); a .c without a header of its own
+is a module by itself.  A sectioned header names the files that own its
+sections ("(owner: bloom_sizing.c)" in src/core/bloom_core.h): those files,
+the header and its _internal.h are one module, named for the header.  Module A depends on
 module B when
 
   * a file of A #includes B's header (local includes only),
@@ -29,7 +31,27 @@ import sys
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'src')
 
 
+def sectioned_owners():
+    """file -> module for the files a sectioned header names as owners"""
+    owners = {}
+    for h in glob.glob(os.path.join(ROOT, '**', '*.h'), recursive=True):
+        mod = os.path.splitext(os.path.relpath(h, ROOT))[0]
+        names = re.findall(r'\(owner: ([A-Za-z0-9_]+\.c)', open(h).read())
+        if not names:
+            continue
+        owners[os.path.normpath(os.path.splitext(h)[0] + '_internal.h')] = mod
+        for n in names:
+            owners[os.path.normpath(os.path.join(os.path.dirname(h), n))] = mod
+    return owners
+
+
+OWNERS = sectioned_owners()
+
+
 def module_of(path):
+    path = os.path.normpath(path)
+    if path in OWNERS:
+        return OWNERS[path]
     rel = os.path.relpath(path, ROOT)
     return os.path.splitext(rel)[0]
 

@@ -105,20 +105,27 @@ ext_build_dir() {
 }
 
 # sync_sources DIR: make DIR's copy of the build inputs equal to the clone's
-# (changed files copied with their times, removed ones deleted)
+# (changed files copied with their times, removed ones deleted): the
+# Makefile and control file, the C sources under src/ and the SQL scripts
+# under extension/ (the install script the Makefile builds from them,
+# bloomset--<version>.sql at the top, is the copy's own and stays)
 sync_sources() {
 	local dst=$1 f rel
-	mkdir -p "$dst/src"
+	mkdir -p "$dst/src" "$dst/extension"
 	while IFS= read -r f; do
 		rel=${f#"$dst"/}
 		[ -e "$REPO_ROOT/$rel" ] || rm -f "$f" "${f%.c}.o"
-	done < <(find "$dst" -maxdepth 1 \( -name '*.sql' -o -name '*.control' \) -print;
+	done < <(find "$dst" -maxdepth 1 -name '*.control' -print;
+		find "$dst/extension" -name '*.sql' -print;
 		find "$dst/src" \( -name '*.c' -o -name '*.h' \) -print)
+	# install scripts left at the top by a copy of the earlier layout
+	find "$dst" -maxdepth 1 -name 'bloomset--*--*.sql' -delete
 	while IFS= read -r f; do
 		rel=${f#"$REPO_ROOT"/}
 		mkdir -p "$(dirname "$dst/$rel")"
 		cmp -s "$f" "$dst/$rel" || cp -p "$f" "$dst/$rel"
-	done < <(find "$REPO_ROOT" -maxdepth 1 \( -name Makefile -o -name '*.control' -o -name '*.sql' \) -print;
+	done < <(find "$REPO_ROOT" -maxdepth 1 \( -name Makefile -o -name '*.control' \) -print;
+		find "$REPO_ROOT/extension" -name '*.sql' -print;
 		find "$REPO_ROOT/src" \( -name '*.c' -o -name '*.h' \) -print)
 }
 

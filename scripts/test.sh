@@ -58,6 +58,7 @@ once_suites() {
 	run_suite unit unit_tests
 	run_suite readme-sql python3 scripts/check_readme_sql.py	# every README sql block runs in a test
 	run_suite import-graph python3 scripts/import_graph.py		# who calls whom in src/: no cycles
+	run_suite docs-no-run-logs python3 scripts/check_docs.py	# no dates, UTC times or commit ids in README, docs/, src/
 	run_suite format-compat bash test/format_compat/run.sh		# values stored by 1.0 and 1.1
 	run_suite resources env SKIP_BUILD=1 bash test/resources/run.sh
 	run_suite fuzz-quick bash test/fuzz/run.sh 200000

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * bloom_hash.c
- *	  From an SQL value to the 64-bit hash that bloom_core.c turns into bits.
+ *	  From an SQL value to the 64-bit hash that the core turns into bits
+ *	  (src/core/bloom_positions.c).
  *
  * Hashing scheme 1 ("pgext", bloomset 1.0 and 1.1): h = fmix64(
  * extended_hash(value, seed)), where extended_hash is support function 2 of
@@ -882,7 +883,7 @@ bloom_hash_datum_full64(const BloomTypeInfo *ti, Datum value, uint64 seed)
 /*
  * The element hash of a non-null value for a filter with the given seed
  * and hashing scheme: the one function from a value to the 64-bit hash
- * that bloom_core.c maps to positions.
+ * that the core (bloom_positions.c) maps to positions.
  */
 uint64
 bloom_hash_datum(const BloomTypeInfo *ti, Datum value, uint64 seed, int scheme)
@@ -1010,30 +1011,23 @@ bloom_new_scheme(void)
 }
 
 /*
- * The hint of an error about two filters of typname with the different
+ * The hint of an error about two filters of the kind with the different
  * schemes a and b: how to get filters that combine, naming only functions
- * the installed version has (bloom_with_scheme, bloom_scheme and their
- * counting and scalable forms exist from 1.2 on).  For ereport.
+ * the installed version has (the scheme functions exist from 1.2 on; the
+ * kind's own hint from its scheme_hint_since on).  For ereport.
  */
 int
-bloom_scheme_mismatch_hint(const char *typname, int a, int b)
+bloom_scheme_mismatch_hint(const BloomKindOps *kind, int a, int b)
 {
 	int			scheme = bloom_new_scheme();
 
 	if (bloom_installed_version() < BLOOM_VERSION_SCHEMES)
 		return errhint("New filters in this database get scheme %d (the hashing of the installed bloomset version): rebuild the filter of scheme %d from its values here.",
 					   scheme, a == scheme ? b : a);
-	if (strcmp(typname, "scalable_bloom") == 0 && bloom_installed_version() < 103)
-		return errhint("Rebuild the older filter from its values (new filters use scheme %d); scalable_bloom_scheme() shows a filter's scheme.",
-					   scheme);
-	if (strcmp(typname, "scalable_bloom") == 0)
-		return errhint("Rebuild the older filter from its values (new filters use scheme %d), or build the new one with bloom_with_scheme(scalable_bloom_empty(...), %d) and bloom_add_all; bloom_scheme() shows a filter's scheme.",
-					   scheme, Min(a, b));
-	if (strcmp(typname, "counting_bloom") == 0)
-		return errhint("Rebuild the older filter from its values (new filters use scheme %d), or build the new one with counting_bloom_with_scheme(counting_bloom_empty(...), %d); counting_bloom_scheme() shows a filter's scheme.",
-					   scheme, Min(a, b));
-	return errhint("Rebuild the older filter from its values (bloom_agg builds with scheme %d), or build the new one with the old scheme: bloom_with_scheme(bloom_empty(...), %d) and bloom_add_all; bloom_scheme() shows a filter's scheme.",
-				   scheme, Min(a, b));
+	if (bloom_installed_version() < kind->scheme_hint_since)
+		return errhint("Rebuild the older filter from its values (new filters use scheme %d); %s_scheme() shows a filter's scheme.",
+					   scheme, kind->type_name);
+	return errhint(kind->scheme_hint, scheme, Min(a, b));
 }
 
 /*

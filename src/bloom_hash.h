@@ -18,6 +18,7 @@
 #endif
 #include "common/hashfn.h"
 
+#include "bloom_kind.h"
 #include "core/bloom_core.h"
 
 /*
@@ -145,7 +146,7 @@ extern uint64 bloom_hash_bytes(const char *p, size_t len, uint64 seed);
 #define BLOOM_VERSION_NEWEST	99999
 extern int	bloom_installed_version(void);
 extern int	bloom_new_scheme(void);
-extern int	bloom_scheme_mismatch_hint(const char *typname, int a, int b);
+extern int	bloom_scheme_mismatch_hint(const BloomKindOps *kind, int a, int b);
 extern void bloom_check_scheme_change(int from, int to, const char *family,
 									  uint64 nitems, const char *typname);
 extern void bloom_check_element_fields(char *family, uint32 *collfp,

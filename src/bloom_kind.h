@@ -49,6 +49,15 @@ typedef struct BloomKindOps
 {
 	BloomKind	kind;
 	const char *type_name;		/* the SQL type, for messages */
+	/*
+	 * The hint of an error about two filters of different hashing schemes
+	 * (bloom_scheme_mismatch_hint): how to get filters that combine, with
+	 * the functions of the installed version from scheme_hint_since on (as
+	 * major * 100 + minor; before, and from 1.2 on, the hint says to
+	 * rebuild); %d: the scheme of new filters, then the older scheme.
+	 */
+	const char *scheme_hint;
+	int			scheme_hint_since;
 	const char *corrupt_msg;	/* message of an invalid stored value */
 	Size		header_size;	/* of a stored value's (first) header */
 	bool		has_subfilters; /* a chain of complete bloom images follows */

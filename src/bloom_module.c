@@ -40,10 +40,21 @@ static const struct config_enum_entry bloom_full_filter_options[] = {
 /*
  * bloomset.lookahead (1.0): probes used to read the next tuples of the
  * scanned page from shared buffers; that was unsound and is gone.  The
- * setting is kept, without effect, so that configurations naming it still
- * load.
+ * setting is retired: still defined, so that a postgresql.conf, ALTER
+ * DATABASE/ROLE ... SET or a SET naming it keeps working (the "bloomset"
+ * prefix is reserved, so an undefined name would be refused), its value
+ * ignored, and hidden from SHOW ALL, pg_settings and postgresql.conf.sample.
  */
 static bool bloom_lookahead_unused = false;
+
+/*
+ * Settings users do not tune: switches that turn a speed-up off so that a
+ * test can compare its answers with the plain path (bloomset.fast_hash,
+ * bloomset.sliced_reads), and the retired bloomset.lookahead.  They can
+ * still be SET and SHOWn by name, but are not listed by SHOW ALL or
+ * pg_settings, nor written into postgresql.conf.sample.
+ */
+#define BLOOM_GUC_HIDDEN (GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE)
 
 /*
  * bloom_statement_id (bloom_type.c's, which the full-filter check reads):
@@ -149,12 +160,14 @@ _PG_init(void)
 	DefineCustomBoolVariable("bloomset.fast_hash",
 							 "Hash int2/int4/int8, text and bytea inline instead of calling the type's hash function.",
 							 "The results are identical either way; turning this off is for testing that.",
-							 &bloom_fast_hash_enabled, true, PGC_USERSET, 0,
+							 &bloom_fast_hash_enabled, true, PGC_USERSET,
+							 BLOOM_GUC_HIDDEN,
 							 NULL, NULL, NULL);
 	DefineCustomBoolVariable("bloomset.lookahead",
-							 "No effect since bloomset 1.1 (kept so that configurations naming it still load).",
-							 NULL,
-							 &bloom_lookahead_unused, false, PGC_USERSET, 0,
+							 "Retired: no effect since bloomset 1.1.",
+							 "Accepted and ignored, so that configurations naming it keep working.",
+							 &bloom_lookahead_unused, false, PGC_USERSET,
+							 BLOOM_GUC_HIDDEN,
 							 NULL, NULL, NULL);
 	DefineCustomIntVariable("bloomset.probe_cache_size",
 							"Memory each probing call site may use to keep stored filters detoasted.",
@@ -164,7 +177,8 @@ _PG_init(void)
 	DefineCustomBoolVariable("bloomset.sliced_reads",
 							 "Read only the parts of a stored filter a probe needs.",
 							 "A filter stored out of line uncompressed is probed by reading its header and the blocks the keys need; off reads every stored filter whole (bloomset 1.1), for comparison.  Answers never depend on it.",
-							 &bloom_sliced_reads, true, PGC_USERSET, 0,
+							 &bloom_sliced_reads, true, PGC_USERSET,
+							 BLOOM_GUC_HIDDEN,
 							 NULL, NULL, NULL);
 	DefineCustomEnumVariable("bloomset.full_filter",
 							 "What happens when a filter a call returns is estimated at more than " CppAsString2(BLOOM_FULL_FACTOR) " times the false-positive rate it was sized for: warning (once per statement), error or off.",

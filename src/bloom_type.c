@@ -10,7 +10,7 @@
  *
  * Functions never modify their input datums: bloom_add works on a copy.
  * Union and intersection accept filters whose sizes are multiples of each
- * other (the smaller is unfolded, see bloom_core.c) and otherwise raise an
+ * other (the smaller is unfolded, see src/core/bloom_algebra.c) and otherwise raise an
  * error whose detail names the mismatch.  Filters are fetched, allocated
  * and validated by bloom_datum.c.
  *
@@ -431,7 +431,7 @@ bloom_combine(const BloomFilter *a, const BloomFilter *b, bool is_union)
 				 (a->scheme == BLOOM_SCHEME_PARQUET) != (b->scheme == BLOOM_SCHEME_PARQUET) ?
 				 errhint("A Parquet filter combines only with Parquet filters of the same element type: build the other with bloom_parquet_agg or bloom_parquet_empty.") :
 				 a->scheme != b->scheme ?
-				 bloom_scheme_mismatch_hint("bloom", a->scheme, b->scheme) :
+				 bloom_scheme_mismatch_hint(&bloom_plain_ops, a->scheme, b->scheme) :
 				 bloom_differ_in_size_only(a, b) ?
 				 errhint("Filters combine when one size is a multiple of the other: build both with bloom_agg(x) (automatic sizes are powers of two) or with the same (capacity, fpr).") :
 				 errhint("Only filters built with the same layout, hashes, seed and element type can be combined; use bloom_info() to compare them.")));
@@ -1082,6 +1082,8 @@ bloom_plain_stats(const void *f, double *items, double *fpr)
 const BloomKindOps bloom_plain_ops = {
 	.kind = BLOOM_KIND_PLAIN,
 	.type_name = "bloom",
+	.scheme_hint = "Rebuild the older filter from its values (bloom_agg builds with scheme %d), or build the new one with the old scheme: bloom_with_scheme(bloom_empty(...), %d) and bloom_add_all; bloom_scheme() shows a filter's scheme.",
+	.scheme_hint_since = 102,
 	.corrupt_msg = "invalid bloom filter value",
 	.header_size = BLOOM_HEADER_SIZE,
 	.has_subfilters = false,

@@ -2,7 +2,8 @@
  *
  * counting_bloom.c
  *	  The counting_bloom type: a filter of 4-bit counters that supports
- *	  removal (seeds 000 and 002; the classic 4-bit choice).
+ *	  removal (4 bits a counter, the classic choice: few counters reach
+ *	  15, and those saturate, see below).
  *
  * It shares the stored format of bloom (layout 2, "counting"; nbits counts
  * storage bits, so a filter has nbits / 4 counters) and the hashing scheme,
@@ -305,7 +306,7 @@ counting_merge_checked(BloomFilter *dst, const BloomFilter *src)
 				 errmsg("cannot union counting bloom filters with incompatible parameters"),
 				 errdetail("%s", detail),
 				 dst->scheme != src->scheme ?
-				 bloom_scheme_mismatch_hint("counting_bloom", dst->scheme, src->scheme) :
+				 bloom_scheme_mismatch_hint(&counting_bloom_ops, dst->scheme, src->scheme) :
 				 dst->nbits == src->nbits && dst->nhashes == src->nhashes ? 0 :
 				 errhint("Counting filters union only at the same size and hashes: build those that will be unioned with the same (capacity, fpr), as counting_bloom_agg(x, capacity, fpr) does (automatic sizing picks both for each filter's own count).")));
 	}
@@ -672,6 +673,8 @@ counting_stats(const void *f, double *items, double *fpr)
 const BloomKindOps counting_bloom_ops = {
 	.kind = BLOOM_KIND_COUNTING,
 	.type_name = "counting_bloom",
+	.scheme_hint = "Rebuild the older filter from its values (new filters use scheme %d), or build the new one with counting_bloom_with_scheme(counting_bloom_empty(...), %d); counting_bloom_scheme() shows a filter's scheme.",
+	.scheme_hint_since = 102,
 	.corrupt_msg = "invalid bloom filter value",
 	.header_size = BLOOM_HEADER_SIZE,
 	.has_subfilters = false,

@@ -27,8 +27,8 @@
  * and of a probe's time is the wait for the stages' cache lines, about one
  * memory latency a row.  The misses of one row overlap (all its stages are
  * prefetched together); software prefetches of later rows' stages were
- * measured not to help (bench/proto_scalable_stages.c), so both stay near
- * one latency a row.  docs/performance.md has the figures.
+ * measured not to help, so both stay near one latency a row.
+ * docs/performance.md has the figures.
  *
  *-------------------------------------------------------------------------
  */
@@ -174,7 +174,7 @@ scalable_prefetch(const ScalableStages *st, uint64 h)
  * tested newest (largest) first, stopping at the first "maybe": a probe
  * of a present key mostly stops at one of the newest.  (Testing every
  * stage without branches against h's bits computed once is slower, see
- * bench/proto_scalable_stages.c: a probe then waits for its slowest stage,
+ * docs/performance.md: a probe then waits for its slowest stage,
  * and far fewer probes overlap.)
  */
 static bool
@@ -572,7 +572,7 @@ scalable_merge(const ScalableFilter *a, const ScalableFilter *b, MemoryContext c
 				 errmsg("cannot union scalable bloom filters with incompatible parameters"),
 				 errdetail("The filters use different hashing schemes (%d and %d): the same value sets different bits in each.",
 						   a->scheme, b->scheme),
-				 bloom_scheme_mismatch_hint("scalable_bloom", a->scheme, b->scheme)));
+				 bloom_scheme_mismatch_hint(&scalable_bloom_ops, a->scheme, b->scheme)));
 	r = (ScalableFilter *) bloom_copy_in(cxt, (const BloomFilter *) big);
 	if (r->family[0] == '\0' && small->family[0] != '\0')
 	{
@@ -1054,6 +1054,9 @@ scalable_stats(const void *f, double *items, double *fpr)
 const BloomKindOps scalable_bloom_ops = {
 	.kind = BLOOM_KIND_SCALABLE,
 	.type_name = "scalable_bloom",
+	/* bloom_with_scheme takes a scalable filter from 1.3 on */
+	.scheme_hint = "Rebuild the older filter from its values (new filters use scheme %d), or build the new one with bloom_with_scheme(scalable_bloom_empty(...), %d) and bloom_add_all; bloom_scheme() shows a filter's scheme.",
+	.scheme_hint_since = 103,
 	.corrupt_msg = "invalid scalable bloom filter value",
 	.header_size = SCALABLE_HEADER_SIZE,
 	.has_subfilters = true,

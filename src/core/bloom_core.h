@@ -2,9 +2,24 @@
  *
  * bloom_core.h
  *	  The stored format of a bloomset filter and the PostgreSQL-free core
- *	  that operates on it (sizing, bit positions, set algebra, folding,
- *	  estimates, validation: bloom_core.c; the text/binary codecs:
- *	  bloom_codec.c).
+ *	  that operates on it.  One header for the core's files, one section a
+ *	  file, each section naming the file that owns it ("owner: ..."; the
+ *	  import-graph check reads these names and counts the files as one
+ *	  module with this header):
+ *
+ *	   bloom_core.c       the design of the core; the interrupt hook
+ *	   bloom_sizing.c     sizing for a capacity and a rate, model rates
+ *	   bloom_header.c     the header: initialisation, names, validators
+ *	   bloom_positions.c  hash to bits: position sequences, probe positions
+ *	   bloom_counting.c   the counting layout's 4-bit counters
+ *	   bloom_algebra.c    which filters combine; folding and unfolding
+ *	   bloom_kernels.c    word kernels with run-time CPU dispatch (AVX2),
+ *	                      popcount, chunked byte loops
+ *	   bloom_estimate.c   distinct items, pair cardinalities, rates
+ *
+ *	  What these files share and nobody else calls is in
+ *	  bloom_core_internal.h.  The text/binary codecs are a module of their
+ *	  own (bloom_codec.c).
  *
  * This header must not include any PostgreSQL header: the core is also
  * compiled into the C unit test, the microbenchmark and the fuzz targets.
@@ -36,8 +51,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef BLOOM_FORMAT_H
-#define BLOOM_FORMAT_H
+#ifndef BLOOM_CORE_H
+#define BLOOM_CORE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -63,7 +78,7 @@
  *	 2 (full64, new filters since 1.2): integer-like types hashed over their
  *	   full 64 (interval: 128) bits, numerics with their sign, jsonb by its
  *	   structure (bloom_hash.c); classic positions remixed per probe, so
- *	   they behave as independent (bloom_core.c).
+ *	   they behave as independent (bloom_positions.c).
  *	 3 (parquet, since 1.2): XXH64, seed 0, of the value's Parquet PLAIN
  *	   encoding, no further mixing (bloom_parquet.c); blocked layout and
  *	   seed 0 only, element family "parquet:<type>" (one concrete type: the
@@ -167,7 +182,7 @@ typedef struct BloomFilter
 /* size of the binary (send/recv) header: fields in network order */
 #define BLOOM_WIRE_HEADER_SIZE	(4 + 8 + 8 + 8 + 4 + 4 + BLOOM_FAMILY_LEN)
 
-/* sizing -------------------------------------------------------------- */
+/* sizing (owner: bloom_sizing.c) ------------------------------------- */
 
 /*
  * Result of bloom_size_for.  Three outcomes:
@@ -202,7 +217,7 @@ extern double bloom_blocked_fpr(double items_per_block);
 extern double bloom_classic_fpr(double n, double m, int k);
 extern int	bloom_choose_layout(double fpr);
 
-/* header ---------------------------------------------------------------- */
+/* header (owner: bloom_header.c) ------------------------------------- */
 
 extern void bloom_init_header(BloomFilter *f, int layout, int nhashes,
 							  uint64_t nbits, uint64_t seed);
@@ -215,7 +230,8 @@ extern bool bloom_family_char_ok(char c);
 extern int	bloom_family_ngram_n(const char *family);
 extern bool bloom_family_is_token(const char *family);
 
-/* hashing core: 64-bit element hash -> bits --------------------------- */
+/* hash to bits (owner: bloom_positions.c; the AVX2 block kernels:
+ * bloom_kernels.c) ----------------------------------------------------- */
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define BLOOM_BIG_ENDIAN 1
@@ -445,7 +461,7 @@ bloom_block_of(const BloomFilter *f, uint64_t h)
  * which lets the CPU keep several times more cache misses in flight
  * (bench/micro.c: finds in a filter larger than the caches take about half
  * the time).  These kernels live in
- * bloom_core.c, compiled for AVX2; the inline functions below call them
+ * bloom_kernels.c, compiled for AVX2; the inline functions below call them
  * when bloom_block_avx2 is set.  Both paths compute the same bits.
  */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(BLOOM_BIG_ENDIAN)
@@ -458,7 +474,7 @@ extern bool bloom_block_test_avx2(const uint32_t *block, uint32_t h32);
 /*
  * Add a hashed item to a classic or blocked filter (not nitems).  The
  * blocked layout on little-endian hosts, the hot path of every aggregate,
- * is inlined here; everything else is in bloom_core.c.
+ * is inlined here; everything else is in bloom_positions.c.
  */
 static inline void
 bloom_insert_hash(BloomFilter *f, uint64_t h)
@@ -526,7 +542,7 @@ bloom_prefetch_hash(const BloomFilter *f, uint64_t h, bool for_write)
 #endif
 }
 
-/* counting layout ------------------------------------------------------ */
+/* counting layout (owner: bloom_counting.c) -------------------------- */
 
 extern void bloom_counting_add(BloomFilter *f, uint64_t h);
 extern void bloom_counting_prefetch(const BloomFilter *f, uint64_t h);
@@ -535,23 +551,17 @@ extern bool bloom_counting_remove(BloomFilter *f, uint64_t h);
 extern void bloom_counting_merge(BloomFilter *dst, const BloomFilter *src);
 extern void bloom_counting_to_bits(const BloomFilter *src, BloomFilter *dst);
 
-/* set algebra and resizing -------------------------------------------- */
+/* set algebra and resizing (owner: bloom_algebra.c) ------------------ */
 
 extern bool bloom_check_compatible(const BloomFilter *a,
 								   const BloomFilter *b,
 								   char *detail, size_t detail_len);
 extern bool bloom_sizes_combinable(uint64_t a, uint64_t b, uint64_t unit);
-extern void bloom_or_words(uint64_t *dst, const uint64_t *src, size_t n);
-extern void bloom_and_words(uint64_t *dst, const uint64_t *src, size_t n);
-extern bool bloom_bytes_equal(const void *a, const void *b, size_t n);
-extern void bloom_copy_bytes(void *dst, const void *src, size_t n);
-extern void bloom_zero_bytes(void *dst, size_t n);
 extern void bloom_resize_into(const BloomFilter *src, BloomFilter *dst);
 extern uint64_t bloom_unit_bits(const BloomFilter *f);
 
-/* estimates ------------------------------------------------------------- */
+/* estimates (owner: bloom_estimate.c) -------------------------------- */
 
-extern uint64_t bloom_popcount(const BloomFilter *f);
 extern double bloom_estimate_items(const BloomFilter *f, uint64_t bits_set);
 extern double bloom_estimate_distinct(const BloomFilter *f);
 
@@ -583,13 +593,19 @@ extern void bloom_set_target_fpr(BloomFilter *f, double fpr);
 extern double bloom_target_fpr(const BloomFilter *f);
 extern uint32_t bloom_combined_flags(const BloomFilter *a, const BloomFilter *b);
 
-/* run-time CPU dispatch ------------------------------------------------- */
+/* word kernels, run-time CPU dispatch (owner: bloom_kernels.c) ------- */
 
 extern void bloom_cpu_init(bool portable_only);
 extern void bloom_insert_hashes(BloomFilter *f, const uint64_t *h, int n);
 extern const char *bloom_cpu_path(void);
+extern uint64_t bloom_popcount(const BloomFilter *f);
+extern void bloom_or_words(uint64_t *dst, const uint64_t *src, size_t n);
+extern void bloom_and_words(uint64_t *dst, const uint64_t *src, size_t n);
+extern bool bloom_bytes_equal(const void *a, const void *b, size_t n);
+extern void bloom_copy_bytes(void *dst, const void *src, size_t n);
+extern void bloom_zero_bytes(void *dst, size_t n);
 
-/* interrupts ------------------------------------------------------------- */
+/* interrupts (owner: bloom_core.c) ----------------------------------- */
 
 /*
  * Every loop of the core that can run over a large filter calls
@@ -629,4 +645,4 @@ bloom_chunk_end(size_t lo, size_t n, size_t per)
 	return n - lo <= per ? n : lo + per;
 }
 
-#endif							/* BLOOM_FORMAT_H */
+#endif							/* BLOOM_CORE_H */

@@ -67,7 +67,7 @@ git -C "$REPO_ROOT" archive "$RELEASE_1_1" Makefile bloomset.control 'bloomset--
 	'bloomset--1.1.sql' 'bloomset--1.0--1.1.sql' src \
 	| tar xf - -C "$WORK/v11" || { echo "FAIL  cannot extract $RELEASE_1_1"; fail=1; finish; }
 (cd "$REPO_ROOT" && tar cf - --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
-	Makefile bloomset.control bloomset--*.sql src) | tar xf - -C "$WORK/new"
+	Makefile bloomset.control extension src) | tar xf - -C "$WORK/new"
 check "1.0 release builds and installs" install_tree "$WORK/old" || finish
 
 pg_start

@@ -2,7 +2,7 @@
  *
  * fuzz_decode.c
  *	  libFuzzer target for the PostgreSQL-free core of bloomset
- *	  (src/core/bloom_core.c, src/core/bloom_codec.c): every input is decoded both as the text form
+ *	  (src/core/bloom_*.c): every input is decoded both as the text form
  *	  (what bloom_in parses) and as the binary send/recv form (what
  *	  bloom_recv, bloom_from_bytea and the aggregates' deserialization
  *	  parse).  Whatever a decoder accepts is then exercised: insert/test,
@@ -19,8 +19,7 @@
  *
  * Build (see run.sh):
  *	 clang -g -O1 -fsanitize=fuzzer,address,undefined -I src \
- *		 test/fuzz/fuzz_decode.c src/core/bloom_core.c src/core/bloom_codec.c \
- *		 src/core/parquet_format.c -lm
+ *		 test/fuzz/fuzz_decode.c src/core/bloom_*.c src/core/parquet_format.c -lm
  *
  *-------------------------------------------------------------------------
  */

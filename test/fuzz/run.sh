@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test/fuzz/run.sh [executions]  -- libFuzzer run of the bloomset decoders
 #
-# Builds test/fuzz/fuzz_decode.c with src/core/bloom_core.c and src/core/bloom_codec.c (no PostgreSQL
+# Builds test/fuzz/fuzz_decode.c with the core, src/core/bloom_*.c (no PostgreSQL
 # needed) under clang -fsanitize=fuzzer,address,undefined, seeds a scratch
 # corpus with test/fuzz/corpus/ plus freshly generated valid encodings
 # (gen_seeds.c), and runs the given number of executions (default
@@ -34,7 +34,7 @@ WORK=$(mktemp -d /tmp/bloomset-fuzz.XXXXXX)
 cleanup() { rm -rf "$WORK"; }
 trap cleanup EXIT
 
-CORE=("$ROOT/src/core/bloom_core.c" "$ROOT/src/core/bloom_codec.c" "$ROOT/src/core/parquet_format.c")
+CORE=("$ROOT"/src/core/bloom_*.c "$ROOT/src/core/parquet_format.c")
 SAN="-fsanitize=fuzzer,address,undefined,float-divide-by-zero -fno-sanitize-recover=all"
 build() {
 	$CC -g -O1 -fno-omit-frame-pointer -Wall $SAN -I"$ROOT/src/core" \

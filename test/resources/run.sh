@@ -752,7 +752,7 @@ SQL
 	big_call "dense 256 MiB: bloom_union(dense f256, sparse f256) (same size)" \
 		"SELECT bloom_estimate_card(bloom_union(a.f, b.f)) FROM dense a, s256 b WHERE a.n = 256 AND b.n = 2;"
 	if printf '%s\n' "${FINDINGS[@]}" | grep -Eq '^(4 )?dense.*(fold|shrink|unfold)'; then
-		finding "slow dense classic resize: bloom_resize_into (src/core/bloom_core.c, classic branch; used by bloom_fold, bloom_shrink via bloom_folded, bloom_combine's unfold, bloom_maybe_subset) visits the set bits one at a time, with a 64-bit division i / (nsrc / ndst) per bit when folding and a loop of factor bytes per bit when unfolding, and never checks for interrupts: its cost grows with the number of set bits (2^31 here), so statement_timeout / pg_cancel_backend wait for it; bloom_shrink checks for interrupts only between trial folds"
+		finding "slow dense classic resize: bloom_resize_into (src/core/bloom_algebra.c, classic branch; used by bloom_fold, bloom_shrink via bloom_folded, bloom_combine's unfold, bloom_maybe_subset) visits the set bits one at a time, with a 64-bit division i / (nsrc / ndst) per bit when folding and a loop of factor bytes per bit when unfolding, and never checks for interrupts: its cost grows with the number of set bits (2^31 here), so statement_timeout / pg_cancel_backend wait for it; bloom_shrink checks for interrupts only between trial folds"
 	fi
 fi
 

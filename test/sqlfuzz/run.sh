@@ -117,17 +117,18 @@ private_build() {
 	mkdir -p "$snap" "$BENCH_ROOT/pg/usr/lib/postgresql" "$BENCH_ROOT/pg/usr/share/postgresql"
 	if [ -n "${SQLFUZZ_REV:-}" ]; then
 		rev=$(git -C "$REPO_ROOT" rev-parse --short "$SQLFUZZ_REV") || return 1
+		# the SQL scripts: at the top until 1.3, in extension/ since
 		git -C "$REPO_ROOT" archive "$rev" -- Makefile src \
-			$(git -C "$REPO_ROOT" ls-tree --name-only "$rev" | grep -E '\.(control|sql)$') | tar xf - -C "$snap"
+			$(git -C "$REPO_ROOT" ls-tree --name-only "$rev" | grep -E '\.(control|sql)$|^extension$') | tar xf - -C "$snap"
 		BUILD_REV="$rev (git archive)"
 	else
 		(cd "$REPO_ROOT" && tar cf - --exclude='*.o' --exclude='*.bc' --exclude='*.so' \
-			Makefile ./*.control ./*.sql src) | tar xf - -C "$snap"
+			Makefile ./*.control extension src) | tar xf - -C "$snap"
 		BUILD_REV=$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')
-		[ -n "$(git -C "$REPO_ROOT" status --porcelain -- src Makefile 'bloomset--*.sql' bloomset.control 2>/dev/null)" ] &&
+		[ -n "$(git -C "$REPO_ROOT" status --porcelain -- src Makefile extension bloomset.control 2>/dev/null)" ] &&
 			BUILD_REV="$BUILD_REV + uncommitted changes"
 	fi
-	BUILD_REV="$BUILD_REV (source snapshot hash $(cd "$snap" && cat Makefile ./*.sql $(find src -name "*.[ch]" | sort) | sha1sum | cut -c1-10))"
+	BUILD_REV="$BUILD_REV (source snapshot hash $(cd "$snap" && cat Makefile $(find . -name "*.sql" | sort) $(find src -name "*.[ch]" | sort) | sha1sum | cut -c1-10))"
 	cp -a "/usr/lib/postgresql/$PG_MAJOR" "$BENCH_ROOT/pg/usr/lib/postgresql/"
 	cp -a "/usr/share/postgresql/$PG_MAJOR" "$BENCH_ROOT/pg/usr/share/postgresql/"
 	make -C "$snap" -s -j2 PG_CONFIG="$sys_bin/pg_config" >/dev/null || return 1

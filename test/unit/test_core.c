@@ -1,14 +1,16 @@
 /*
- * test_core.c -- unit tests of the PostgreSQL-free core (src/core/bloom_core.c,
- * src/core/bloom_codec.c): sizing (and unreachable rates), no false negatives,
+ * test_core.c -- unit tests of the PostgreSQL-free core (src/core/bloom_*.c,
+ * the files bloom_core.h names, and src/core/bloom_codec.c): sizing (and unreachable rates), no false negatives,
  * folding equals building small, fold/unfold against a bit-by-bit
  * reference, codec round trips, header and family validation, interrupt
  * polling of every long loop, and the inlined lookup3 hashes against
  * PostgreSQL's own (linked from libpgcommon).  Prints
  * "SUITE unit: N passed, M failed".
  *
- *	 cc -O2 -Wall test/unit/test_core.c src/core/bloom_core.c src/core/bloom_codec.c \
- *		 -L$(pg_config --pkglibdir) -lpgcommon -lpgport -lm
+ *	 cc -O2 -Wall test/unit/test_core.c src/core/bloom_core.c src/core/bloom_sizing.c \
+ *		 src/core/bloom_header.c src/core/bloom_positions.c src/core/bloom_counting.c \
+ *		 src/core/bloom_algebra.c src/core/bloom_kernels.c src/core/bloom_estimate.c \
+ *		 src/core/bloom_codec.c -L$(pg_config --pkglibdir) -lpgcommon -lpgport -lm
  */
 #include "../../src/core/bloom_core.h"
 #include "../../src/core/bloom_codec.h"

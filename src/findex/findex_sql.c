@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_index_sql.c
+ * findex_sql.c
  *	  The SQL entry points of the filter index: bloom_index_create,
  *	  bloom_index_add (one filter, or the rows of a query),
  *	  bloom_index_remove, bloom_index_lookup, bloom_index_lookup_any and
@@ -41,7 +41,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_index.h"
+#include "findex.h"
 
 #include "access/htup_details.h"
 #include "access/relation.h"

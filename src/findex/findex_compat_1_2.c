@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_index_compat.c
+ * findex_compat_1_2.c
  *	  The C functions behind the SQL helpers of 1.2's filter index
  *	  (bloom_index_put, bloom_index_rows, bloom_index_probe, ...), kept
  *	  only so that a database whose extension is still at 1.2 loads and
@@ -9,14 +9,14 @@
  *	  symbol must exist for CREATE FUNCTION).
  *
  * The update to 1.3 drops these SQL functions: 1.3's filter index is the
- * C entry points of bloom_index_sql.c, which call the bit work of
- * bloom_index.c directly.  Until then every argument is checked here
+ * C entry points of findex_sql.c, which call the bit work of
+ * findex.c directly.  Until then every argument is checked here
  * (NULLs included: 1.2 declared some of these functions without STRICT),
  * as a user can call them with anything.  Nothing new goes here.
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_index.h"
+#include "findex.h"
 
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"

@@ -1,7 +1,8 @@
-# Regression tests for three bugs found by the TAP suite (now fixed):
-# an enum filter's family depended on search_path (pg_restore), combine lost
-# the family of states that saw only NULLs, and large filters passed as
-# PL/pgSQL variables were cached as if constant.
+# Three things that once went wrong, each checked here: an enum filter's
+# element family does not depend on search_path (pg_restore rebuilds it
+# bitwise identical), combining partial states keeps the family when some
+# states saw only NULLs, and large filters passed as PL/pgSQL variables are
+# not cached as if constant.  What each bug was:
 #
 # 1. The element family of an enum filter is "enum:" || format_type_be(type),
 #    which schema-qualifies the type name when it is not visible in the

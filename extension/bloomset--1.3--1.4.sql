@@ -5,7 +5,9 @@
 
 -- Every change to the SQL objects made after 1.3 is listed here, under the
 -- heading of its feature; a fresh install of 1.4 gets the same objects (the
--- upgrade test compares both).
+-- upgrade test compares both).  ADD EACH NEW OBJECT TWICE: here, and in
+-- the section of its feature in extension/bloomset.sql, the source of
+-- bloomset--1.4.sql (`make` warns about a CREATE here missing there).
 
 ---------------------------------------------------------------------------
 -- "char" values: bloom_add and || for every kind and bloom_index_lookup

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_index.c
+ * findex.c
  *	  A filter index: many filters of identical parameters stored
  *	  bit-sliced (BitFunnel, SIGIR 2017), so "which filters may hold key X"
  *	  reads the few bits the key hashes to, across every filter at once.
@@ -65,12 +65,12 @@
  * This file holds the bit work (transposition, positions of keys, the AND
  * of stripes, the checks of stored rows) and the build's row source; the
  * SQL entry points and their statements over the index table are in
- * bloom_index_sql.c.  Nothing here is an SQL object: the steps of the
+ * findex_sql.c.  Nothing here is an SQL object: the steps of the
  * index are reachable only through its user-facing functions.
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_index.h"
+#include "findex.h"
 
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -211,7 +211,7 @@ bloom_index_corrupt(const char *index, const char *fmt,...)
 	va_start(args, fmt);
 	vsnprintf(detail, sizeof(detail), fmt, args);
 	va_end(args);
-	if (index == NULL)			/* a row given to a 1.2 helper (bloom_index_compat.c) */
+	if (index == NULL)			/* a row given to a 1.2 helper (findex_compat_1_2.c) */
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("invalid bloom index row"),

@@ -1,4 +1,13 @@
-/* bloomset--1.3.sql: the bloom type, its functions, operators and aggregates (fresh install of 1.3) */
+/* bloomset.sql: the source of the current version's install script.
+ *
+ * `make` copies this file to bloomset--<default_version>.sql (DATA_built);
+ * edit this file, never the built one.  Ordered by feature, not by history.
+ *
+ * A NEW OR CHANGED SQL OBJECT GOES INTO TWO PLACES: the update script of the
+ * version being built (extension/bloomset--1.3--1.4.sql, for databases
+ * already installed) and the section of its feature below (for fresh
+ * installs).  test/upgrade/run.sh fails until both create the same objects.
+ */
 
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
 \echo Use "CREATE EXTENSION bloomset" to load this file. \quit
@@ -31,8 +40,8 @@ CREATE TYPE @extschema@.bloom (
 	SEND = @extschema@.bloom_send,
 	INTERNALLENGTH = VARIABLE,
 	ALIGNMENT = double,
-	STORAGE = external,	-- 1.2: stored filters read in slices (see below)
-	PREFERRED = true	-- 1.3: see "one verb for every kind"
+	STORAGE = external,	-- stored filters read in slices (see below)
+	PREFERRED = true	-- see "One verb for every kind"
 );
 
 -- The binary (send/recv) form as bytea, for storage in other systems or
@@ -134,6 +143,19 @@ COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.bloom, text) IS
 CREATE OPERATOR @extschema@.|| (
 	LEFTARG = @extschema@.bloom,
 	RIGHTARG = text,
+	FUNCTION = @extschema@.bloom_add
+);
+
+-- a "char" matches both the text overload (by its implicit cast) and the
+-- anycompatible one, and neither wins: its own overload, hashed as
+-- bloom_agg hashes it
+CREATE FUNCTION @extschema@.bloom_add(@extschema@.bloom, "char")
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.bloom, "char") IS
+'a copy of the filter with the "char" value added (NULL values are ignored)';
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.bloom, RIGHTARG = "char",
 	FUNCTION = @extschema@.bloom_add
 );
 
@@ -575,6 +597,7 @@ COMMENT ON FUNCTION @extschema@.bloom_token_may_contain(@extschema@.bloom, text)
 'false if no value in the token filter contains every token of the argument';
 
 ---------------------------------------------------------------------------
+
 -- counting_bloom: 4-bit counters, supports removal
 ---------------------------------------------------------------------------
 
@@ -599,10 +622,44 @@ CREATE TYPE @extschema@.counting_bloom (
 	SEND = @extschema@.counting_bloom_send,
 	INTERNALLENGTH = VARIABLE,
 	ALIGNMENT = double,
-	STORAGE = external	-- 1.2: stored filters read in slices (see below)
+	STORAGE = external	-- stored filters read in slices (see below)
 );
 COMMENT ON TYPE @extschema@.counting_bloom IS
 'counting Bloom filter: 4-bit saturating counters (same header as bloom, layout counting); supports removal';
+
+-- the binary form as bytea (the send form, and its validated reverse)
+CREATE FUNCTION @extschema@.counting_bloom_from_bytea(bytea) RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_from_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_from_bytea(bytea) IS
+'a counting filter from its binary form, validated like binary input';
+CREATE CAST (@extschema@.counting_bloom AS bytea)
+	WITH FUNCTION @extschema@.counting_bloom_send(@extschema@.counting_bloom);
+CREATE CAST (bytea AS @extschema@.counting_bloom)
+	WITH FUNCTION @extschema@.counting_bloom_from_bytea(bytea);
+
+-- equality: the same parameters and counters
+CREATE FUNCTION @extschema@.counting_bloom_eq(@extschema@.counting_bloom, @extschema@.counting_bloom)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'counting_bloom_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_eq(@extschema@.counting_bloom, @extschema@.counting_bloom) IS
+'same parameters and same counters (the item counter is not compared)';
+CREATE FUNCTION @extschema@.counting_bloom_ne(@extschema@.counting_bloom, @extschema@.counting_bloom)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'counting_bloom_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_ne(@extschema@.counting_bloom, @extschema@.counting_bloom) IS
+'not counting_bloom_eq';
+CREATE OPERATOR @extschema@.= (
+	LEFTARG = @extschema@.counting_bloom, RIGHTARG = @extschema@.counting_bloom,
+	FUNCTION = @extschema@.counting_bloom_eq,
+	COMMUTATOR = OPERATOR(@extschema@.=), NEGATOR = OPERATOR(@extschema@.<>),
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+CREATE OPERATOR @extschema@.<> (
+	LEFTARG = @extschema@.counting_bloom, RIGHTARG = @extschema@.counting_bloom,
+	FUNCTION = @extschema@.counting_bloom_ne,
+	COMMUTATOR = OPERATOR(@extschema@.<>), NEGATOR = OPERATOR(@extschema@.=),
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
 
 CREATE FUNCTION @extschema@.counting_bloom_empty(capacity bigint, fpr float8 DEFAULT 0.01)
 RETURNS @extschema@.counting_bloom
@@ -672,6 +729,15 @@ CREATE OPERATOR @extschema@.|| (
 );
 CREATE OPERATOR @extschema@.|| (
 	LEFTARG = @extschema@.counting_bloom, RIGHTARG = text,
+	FUNCTION = @extschema@.counting_bloom_add
+);
+CREATE FUNCTION @extschema@.counting_bloom_add(@extschema@.counting_bloom, "char")
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_add(@extschema@.counting_bloom, "char") IS
+'a copy with the "char" value added (its counters + 1, saturating at 15)';
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.counting_bloom, RIGHTARG = "char",
 	FUNCTION = @extschema@.counting_bloom_add
 );
 CREATE OPERATOR @extschema@.- (
@@ -746,207 +812,9 @@ COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(anyelement) IS
 'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
 
 ---------------------------------------------------------------------------
--- scalable_bloom: grows with the data (sub-filters of growing capacity)
----------------------------------------------------------------------------
 
-CREATE TYPE @extschema@.scalable_bloom;
-
-CREATE FUNCTION @extschema@.scalable_bloom_in(cstring) RETURNS @extschema@.scalable_bloom
-AS 'MODULE_PATHNAME', 'scalable_bloom_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@.scalable_bloom_out(@extschema@.scalable_bloom) RETURNS cstring
-AS 'MODULE_PATHNAME', 'scalable_bloom_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@.scalable_bloom_recv(internal) RETURNS @extschema@.scalable_bloom
-AS 'MODULE_PATHNAME', 'scalable_bloom_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@.scalable_bloom_send(@extschema@.scalable_bloom) RETURNS bytea
-AS 'MODULE_PATHNAME', 'scalable_bloom_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE TYPE @extschema@.scalable_bloom (
-	INPUT = @extschema@.scalable_bloom_in,
-	OUTPUT = @extschema@.scalable_bloom_out,
-	RECEIVE = @extschema@.scalable_bloom_recv,
-	SEND = @extschema@.scalable_bloom_send,
-	INTERNALLENGTH = VARIABLE,
-	ALIGNMENT = double,
-	STORAGE = external	-- 1.2: stored filters read in slices (see below)
-);
-COMMENT ON TYPE @extschema@.scalable_bloom IS
-'scalable Bloom filter: a chain of sub-filters of growing capacity and tightening rate (layout scalable)';
-
-CREATE FUNCTION @extschema@.scalable_bloom_empty(capacity bigint DEFAULT 1000,
-	fpr float8 DEFAULT 0.01, growth integer DEFAULT 2)
-RETURNS @extschema@.scalable_bloom
-AS 'MODULE_PATHNAME', 'scalable_bloom_empty' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.scalable_bloom_empty(bigint, float8, integer) IS
-'empty scalable filter: first sub-filter for capacity items, overall rate below fpr, each next sub-filter growth times larger';
-
--- Not STRICT: adding NULL returns the filter unchanged.
-CREATE FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, anycompatible)
-RETURNS @extschema@.scalable_bloom
-AS 'MODULE_PATHNAME', 'scalable_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, anycompatible) IS
-'a copy with the value added (a new sub-filter is appended when the newest is full)';
-
-CREATE FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, text)
-RETURNS @extschema@.scalable_bloom
-AS 'MODULE_PATHNAME', 'scalable_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, text) IS
-'a copy with the text value added';
-
-CREATE FUNCTION @extschema@.scalable_bloom_contains(@extschema@.scalable_bloom, anycompatible)
-RETURNS boolean
-AS 'MODULE_PATHNAME', 'scalable_bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
-SUPPORT @extschema@.bloom_contains_support;
-COMMENT ON FUNCTION @extschema@.scalable_bloom_contains(@extschema@.scalable_bloom, anycompatible) IS
-'false if the value is certainly not in the set';
-
-CREATE FUNCTION @extschema@.scalable_bloom_union(@extschema@.scalable_bloom, @extschema@.scalable_bloom)
-RETURNS @extschema@.scalable_bloom
-AS 'MODULE_PATHNAME', 'scalable_bloom_union' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.scalable_bloom_union(@extschema@.scalable_bloom, @extschema@.scalable_bloom) IS
-'union: sub-filter-wise OR of two scalable filters with the same parameters';
-
-CREATE FUNCTION @extschema@.scalable_bloom_estimate_card(@extschema@.scalable_bloom)
-RETURNS float8
-AS 'MODULE_PATHNAME', 'scalable_bloom_estimate_card' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.scalable_bloom_estimate_card(@extschema@.scalable_bloom) IS
-'estimated distinct items (sum over the sub-filters)';
-
-CREATE FUNCTION @extschema@.scalable_bloom_info(@extschema@.scalable_bloom,
-	OUT sub integer, OUT layout text, OUT bits bigint, OUT hashes integer,
-	OUT capacity bigint, OUT items bigint, OUT target_fpr float8, OUT estimated_fpr float8)
-RETURNS SETOF record
-AS 'MODULE_PATHNAME', 'scalable_bloom_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.scalable_bloom_info(@extschema@.scalable_bloom) IS
-'one row per sub-filter: layout, size, capacity, items, target and current rate';
-
-CREATE OPERATOR @extschema@.|| (
-	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = anycompatible,
-	FUNCTION = @extschema@.scalable_bloom_add
-);
-CREATE OPERATOR @extschema@.|| (
-	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = text,
-	FUNCTION = @extschema@.scalable_bloom_add
-);
-CREATE OPERATOR @extschema@.@> (
-	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = anycompatible,
-	FUNCTION = @extschema@.scalable_bloom_contains,
-	RESTRICT = @extschema@.bloom_contains_restrict, JOIN = @extschema@.bloom_contains_joinsel
-);
-CREATE OPERATOR @extschema@.| (
-	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = @extschema@.scalable_bloom,
-	FUNCTION = @extschema@.scalable_bloom_union,
-	COMMUTATOR = OPERATOR(@extschema@.|)
-);
-
-CREATE FUNCTION @extschema@.scalable_bloom_agg_trans(internal, anyelement)
-RETURNS internal
-AS 'MODULE_PATHNAME', 'scalable_bloom_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@.scalable_bloom_agg_trans(internal, anyelement, bigint, float8)
-RETURNS internal
-AS 'MODULE_PATHNAME', 'scalable_bloom_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@.scalable_bloom_agg_final(internal)
-RETURNS @extschema@.scalable_bloom
-AS 'MODULE_PATHNAME', 'scalable_bloom_agg_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@.scalable_bloom_agg_combine(internal, internal)
-RETURNS internal
-AS 'MODULE_PATHNAME', 'scalable_bloom_agg_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@.scalable_bloom_agg_serial(internal)
-RETURNS bytea
-AS 'MODULE_PATHNAME', 'scalable_bloom_agg_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@.scalable_bloom_agg_deserial(bytea, internal)
-RETURNS internal
-AS 'MODULE_PATHNAME', 'scalable_bloom_agg_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE AGGREGATE @extschema@.scalable_bloom_agg(anyelement) (
-	SFUNC = @extschema@.scalable_bloom_agg_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@.scalable_bloom_agg_final,
-	COMBINEFUNC = @extschema@.scalable_bloom_agg_combine,
-	SERIALFUNC = @extschema@.scalable_bloom_agg_serial,
-	DESERIALFUNC = @extschema@.scalable_bloom_agg_deserial,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(anyelement) IS
-'scalable filter of the non-null values (first sub-filter 1000 items, overall rate below 1 %)';
-
-CREATE AGGREGATE @extschema@.scalable_bloom_agg(anyelement, capacity bigint, fpr float8) (
-	SFUNC = @extschema@.scalable_bloom_agg_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@.scalable_bloom_agg_final,
-	COMBINEFUNC = @extschema@.scalable_bloom_agg_combine,
-	SERIALFUNC = @extschema@.scalable_bloom_agg_serial,
-	DESERIALFUNC = @extschema@.scalable_bloom_agg_deserial,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(anyelement, bigint, float8) IS
-'scalable filter of the non-null values with the given first capacity and overall rate';
-
----------------------------------------------------------------------------
--- Added in 1.2 (the same objects as bloomset--1.1--1.2.sql creates; the
--- upgrade test checks that both give exactly the same objects)
----------------------------------------------------------------------------
-
--- 1.2: hashing scheme 2 (full 64-bit integer keys, signed numerics)
---
--- New filters hash with scheme 2; filters written by 1.0 and 1.1 keep
--- scheme 1 and answer as before.  bloom_info's columns are unchanged (a
--- new column would mean DROP and CREATE, breaking users' views, as in the
--- 1.0 -> 1.1 update): the scheme has functions of its own.
-
-CREATE FUNCTION @extschema@.bloom_scheme(@extschema@.bloom) RETURNS integer
-AS 'MODULE_PATHNAME', 'bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.bloom_scheme(@extschema@.bloom) IS
-'the hashing scheme of the filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
-
-CREATE FUNCTION @extschema@.counting_bloom_scheme(@extschema@.counting_bloom) RETURNS integer
-AS 'MODULE_PATHNAME', 'counting_bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.counting_bloom_scheme(@extschema@.counting_bloom) IS
-'the hashing scheme of the counting filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
-
-CREATE FUNCTION @extschema@.scalable_bloom_scheme(@extschema@.scalable_bloom) RETURNS integer
-AS 'MODULE_PATHNAME', 'scalable_bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.scalable_bloom_scheme(@extschema@.scalable_bloom) IS
-'the hashing scheme of the scalable filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
-
-CREATE FUNCTION @extschema@.bloom_with_scheme(@extschema@.bloom, scheme integer)
-RETURNS @extschema@.bloom
-AS 'MODULE_PATHNAME', 'bloom_with_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.bloom_with_scheme(@extschema@.bloom, integer) IS
-'the empty filter with the given hashing scheme (1: to build filters that combine with filters stored by 1.0 or 1.1); a filter holding items cannot change';
-
-CREATE FUNCTION @extschema@.counting_bloom_with_scheme(@extschema@.counting_bloom, scheme integer)
-RETURNS @extschema@.counting_bloom
-AS 'MODULE_PATHNAME', 'counting_bloom_with_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.counting_bloom_with_scheme(@extschema@.counting_bloom, integer) IS
-'the empty counting filter with the given hashing scheme (1: as bloomset 1.0 and 1.1); a filter holding items cannot change';
-
-CREATE FUNCTION @extschema@.bloom_hash(value anycompatible, seed bigint, scheme integer)
-RETURNS bigint
-AS 'MODULE_PATHNAME', 'bloom_hash_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.bloom_hash(anycompatible, bigint, integer) IS
-'the 64-bit element hash of a value under a hashing scheme (1 or 2; the two-argument form is scheme 1)';
-
--- 1.2: stored filters read in slices
--- The three types' default storage is external (out of line, never
--- compressed; set in their CREATE TYPE above): a probe of a value stored so
--- reads its header and the parts its keys need, not the whole value, and
--- writing a sparse filter does not pay for compressing it.  Columns created
--- by 1.1 keep their storage (ALTER TABLE ... ALTER COLUMN ... SET STORAGE
--- EXTERNAL moves them; values already stored keep theirs until rewritten).
-
--- 1.2: the same verbs for the three kinds
-
--- batch calls, estimates and union aggregates of counting_bloom and
--- scalable_bloom, as bloom has them (one C mechanism per verb, see
--- src/bloom_batch.c)
+-- batch calls, estimates and the union aggregate (one C mechanism per verb
+-- for the three kinds, see src/bloom_batch.c)
 
 CREATE FUNCTION @extschema@.counting_bloom_add_all(@extschema@.counting_bloom, anycompatiblearray)
 RETURNS @extschema@.counting_bloom
@@ -1010,6 +878,197 @@ CREATE AGGREGATE @extschema@.counting_bloom_union_agg(@extschema@.counting_bloom
 COMMENT ON AGGREGATE @extschema@.counting_bloom_union_agg(@extschema@.counting_bloom) IS
 'union (counters added) of the non-null counting filters (an empty filter over no rows)';
 
+-- scalable_bloom: grows with the data (sub-filters of growing capacity)
+---------------------------------------------------------------------------
+
+CREATE TYPE @extschema@.scalable_bloom;
+
+CREATE FUNCTION @extschema@.scalable_bloom_in(cstring) RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_out(@extschema@.scalable_bloom) RETURNS cstring
+AS 'MODULE_PATHNAME', 'scalable_bloom_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_recv(internal) RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_send(@extschema@.scalable_bloom) RETURNS bytea
+AS 'MODULE_PATHNAME', 'scalable_bloom_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE @extschema@.scalable_bloom (
+	INPUT = @extschema@.scalable_bloom_in,
+	OUTPUT = @extschema@.scalable_bloom_out,
+	RECEIVE = @extschema@.scalable_bloom_recv,
+	SEND = @extschema@.scalable_bloom_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = external	-- stored filters read in slices (see below)
+);
+COMMENT ON TYPE @extschema@.scalable_bloom IS
+'scalable Bloom filter: a chain of sub-filters of growing capacity and tightening rate (layout scalable)';
+
+-- the binary form as bytea (the send form, and its validated reverse)
+CREATE FUNCTION @extschema@.scalable_bloom_from_bytea(bytea) RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_from_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_from_bytea(bytea) IS
+'a scalable filter from its binary form, validated like binary input';
+CREATE CAST (@extschema@.scalable_bloom AS bytea)
+	WITH FUNCTION @extschema@.scalable_bloom_send(@extschema@.scalable_bloom);
+CREATE CAST (bytea AS @extschema@.scalable_bloom)
+	WITH FUNCTION @extschema@.scalable_bloom_from_bytea(bytea);
+
+-- equality: the same binary form
+CREATE FUNCTION @extschema@.scalable_bloom_eq(@extschema@.scalable_bloom, @extschema@.scalable_bloom)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'scalable_bloom_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_eq(@extschema@.scalable_bloom, @extschema@.scalable_bloom) IS
+'same binary form: the same parameters and sub-filters, bits and item counters';
+CREATE FUNCTION @extschema@.scalable_bloom_ne(@extschema@.scalable_bloom, @extschema@.scalable_bloom)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'scalable_bloom_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_ne(@extschema@.scalable_bloom, @extschema@.scalable_bloom) IS
+'not scalable_bloom_eq';
+CREATE OPERATOR @extschema@.= (
+	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = @extschema@.scalable_bloom,
+	FUNCTION = @extschema@.scalable_bloom_eq,
+	COMMUTATOR = OPERATOR(@extschema@.=), NEGATOR = OPERATOR(@extschema@.<>),
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+CREATE OPERATOR @extschema@.<> (
+	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = @extschema@.scalable_bloom,
+	FUNCTION = @extschema@.scalable_bloom_ne,
+	COMMUTATOR = OPERATOR(@extschema@.<>), NEGATOR = OPERATOR(@extschema@.=),
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+
+CREATE FUNCTION @extschema@.scalable_bloom_empty(capacity bigint DEFAULT 1000,
+	fpr float8 DEFAULT 0.01, growth integer DEFAULT 2)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_empty' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_empty(bigint, float8, integer) IS
+'empty scalable filter: first sub-filter for capacity items, overall rate below fpr, each next sub-filter growth times larger';
+
+-- Not STRICT: adding NULL returns the filter unchanged.
+CREATE FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, anycompatible)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, anycompatible) IS
+'a copy with the value added (a new sub-filter is appended when the newest is full)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, text)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, text) IS
+'a copy with the text value added';
+
+CREATE FUNCTION @extschema@.scalable_bloom_contains(@extschema@.scalable_bloom, anycompatible)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'scalable_bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT @extschema@.bloom_contains_support;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_contains(@extschema@.scalable_bloom, anycompatible) IS
+'false if the value is certainly not in the set';
+
+CREATE FUNCTION @extschema@.scalable_bloom_union(@extschema@.scalable_bloom, @extschema@.scalable_bloom)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_union' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_union(@extschema@.scalable_bloom, @extschema@.scalable_bloom) IS
+'union: sub-filter-wise OR of two scalable filters with the same parameters';
+
+CREATE FUNCTION @extschema@.scalable_bloom_estimate_card(@extschema@.scalable_bloom)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'scalable_bloom_estimate_card' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_estimate_card(@extschema@.scalable_bloom) IS
+'estimated distinct items (sum over the sub-filters)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_info(@extschema@.scalable_bloom,
+	OUT sub integer, OUT layout text, OUT bits bigint, OUT hashes integer,
+	OUT capacity bigint, OUT items bigint, OUT target_fpr float8, OUT estimated_fpr float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'scalable_bloom_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_info(@extschema@.scalable_bloom) IS
+'one row per sub-filter: layout, size, capacity, items, target and current rate';
+
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = anycompatible,
+	FUNCTION = @extschema@.scalable_bloom_add
+);
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = text,
+	FUNCTION = @extschema@.scalable_bloom_add
+);
+CREATE FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, "char")
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_add(@extschema@.scalable_bloom, "char") IS
+'a copy with the "char" value added (a new sub-filter is appended when the newest is full)';
+CREATE OPERATOR @extschema@.|| (
+	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = "char",
+	FUNCTION = @extschema@.scalable_bloom_add
+);
+CREATE OPERATOR @extschema@.@> (
+	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = anycompatible,
+	FUNCTION = @extschema@.scalable_bloom_contains,
+	RESTRICT = @extschema@.bloom_contains_restrict, JOIN = @extschema@.bloom_contains_joinsel
+);
+CREATE OPERATOR @extschema@.| (
+	LEFTARG = @extschema@.scalable_bloom, RIGHTARG = @extschema@.scalable_bloom,
+	FUNCTION = @extschema@.scalable_bloom_union,
+	COMMUTATOR = OPERATOR(@extschema@.|)
+);
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_trans(internal, anyelement)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_trans(internal, anyelement, bigint, float8)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_final(internal)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_serial(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_deserial(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(anyelement) (
+	SFUNC = @extschema@.scalable_bloom_agg_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.scalable_bloom_agg_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_combine,
+	SERIALFUNC = @extschema@.scalable_bloom_agg_serial,
+	DESERIALFUNC = @extschema@.scalable_bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(anyelement) IS
+'scalable filter of the non-null values (first sub-filter 1000 items, overall rate below 1 %)';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(anyelement, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.scalable_bloom_agg_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.scalable_bloom_agg_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_combine,
+	SERIALFUNC = @extschema@.scalable_bloom_agg_serial,
+	DESERIALFUNC = @extschema@.scalable_bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(anyelement, bigint, float8) IS
+'scalable filter of the non-null values with the given first capacity and overall rate';
+
+---------------------------------------------------------------------------
+
+-- batch calls and the union aggregate (one C mechanism per verb for the
+-- three kinds, see src/bloom_batch.c)
+
 CREATE FUNCTION @extschema@.scalable_bloom_add_all(@extschema@.scalable_bloom, anycompatiblearray)
 RETURNS @extschema@.scalable_bloom
 AS 'MODULE_PATHNAME', 'scalable_bloom_add_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -1066,132 +1125,10 @@ CREATE AGGREGATE @extschema@.scalable_bloom_union_agg(@extschema@.scalable_bloom
 COMMENT ON AGGREGATE @extschema@.scalable_bloom_union_agg(@extschema@.scalable_bloom) IS
 'union (sub-filter-wise OR) of the non-null scalable filters (an empty filter over no rows; warns when over capacity)';
 
--- 1.2: Parquet filters
-
-CREATE FUNCTION @extschema@.bloom_parquet_empty(size_bytes integer, element_type regtype)
-RETURNS @extschema@.bloom
-AS 'MODULE_PATHNAME', 'bloom_parquet_empty' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.bloom_parquet_empty(integer, regtype) IS
-'empty filter of the Parquet scheme (XXH64 of the PLAIN encoding) with a bitset of size_bytes (a multiple of 32), for values of element_type';
-
-CREATE FUNCTION @extschema@.bloom_parquet_empty(capacity bigint, fpr float8, element_type regtype)
-RETURNS @extschema@.bloom
-AS 'MODULE_PATHNAME', 'bloom_parquet_empty_sized' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.bloom_parquet_empty(bigint, float8, regtype) IS
-'empty filter of the Parquet scheme sized as Parquet writers size theirs (a power of two of bytes) for capacity values of element_type at rate fpr';
-
-CREATE FUNCTION @extschema@.bloom_from_parquet(filter bytea, element_type regtype)
-RETURNS @extschema@.bloom
-AS 'MODULE_PATHNAME', 'bloom_from_parquet' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.bloom_from_parquet(bytea, regtype) IS
-'a Parquet split-block filter (the bytes at a column chunk''s bloom_filter_offset, or the bitset alone) as a filter for values of element_type';
-
-CREATE FUNCTION @extschema@.bloom_to_parquet(@extschema@.bloom)
-RETURNS bytea
-AS 'MODULE_PATHNAME', 'bloom_to_parquet' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.bloom_to_parquet(@extschema@.bloom) IS
-'the bytes a Parquet writer puts in a file for a filter of the Parquet scheme: the Thrift BloomFilterHeader, then the bitset';
-
-CREATE FUNCTION @extschema@.bloom_parquet_agg_trans(internal, anyelement, bigint, float8)
-RETURNS internal
-AS 'MODULE_PATHNAME', 'bloom_parquet_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE AGGREGATE @extschema@.bloom_parquet_agg(anyelement, capacity bigint, fpr float8) (
-	SFUNC = @extschema@.bloom_parquet_agg_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@.bloom_agg_final,
-	COMBINEFUNC = @extschema@.bloom_agg_combine,
-	SERIALFUNC = @extschema@.bloom_agg_serial,
-	DESERIALFUNC = @extschema@.bloom_agg_deserial,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE @extschema@.bloom_parquet_agg(anyelement, bigint, float8) IS
-'filter of the Parquet scheme of the non-null values, sized as Parquet writers size theirs for capacity values at rate fpr (bloom_to_parquet writes it out)';
-
--- 1.2: a filter index for many filters
---
--- Many filters of identical parameters stored bit-sliced in an ordinary
--- table (one row per segment of 64 filters and group of 256 bits), so one
--- key reads its positions across every filter at once (src/bloom_index.c
--- explains the layout).  The functions are C (src/bloom_index_sql.c) and
--- run their statements on the table through SPI; their steps are not SQL
--- objects.  Lookups and bloom_index_info read under the caller's snapshot
--- (STABLE, one snapshot for all their statements); writers serialize on a
--- SHARE UPDATE EXCLUSIVE lock of the index table, which does not block
--- lookups.  The extension's own statements run with search_path pinned to
--- pg_catalog, pg_temp; only the caller's text (the name given to
--- bloom_index_create, the source queries) is read under the caller's path.
-
--- VOLATILE: creates a table; PARALLEL UNSAFE: writes.  Not STRICT: a NULL
--- name or query is an error (22004), not a silent no-op.
-CREATE FUNCTION @extschema@.bloom_index_create(name text, source text)
-RETURNS regclass
-AS 'MODULE_PATHNAME', 'bloom_index_create'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.bloom_index_create(text, text) IS
-'creates the table name holding a bit-sliced index of the (id bigint, filter bloom) rows of the query source (filters of identical parameters), and returns it';
-
--- VOLATILE, PARALLEL UNSAFE: writes the index table.  Not STRICT: a NULL
--- index, id or filter is an error (22004).
-CREATE FUNCTION @extschema@.bloom_index_add(index regclass, id bigint, filter @extschema@.bloom)
-RETURNS void
-AS 'MODULE_PATHNAME', 'bloom_index_add'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.bloom_index_add(regclass, bigint, @extschema@.bloom) IS
-'adds the filter with this id to the bloom index (into the last segment; an existing id is replaced)';
-
-CREATE FUNCTION @extschema@.bloom_index_add(index regclass, source text)
-RETURNS bigint
-AS 'MODULE_PATHNAME', 'bloom_index_add_query'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.bloom_index_add(regclass, text) IS
-'adds the (id bigint, filter bloom) rows of the query source to the bloom index (free slots of the last segment, then new segments; existing ids are replaced); returns how many';
-
-CREATE FUNCTION @extschema@.bloom_index_remove(index regclass, id bigint)
-RETURNS boolean
-AS 'MODULE_PATHNAME', 'bloom_index_remove'
-LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.bloom_index_remove(regclass, bigint) IS
-'removes the filter with this id from the bloom index (its slot is freed); false if there was none';
-
--- STABLE: reads the index table under the caller's snapshot.
-CREATE FUNCTION @extschema@.bloom_index_lookup(index regclass, key anyelement)
-RETURNS SETOF bigint
-AS 'MODULE_PATHNAME', 'bloom_index_lookup'
-LANGUAGE C STABLE STRICT PARALLEL SAFE ROWS 100;
-COMMENT ON FUNCTION @extschema@.bloom_index_lookup(regclass, anyelement) IS
-'ids of the bloom index''s filters that may hold the key (bloom_contains true), as a set that joins back to the chunk table';
-
--- an untyped literal key ('42') is text, converted as bloom_contains converts it
-CREATE FUNCTION @extschema@.bloom_index_lookup(index regclass, key text)
-RETURNS SETOF bigint
-AS 'MODULE_PATHNAME', 'bloom_index_lookup'
-LANGUAGE C STABLE STRICT PARALLEL SAFE ROWS 100;
-COMMENT ON FUNCTION @extschema@.bloom_index_lookup(regclass, text) IS
-'ids of the bloom index''s filters that may hold the key given as text (an untyped literal), converted to the filters'' element type as bloom_contains converts it';
-
-CREATE FUNCTION @extschema@.bloom_index_lookup_any(index regclass, keys anyarray)
-RETURNS SETOF bigint
-AS 'MODULE_PATHNAME', 'bloom_index_lookup_any'
-LANGUAGE C STABLE STRICT PARALLEL SAFE ROWS 100;
-COMMENT ON FUNCTION @extschema@.bloom_index_lookup_any(regclass, anyarray) IS
-'ids of the bloom index''s filters that may hold any of the keys (each id once)';
-
-CREATE FUNCTION @extschema@.bloom_index_info(index regclass,
-	OUT filters bigint, OUT segments integer, OUT free_slots bigint, OUT stripe_rows bigint,
-	OUT bytes bigint, OUT layout text, OUT nbits bigint, OUT nhashes integer, OUT seed bigint,
-	OUT scheme integer, OUT element_family text)
-AS 'MODULE_PATHNAME', 'bloom_index_info'
-LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.bloom_index_info(regclass) IS
-'the bloom index''s filters, segments, free slots, stripe rows, size on disk and the parameters its filters share';
-
 ---------------------------------------------------------------------------
--- Added in 1.3 (the same objects as bloomset--1.2--1.3.sql creates)
+-- One verb for every kind
 ---------------------------------------------------------------------------
 
--- 1.3: one verb for every kind
---
 -- The verbs of a filter take all three kinds under one name, as pgvector's
 -- l2_distance takes vector and halfvec: bloom_contains(counting_bloom, x)
 -- is counting_bloom_contains(counting_bloom, x) under the shared name (the
@@ -1220,6 +1157,12 @@ RETURNS @extschema@.counting_bloom
 AS 'MODULE_PATHNAME', 'counting_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.counting_bloom, text) IS
 'a copy with the text value added';
+
+CREATE FUNCTION @extschema@.bloom_add(@extschema@.counting_bloom, "char")
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.counting_bloom, "char") IS
+'counting_bloom_add under the common name';
 
 CREATE FUNCTION @extschema@.bloom_add_all(@extschema@.counting_bloom, anycompatiblearray)
 RETURNS @extschema@.counting_bloom
@@ -1322,6 +1265,12 @@ RETURNS @extschema@.scalable_bloom
 AS 'MODULE_PATHNAME', 'scalable_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.scalable_bloom, text) IS
 'a copy with the text value added';
+
+CREATE FUNCTION @extschema@.bloom_add(@extschema@.scalable_bloom, "char")
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.scalable_bloom, "char") IS
+'scalable_bloom_add under the common name';
 
 CREATE FUNCTION @extschema@.bloom_add_all(@extschema@.scalable_bloom, anycompatiblearray)
 RETURNS @extschema@.scalable_bloom
@@ -1433,8 +1382,197 @@ COMMENT ON FUNCTION @extschema@.bloom_estimate_card(@extschema@.bloom) IS
 COMMENT ON FUNCTION @extschema@.bloom_maybe_subset(@extschema@.bloom, @extschema@.bloom) IS
 'alias of bloom_may_be_subset: false if the first set is certainly not a subset of the second';
 
--- 1.3: the skip index access method bloomskip
---
+---------------------------------------------------------------------------
+-- Hashing schemes
+---------------------------------------------------------------------------
+
+-- New filters hash with scheme 2 (full 64-bit integer keys, signed
+-- numerics); filters written by 1.0 and 1.1 keep scheme 1 and answer as
+-- before.  bloom_info's columns are unchanged (a
+-- new column would mean DROP and CREATE, breaking users' views, as in the
+-- 1.0 -> 1.1 update): the scheme has functions of its own.
+
+CREATE FUNCTION @extschema@.bloom_scheme(@extschema@.bloom) RETURNS integer
+AS 'MODULE_PATHNAME', 'bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_scheme(@extschema@.bloom) IS
+'the hashing scheme of the filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
+
+CREATE FUNCTION @extschema@.counting_bloom_scheme(@extschema@.counting_bloom) RETURNS integer
+AS 'MODULE_PATHNAME', 'counting_bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_scheme(@extschema@.counting_bloom) IS
+'the hashing scheme of the counting filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_scheme(@extschema@.scalable_bloom) RETURNS integer
+AS 'MODULE_PATHNAME', 'scalable_bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_scheme(@extschema@.scalable_bloom) IS
+'the hashing scheme of the scalable filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
+
+CREATE FUNCTION @extschema@.bloom_with_scheme(@extschema@.bloom, scheme integer)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_with_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_with_scheme(@extschema@.bloom, integer) IS
+'the empty filter with the given hashing scheme (1: to build filters that combine with filters stored by 1.0 or 1.1); a filter holding items cannot change';
+
+CREATE FUNCTION @extschema@.counting_bloom_with_scheme(@extschema@.counting_bloom, scheme integer)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_with_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_with_scheme(@extschema@.counting_bloom, integer) IS
+'the empty counting filter with the given hashing scheme (1: as bloomset 1.0 and 1.1); a filter holding items cannot change';
+
+CREATE FUNCTION @extschema@.bloom_hash(value anycompatible, seed bigint, scheme integer)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'bloom_hash_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_hash(anycompatible, bigint, integer) IS
+'the 64-bit element hash of a value under a hashing scheme (1 or 2; the two-argument form is scheme 1)';
+
+---------------------------------------------------------------------------
+-- Stored filters read in slices
+---------------------------------------------------------------------------
+
+-- The three types' default storage is external (out of line, never
+-- compressed; set in their CREATE TYPE above): a probe of a value stored so
+-- reads its header and the parts its keys need, not the whole value, and
+-- writing a sparse filter does not pay for compressing it.  Columns created
+-- by 1.1 keep their storage (ALTER TABLE ... ALTER COLUMN ... SET STORAGE
+-- EXTERNAL moves them; values already stored keep theirs until rewritten).
+
+---------------------------------------------------------------------------
+-- Parquet filters
+---------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.bloom_parquet_empty(size_bytes integer, element_type regtype)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_parquet_empty' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_parquet_empty(integer, regtype) IS
+'empty filter of the Parquet scheme (XXH64 of the PLAIN encoding) with a bitset of size_bytes (a multiple of 32), for values of element_type';
+
+CREATE FUNCTION @extschema@.bloom_parquet_empty(capacity bigint, fpr float8, element_type regtype)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_parquet_empty_sized' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_parquet_empty(bigint, float8, regtype) IS
+'empty filter of the Parquet scheme sized as Parquet writers size theirs (a power of two of bytes) for capacity values of element_type at rate fpr';
+
+CREATE FUNCTION @extschema@.bloom_from_parquet(filter bytea, element_type regtype)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_from_parquet' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_from_parquet(bytea, regtype) IS
+'a Parquet split-block filter (the bytes at a column chunk''s bloom_filter_offset, or the bitset alone) as a filter for values of element_type';
+
+CREATE FUNCTION @extschema@.bloom_to_parquet(@extschema@.bloom)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'bloom_to_parquet' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_to_parquet(@extschema@.bloom) IS
+'the bytes a Parquet writer puts in a file for a filter of the Parquet scheme: the Thrift BloomFilterHeader, then the bitset';
+
+CREATE FUNCTION @extschema@.bloom_parquet_agg_trans(internal, anyelement, bigint, float8)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloom_parquet_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.bloom_parquet_agg(anyelement, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_parquet_agg_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@.bloom_agg_final,
+	COMBINEFUNC = @extschema@.bloom_agg_combine,
+	SERIALFUNC = @extschema@.bloom_agg_serial,
+	DESERIALFUNC = @extschema@.bloom_agg_deserial,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_parquet_agg(anyelement, bigint, float8) IS
+'filter of the Parquet scheme of the non-null values, sized as Parquet writers size theirs for capacity values at rate fpr (bloom_to_parquet writes it out)';
+
+---------------------------------------------------------------------------
+-- A filter index for many filters
+---------------------------------------------------------------------------
+
+-- Many filters of identical parameters stored bit-sliced in an ordinary
+-- table (one row per segment of 64 filters and group of 256 bits), so one
+-- key reads its positions across every filter at once (src/bloom_index.c
+-- explains the layout).  The functions are C (src/bloom_index_sql.c) and
+-- run their statements on the table through SPI; their steps are not SQL
+-- objects.  Lookups and bloom_index_info read under the caller's snapshot
+-- (STABLE, one snapshot for all their statements); writers serialize on a
+-- SHARE UPDATE EXCLUSIVE lock of the index table, which does not block
+-- lookups.  The extension's own statements run with search_path pinned to
+-- pg_catalog, pg_temp; only the caller's text (the name given to
+-- bloom_index_create, the source queries) is read under the caller's path.
+
+-- VOLATILE: creates a table; PARALLEL UNSAFE: writes.  Not STRICT: a NULL
+-- name or query is an error (22004), not a silent no-op.
+CREATE FUNCTION @extschema@.bloom_index_create(name text, source text)
+RETURNS regclass
+AS 'MODULE_PATHNAME', 'bloom_index_create'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.bloom_index_create(text, text) IS
+'creates the table name holding a bit-sliced index of the (id bigint, filter bloom) rows of the query source (filters of identical parameters), and returns it';
+
+-- VOLATILE, PARALLEL UNSAFE: writes the index table.  Not STRICT: a NULL
+-- index, id or filter is an error (22004).
+CREATE FUNCTION @extschema@.bloom_index_add(index regclass, id bigint, filter @extschema@.bloom)
+RETURNS void
+AS 'MODULE_PATHNAME', 'bloom_index_add'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.bloom_index_add(regclass, bigint, @extschema@.bloom) IS
+'adds the filter with this id to the bloom index (into the last segment; an existing id is replaced)';
+
+CREATE FUNCTION @extschema@.bloom_index_add(index regclass, source text)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'bloom_index_add_query'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.bloom_index_add(regclass, text) IS
+'adds the (id bigint, filter bloom) rows of the query source to the bloom index (free slots of the last segment, then new segments; existing ids are replaced); returns how many';
+
+CREATE FUNCTION @extschema@.bloom_index_remove(index regclass, id bigint)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bloom_index_remove'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.bloom_index_remove(regclass, bigint) IS
+'removes the filter with this id from the bloom index (its slot is freed); false if there was none';
+
+-- STABLE: reads the index table under the caller's snapshot.
+CREATE FUNCTION @extschema@.bloom_index_lookup(index regclass, key anyelement)
+RETURNS SETOF bigint
+AS 'MODULE_PATHNAME', 'bloom_index_lookup'
+LANGUAGE C STABLE STRICT PARALLEL SAFE ROWS 100;
+COMMENT ON FUNCTION @extschema@.bloom_index_lookup(regclass, anyelement) IS
+'ids of the bloom index''s filters that may hold the key (bloom_contains true), as a set that joins back to the chunk table';
+
+-- an untyped literal key ('42') is text, converted as bloom_contains converts it
+CREATE FUNCTION @extschema@.bloom_index_lookup(index regclass, key text)
+RETURNS SETOF bigint
+AS 'MODULE_PATHNAME', 'bloom_index_lookup'
+LANGUAGE C STABLE STRICT PARALLEL SAFE ROWS 100;
+COMMENT ON FUNCTION @extschema@.bloom_index_lookup(regclass, text) IS
+'ids of the bloom index''s filters that may hold the key given as text (an untyped literal), converted to the filters'' element type as bloom_contains converts it';
+
+CREATE FUNCTION @extschema@.bloom_index_lookup(index regclass, key "char")
+RETURNS SETOF bigint
+AS 'MODULE_PATHNAME', 'bloom_index_lookup'
+LANGUAGE C STABLE STRICT PARALLEL SAFE ROWS 100;
+COMMENT ON FUNCTION @extschema@.bloom_index_lookup(regclass, "char") IS
+'ids of the bloom index''s filters that may hold the "char" key (bloom_contains true)';
+
+CREATE FUNCTION @extschema@.bloom_index_lookup_any(index regclass, keys anyarray)
+RETURNS SETOF bigint
+AS 'MODULE_PATHNAME', 'bloom_index_lookup_any'
+LANGUAGE C STABLE STRICT PARALLEL SAFE ROWS 100;
+COMMENT ON FUNCTION @extschema@.bloom_index_lookup_any(regclass, anyarray) IS
+'ids of the bloom index''s filters that may hold any of the keys (each id once)';
+
+CREATE FUNCTION @extschema@.bloom_index_info(index regclass,
+	OUT filters bigint, OUT segments integer, OUT free_slots bigint, OUT stripe_rows bigint,
+	OUT bytes bigint, OUT layout text, OUT nbits bigint, OUT nhashes integer, OUT seed bigint,
+	OUT scheme integer, OUT element_family text)
+AS 'MODULE_PATHNAME', 'bloom_index_info'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_index_info(regclass) IS
+'the bloom index''s filters, segments, free slots, stripe rows, size on disk and the parameters its filters share';
+
+---------------------------------------------------------------------------
+
+---------------------------------------------------------------------------
+-- The skip index access method bloomskip
+---------------------------------------------------------------------------
+
 -- An index access method the planner uses by itself for =, = ANY and IN:
 -- each block range of the table gets a Bloom filter, stored bit-sliced
 -- (see src/skip/skip_utils.c).  The handler takes internal: users cannot
@@ -1535,9 +1673,11 @@ LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION @extschema@.bloomskip_check(regclass) IS
 'keys of visible rows in summarized ranges that a bloomskip index does not find in their range (0 for a sound index; the first is reported as a warning; open ranges are returned whole by every scan and not checked)';
 
+-- STABLE: it reads the index like a query and changes nothing, so a WHERE
+-- clause evaluates it once, not per row
 CREATE FUNCTION @extschema@.bloomskip_range_filter(index regclass, range bigint, col integer DEFAULT 1)
 RETURNS @extschema@.bloom
 AS 'MODULE_PATHNAME', 'bloomskip_range_filter'
-LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
+LANGUAGE C STRICT STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloomskip_range_filter(regclass, bigint, integer) IS
 'one block range''s filter of a bloomskip index for its column col (1 by default) as a bloom value, answering bloom_contains (bloom_may_like for an n-gram column) as the index does';

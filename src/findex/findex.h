@@ -1,23 +1,23 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_index.h
- *	  The filter index: the bit work and the build (bloom_index.c) that the
- *	  SQL entry points (bloom_index_sql.c) drive over the index table.
+ * findex.h
+ *	  The filter index: the bit work and the build (findex.c) that the
+ *	  SQL entry points (findex_sql.c) drive over the index table.
  *
- * bloom_index.c explains the table's rows; this header is what the SPI
+ * findex.c explains the table's rows; this header is what the SPI
  * layer needs of them: the row geometry, the checks of stored rows (each
  * names the index, for its XX001 error), writing filters into a stripe,
  * matching a probe against stripes, and the build's row source.
  *
  *-------------------------------------------------------------------------
  */
-#ifndef BLOOM_INDEX_H
-#define BLOOM_INDEX_H
+#ifndef BLOOM_FINDEX_H
+#define BLOOM_FINDEX_H
 
-#include "bloom_cache.h"
-#include "bloom_datum.h"
-#include "bloom_hash.h"
-#include "core/bloom_codec.h"
+#include "../bloom_cache.h"
+#include "../bloom_datum.h"
+#include "../bloom_hash.h"
+#include "../core/bloom_codec.h"
 
 #include "utils/array.h"
 #include "utils/portal.h"
@@ -74,4 +74,4 @@ extern bool bloom_index_build_next(BloomIndexBuild *b, int32 *seg, int32 *blk,
 								   ArrayType **ids, bytea **bits);
 extern bool bloom_index_build_header(BloomIndexBuild *b, BloomFilter *hdr);
 
-#endif							/* BLOOM_INDEX_H */
+#endif							/* BLOOM_FINDEX_H */

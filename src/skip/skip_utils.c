@@ -86,9 +86,9 @@
  * heavyweight lock as GIN's pending-list cleanup takes; an insert that
  * finds it held leaves the work to its holder or the next summarizer,
  * VACUUM waits for it), reads summarized S and writer W, and reads the
- * heap's ranges [S, W) with table_index_build_range_scan and anyvisible
- * (every tuple on the pages, in progress or recently dead, as BRIN's
- * summarize_range) into one filter per range, which it writes to the
+ * heap's ranges [S, W) (every tuple still on the pages: in progress,
+ * live, recently dead or dead but not pruned; see "Standbys" below) into
+ * one filter per range, which it writes to the
  * staging area (skip_stage.c: whole filters, one page changed per range,
  * sliced into the segments in bulk when the area is full) or, for a
  * backlog larger than the area, into the segments; (c) it raises
@@ -105,7 +105,7 @@
  * itself before its transaction could commit.  If it read writer <= x,
  * that read preceded B's (a) (writer only grows, and B's (a) left it > x),
  * so T was on its page before B's (a), and B's heap read, which follows
- * (a) and locks each page, saw T (anyvisible includes uncommitted and
+ * (a) and locks each page, saw T (SnapshotAny includes uncommitted and
  * deleted tuples; HOT chains carry equal keys as bloomskip is not a
  * summarizing AM, and the chain's root, on the same page, is read), and
  * B wrote T's bits to x's slot or segment before (c).  The scan reads the
@@ -114,6 +114,25 @@
  * rewritten held a range that was sliced into its segment first.  Unlike
  * BRIN's placeholder tuple, no summarizer needs to see concurrent inserts:
  * raising writer first hands them to their inserters.
+ *
+ * Standbys.  A hot standby without hot_standby_feedback runs snapshots
+ * older than the primary's horizon, so a tuple the primary counts as dead
+ * may still be visible there, and the standby reads the filters the
+ * primary wrote.  What protects such a snapshot is the recovery conflict:
+ * removing a tuple (pruning, VACUUM) logs the newest xid it removes, and
+ * the standby cancels the snapshots that could still see it.  BRIN's
+ * summarize_range, and CREATE INDEX, leave out the tuples dead by the
+ * primary's horizon without removing them, so no conflict is logged and a
+ * standby snapshot that still sees one misses it.  The summarizer here
+ * reads every tuple still on the page instead (skip_insert.c): a tuple is
+ * either on its page, and its key is in the filter, or was pruned, and the
+ * prune logged the conflict.  The alternative, logging a conflict for the
+ * tuples left out, would cancel standby queries that need not be; a
+ * deleted key costs nothing more than the bit a Bloom filter never clears
+ * anyway.  Only tuples whose inserter aborted, which no snapshot saw, are
+ * left out.  This holds for what summarizers write; an index built while
+ * the standby holds an older snapshot is PostgreSQL's own case for every
+ * index AM (CREATE INDEX skips dead tuples too).
  *
  * Crashes and errors.  Every step is WAL-logged, in order: bits (slots or
  * segments) before summarized, so a summarized that survives a crash has

@@ -422,22 +422,58 @@ skip_check_meta(const SkipMeta *meta, int natts)
 	return why ? why : skip_check_segments(meta);
 }
 
+/*
+ * Why the blocks meta points to are not all in the index, or NULL: every
+ * block number a reader takes from the metapage (the staging area, the
+ * segments; a row's page lies within its segment) is checked here, once
+ * per metapage read, against the index's size.  Segments are published
+ * after their pages are written, and an index never shrinks.
+ */
+static const char *
+skip_check_extent(Relation index, const SkipMeta *meta)
+{
+	uint64		end = (uint64) meta->stage_first_block + meta->stage_pages;
+
+	if (meta->nsegments > 0)
+	{
+		const SkipSegment *last = &meta->segments[meta->nsegments - 1];
+
+		end = Max(end, (uint64) last->first_block + last->npages);
+	}
+	if (end > RelationGetNumberOfBlocks(index))
+		return "the metapage points past the end of the index";
+	return NULL;
+}
+
+/* Check the copy meta of index's metapage: raise the corruption error if bad. */
+static void
+skip_check_meta_or_fail(Relation index, const SkipMeta *meta, Buffer locked)
+{
+	const char *why = skip_check_meta(meta, RelationGetNumberOfAttributes(index));
+
+	if (why == NULL)
+		why = skip_check_extent(index, meta);
+	if (why)
+	{
+		if (BufferIsValid(locked))
+			UnlockReleaseBuffer(locked);
+		skip_corrupt(index, SKIP_METAPAGE_BLKNO, why);
+	}
+}
+
 /* Read and check the metapage into *meta (a copy). */
 void
 skip_read_meta(Relation index, SkipMeta *meta)
 {
 	Buffer		buf = ReadBuffer(index, SKIP_METAPAGE_BLKNO);
 	Page		page;
-	const char *why;
 
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
 	skip_check_page(index, page, SKIP_METAPAGE_BLKNO, SKIP_PAGE_META);
 	memcpy(meta, PageGetContents(page), sizeof(SkipMeta));
 	UnlockReleaseBuffer(buf);
-	why = skip_check_meta(meta, RelationGetNumberOfAttributes(index));
-	if (why)
-		skip_corrupt(index, SKIP_METAPAGE_BLKNO, why);
+	skip_check_meta_or_fail(index, meta, InvalidBuffer);
 }
 
 /*
@@ -504,17 +540,11 @@ static Buffer
 skip_lock_meta(Relation index, SkipMeta *meta)
 {
 	Buffer		buf = ReadBuffer(index, SKIP_METAPAGE_BLKNO);
-	const char *why;
 
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 	skip_check_page(index, BufferGetPage(buf), SKIP_METAPAGE_BLKNO, SKIP_PAGE_META);
 	memcpy(meta, PageGetContents(BufferGetPage(buf)), sizeof(SkipMeta));
-	why = skip_check_meta(meta, RelationGetNumberOfAttributes(index));
-	if (why)
-	{
-		UnlockReleaseBuffer(buf);
-		skip_corrupt(index, SKIP_METAPAGE_BLKNO, why);
-	}
+	skip_check_meta_or_fail(index, meta, buf);
 	return buf;
 }
 

@@ -72,16 +72,21 @@ skip_bits_set(Page page, const SkipBit *bits, int n)
 	return true;
 }
 
-/* Set bits[0 .. n), all on one page, unless they are set already. */
+/*
+ * Set bits[0 .. n), all on one page of segment seg, unless they are set
+ * already.  The page is checked (with its rows' checksum) before it is
+ * changed: a damaged index is not written to.
+ */
 static void
-skip_set_page_bits(Relation index, const SkipBit *bits, int n)
+skip_set_page_bits(Relation index, const SkipMeta *meta, const SkipSegment *seg,
+				   const SkipBit *bits, int n)
 {
 	Buffer		buf = ReadBuffer(index, bits[0].blk);
 	GenericXLogState *state;
 	Page		page;
 
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	skip_check_page(index, BufferGetPage(buf), bits[0].blk, SKIP_PAGE_ROWS);
+	skip_check_rows_page(index, meta, seg, BufferGetPage(buf), bits[0].blk);
 	if (skip_bits_set(BufferGetPage(buf), bits, n))
 	{
 		UnlockReleaseBuffer(buf);
@@ -89,10 +94,12 @@ skip_set_page_bits(Relation index, const SkipBit *bits, int n)
 	}
 	LockBuffer(buf, BUFFER_LOCK_UNLOCK);
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	skip_check_rows_page(index, meta, seg, BufferGetPage(buf), bits[0].blk);
 	state = GenericXLogStart(index);
 	page = GenericXLogRegisterBuffer(state, buf, 0);
 	for (int i = 0; i < n; i++)
 		((uint8 *) page)[bits[i].byte] |= bits[i].mask;
+	skip_seal_rows_page(meta, page);
 	GenericXLogFinish(state);
 	UnlockReleaseBuffer(buf);
 }
@@ -129,7 +136,7 @@ skip_set_bits(Relation index, const SkipMeta *meta, uint64 range,
 
 		while (j < n && bits[j].blk == bits[i].blk)
 			j++;
-		skip_set_page_bits(index, bits + i, j - i);
+		skip_set_page_bits(index, meta, seg, bits + i, j - i);
 		i = j;
 	}
 	pfree(bits);
@@ -156,7 +163,8 @@ skip_insert_keyinfo(Relation index, IndexInfo *indexInfo)
  * already is left out.
  */
 static void
-skip_set_group(Relation index, const SkipBit *bits, int64 n)
+skip_set_group(Relation index, const SkipMeta *meta, const SkipSegment *seg,
+			   const SkipBit *bits, int64 n)
 {
 	Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
 	int			nb = 0;
@@ -172,7 +180,7 @@ skip_set_group(Relation index, const SkipBit *bits, int64 n)
 		buf = ReadBuffer(index, bits[i].blk);
 		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 		bufs[nb++] = buf;
-		skip_check_page(index, BufferGetPage(buf), bits[i].blk, SKIP_PAGE_ROWS);
+		skip_check_rows_page(index, meta, seg, BufferGetPage(buf), bits[i].blk);
 		if (!skip_bits_set(BufferGetPage(buf), bits + i, (int) (j - i)))
 		{
 			Page		page;
@@ -182,6 +190,7 @@ skip_set_group(Relation index, const SkipBit *bits, int64 n)
 			page = GenericXLogRegisterBuffer(state, buf, 0);
 			for (int64 q = i; q < j; q++)
 				((uint8 *) page)[bits[q].byte] |= bits[q].mask;
+			skip_seal_rows_page(meta, page);
 		}
 		i = j;
 	}
@@ -222,7 +231,8 @@ skip_order_bits(const SkipSegment *seg, SkipBit *bits, int64 n)
 
 /* Set the bits collected, each page once, MAX_GENERIC_XLOG_PAGES pages a record. */
 static void
-skip_write_bits(Relation index, const SkipSegment *seg, SkipBit *collected, int64 m)
+skip_write_bits(Relation index, const SkipMeta *meta, const SkipSegment *seg,
+				SkipBit *collected, int64 m)
 {
 	SkipBit    *bits = skip_order_bits(seg, collected, m);
 
@@ -241,7 +251,7 @@ skip_write_bits(Relation index, const SkipSegment *seg, SkipBit *collected, int6
 				pages++;
 			}
 		}
-		skip_set_group(index, bits + i, j - i);
+		skip_set_group(index, meta, seg, bits + i, j - i);
 		i = j;
 		CHECK_FOR_INTERRUPTS();
 	}
@@ -288,12 +298,12 @@ skip_write_columns(Relation index, const SkipMeta *meta, uint64 first, uint32 n,
 			}
 			if (nb >= SKIP_WRITE_BITS)
 			{
-				skip_write_bits(index, seg, bits, nb);
+				skip_write_bits(index, meta, seg, bits, nb);
 				nb = 0;
 			}
 			CHECK_FOR_INTERRUPTS();
 		}
-		skip_write_bits(index, seg, bits, nb);
+		skip_write_bits(index, meta, seg, bits, nb);
 		pfree(bits);
 		r = r1;
 	}

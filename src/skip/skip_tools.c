@@ -100,7 +100,7 @@ skip_count_segment(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
-		skip_check_page(index, page, blk, SKIP_PAGE_ROWS);
+		skip_check_rows_page(index, meta, seg, page, blk);
 		for (uint32 r = 0; r < seg->rows_per_page; r++)
 		{
 			uint64		row = (uint64) pg * seg->rows_per_page + r;
@@ -312,7 +312,7 @@ skip_copy_column(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
-		skip_check_page(index, page, blk, SKIP_PAGE_ROWS);
+		skip_check_rows_page(index, meta, seg, page, blk);
 		for (uint32 r = 0; r < seg->rows_per_page; r++)
 		{
 			uint64		row = (uint64) pg * seg->rows_per_page + r;

@@ -160,6 +160,7 @@
 #include "catalog/pg_opfamily.h"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
+#include "port/pg_crc32c.h"
 #include "storage/lmgr.h"
 #include "utils/builtins.h"
 #include "utils/catcache.h"
@@ -222,11 +223,11 @@ skip_params_for(SkipMeta *meta, double distinct, double rate, int ppr, int natts
 	skip_stage_layout(meta, 1);
 }
 
-/* Bytes of one slot: the range, then the filter's bits. */
+/* Bytes of one slot: the range (and its checksum), then the filter's bits. */
 Size
 skip_stage_slot_bytes(const SkipMeta *meta)
 {
-	return offsetof(SkipStageSlot, bits) + (Size) meta->nbits / 8;
+	return SKIP_SLOT_HEADER(meta->version) + (Size) meta->nbits / 8;
 }
 
 /*
@@ -237,7 +238,8 @@ skip_stage_slot_bytes(const SkipMeta *meta)
 void
 skip_stage_layout(SkipMeta *meta, BlockNumber first_block)
 {
-	uint32		per_page = (uint32) (SKIP_PAGE_AVAIL / skip_stage_slot_bytes(meta));
+	uint32		per_page = (uint32) (SKIP_PAGE_AVAIL_V(meta->version) /
+									 skip_stage_slot_bytes(meta));
 
 	meta->stage_first_block = first_block;
 	meta->stage_per_page = per_page;
@@ -246,11 +248,11 @@ skip_stage_layout(SkipMeta *meta, BlockNumber first_block)
 	meta->nstaged = 0;
 }
 
-/* Rows of a segment of capacity ranges that one page holds. */
+/* Rows of a segment of capacity ranges that one page of format version holds. */
 static uint32
-skip_rows_per_page(uint32 capacity)
+skip_rows_per_page(uint32 version, uint32 capacity)
 {
-	return (uint32) (SKIP_PAGE_AVAIL / (capacity / 8));
+	return (uint32) (SKIP_PAGE_AVAIL_V(version) / (capacity / 8));
 }
 
 /*
@@ -285,12 +287,12 @@ skip_plan_segments(SkipMeta *meta, uint64 nranges, uint32 first_capacity,
 					 errhint("Use a larger pages_per_range.")));
 		cap = meta->nsegments == 0 ? first_capacity :
 			Max(covered, 2 * (uint64) meta->segments[meta->nsegments - 1].capacity);
-		cap = Min(Max(TYPEALIGN(64, cap), 64), SKIP_MAX_CAPACITY);
+		cap = Min(Max(TYPEALIGN(64, cap), 64), SKIP_MAX_CAPACITY_V(meta->version));
 		seg = &meta->segments[meta->nsegments++];
 		seg->first_range = covered;
 		seg->capacity = (uint32) cap;
 		seg->first_block = blk;
-		seg->rows_per_page = skip_rows_per_page(seg->capacity);
+		seg->rows_per_page = skip_rows_per_page(meta->version, seg->capacity);
 		seg->npages = (meta->nbits + seg->rows_per_page - 1) / seg->rows_per_page;
 		blk += seg->npages;
 		covered += cap;
@@ -298,20 +300,27 @@ skip_plan_segments(SkipMeta *meta, uint64 nranges, uint32 first_capacity,
 }
 
 /*
- * Initialize a page of the index holding used bytes of data: the special
- * space, and pd_lower after the data, so that generic WAL compares and
- * page images keep only the bytes in use.
+ * Initialize a page of an index of format version holding used bytes of
+ * data: the special space (its kind, and from format 4 its position), and
+ * pd_lower after the data, so that generic WAL compares and page images
+ * keep only the bytes in use.  A page of rows gets its checksum when its
+ * bits are set (skip_seal_rows_page).
  */
 void
-skip_init_page(Page page, uint16 kind, Size used)
+skip_init_page(Page page, uint32 version, uint16 kind, uint32 position, Size used)
 {
 	SkipPageOpaque *op;
 
-	PageInit(page, BLCKSZ, sizeof(SkipPageOpaque));
+	PageInit(page, BLCKSZ, SKIP_SPECIAL_SIZE(version));
 	op = (SkipPageOpaque *) PageGetSpecialPointer(page);
 	op->magic = SKIP_MAGIC;
 	op->kind = kind;
-	Assert(used <= SKIP_PAGE_AVAIL);
+	if (version >= 4)
+	{
+		op->version = (uint16) version;
+		op->position = position;
+	}
+	Assert(used <= SKIP_PAGE_AVAIL_V(version));
 	((PageHeader) page)->pd_lower = MAXALIGN(SizeOfPageHeaderData) + used;
 }
 
@@ -333,15 +342,19 @@ skip_corrupt(Relation index, BlockNumber blk, const char *why)
 			 errhint("REINDEX the index.")));
 }
 
-/* Check that block blk's page is a page of the index of the given kind. */
+/*
+ * Check that block blk's page is a page of an index of format version, of
+ * the given kind and, from format 4, at the given position.
+ */
 void
-skip_check_page(Relation index, Page page, BlockNumber blk, uint16 kind)
+skip_check_page(Relation index, uint32 version, Page page, BlockNumber blk, uint16 kind,
+				uint32 position)
 {
 	SkipPageOpaque *op;
 
 	if (PageIsNew(page))
 		skip_corrupt(index, blk, "the page is not initialized");
-	if (PageGetSpecialSize(page) != MAXALIGN(sizeof(SkipPageOpaque)))
+	if (PageGetSpecialSize(page) != SKIP_SPECIAL_SIZE(version))
 		skip_corrupt(index, blk, "the page's special space has the wrong size");
 	op = (SkipPageOpaque *) PageGetSpecialPointer(page);
 	if (op->magic != SKIP_MAGIC)
@@ -350,6 +363,87 @@ skip_check_page(Relation index, Page page, BlockNumber blk, uint16 kind)
 		skip_corrupt(index, blk, kind == SKIP_PAGE_META ? "block 0 is not a metapage" :
 					 kind == SKIP_PAGE_STAGE ? "a page of the staging area was expected" :
 					 "a page of rows was expected");
+	if (version >= 4 && (op->version != version || op->position != position))
+		skip_corrupt(index, blk, "the page does not belong where it is");
+}
+
+/* CRC-32C of the rows of a page of rows (pd_lower: their end). */
+static uint32
+skip_rows_checksum(Page page)
+{
+	pg_crc32c	crc;
+	Size		start = MAXALIGN(SizeOfPageHeaderData);
+
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, (char *) page + start, ((PageHeader) page)->pd_lower - start);
+	FIN_CRC32C(crc);
+	return (uint32) crc;
+}
+
+/*
+ * Check the page blk of segment seg of meta's index: a page of rows in its
+ * place, its rows where the segment has them and, from format 4, their
+ * checksum (a bit cleared by damage would be a missed key).
+ */
+void
+skip_check_rows_page(Relation index, const SkipMeta *meta, const SkipSegment *seg,
+					 Page page, BlockNumber blk)
+{
+	skip_check_page(index, meta->version, page, blk, SKIP_PAGE_ROWS,
+					SKIP_ROWS_POSITION(seg - meta->segments, blk - seg->first_block));
+	if (meta->version < 4)
+		return;
+	if (((PageHeader) page)->pd_lower != MAXALIGN(SizeOfPageHeaderData) + skip_rows_bytes(seg))
+		skip_corrupt(index, blk, "the page's rows do not have the segment's size");
+	if (skip_rows_checksum(page) != ((SkipPageOpaque *) PageGetSpecialPointer(page))->checksum)
+		skip_corrupt(index, blk, "the checksum of the page's rows does not match");
+}
+
+/* After a change to its rows: store the checksum of a page of rows (format 4 on). */
+void
+skip_seal_rows_page(const SkipMeta *meta, Page page)
+{
+	if (meta->version >= 4)
+		((SkipPageOpaque *) PageGetSpecialPointer(page))->checksum = skip_rows_checksum(page);
+}
+
+/*
+ * CRC-32C of a metapage's fields: everything before the segment directory,
+ * then the segments in use (at most SKIP_MAX_SEGMENTS, whatever nsegments
+ * says: a damaged count must not make the sum read past the struct).
+ */
+uint32
+skip_meta_checksum(const SkipMeta *meta)
+{
+	pg_crc32c	crc;
+
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, meta, offsetof(SkipMeta, segments));
+	COMP_CRC32C(crc, meta->segments,
+				sizeof(SkipSegment) * Min(meta->nsegments, SKIP_MAX_SEGMENTS));
+	FIN_CRC32C(crc);
+	return (uint32) crc;
+}
+
+/* After a change to its fields: store the metapage's checksum (format 4 on). */
+void
+skip_seal_meta(SkipMeta *meta)
+{
+	if (meta->version >= 4)
+		meta->checksum = skip_meta_checksum(meta);
+}
+
+/* CRC-32C of a staging slot: its range and its bits (format 4 on). */
+uint32
+skip_slot_checksum(const SkipMeta *meta, const SkipStageSlot *slot)
+{
+	pg_crc32c	crc;
+
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, &slot->range_plus1, sizeof(slot->range_plus1));
+	COMP_CRC32C(crc, SKIP_SLOT_BITS(meta, slot), meta->nbits / 8);
+	FIN_CRC32C(crc);
+	return (uint32) crc;
 }
 
 /* Why the segment directory of meta is inconsistent, or NULL. */
@@ -365,11 +459,12 @@ skip_check_segments(const SkipMeta *meta)
 	{
 		const SkipSegment *seg = &meta->segments[i];
 
-		if (seg->capacity < 64 || seg->capacity > SKIP_MAX_CAPACITY || seg->capacity % 64 != 0)
+		if (seg->capacity < 64 || seg->capacity > SKIP_MAX_CAPACITY_V(meta->version) ||
+			seg->capacity % 64 != 0)
 			return "a segment has an invalid capacity";
 		if (seg->first_range != covered || seg->first_block < blk)
 			return "the segments are not consecutive";
-		if (seg->rows_per_page != skip_rows_per_page(seg->capacity) ||
+		if (seg->rows_per_page != skip_rows_per_page(meta->version, seg->capacity) ||
 			seg->npages != (meta->nbits + seg->rows_per_page - 1) / seg->rows_per_page)
 			return "a segment's page layout does not match its capacity";
 		covered += seg->capacity;
@@ -406,14 +501,17 @@ skip_check_meta(const SkipMeta *meta, int natts)
 
 	if (meta->magic != SKIP_MAGIC)
 		return "the metapage has the wrong magic number";
-	if (meta->version != SKIP_FORMAT_VERSION)
+	if (meta->version < SKIP_FORMAT_VERSION_OLDEST || meta->version > SKIP_FORMAT_VERSION)
 		return "the metapage has an unsupported format version";
+	if (meta->version >= 4 && meta->checksum != skip_meta_checksum(meta))
+		return "the metapage's checksum does not match its contents";
+	/* what every format so far writes: scheme 2, seed 0 */
+	if (meta->scheme != BLOOM_SCHEME_FULL64 || meta->seed != 0)
+		return "the metapage's hashing scheme or seed is not one bloomskip writes";
 	if (meta->nbits < BLOOM_MIN_BITS || meta->nbits > SKIP_MAX_BITS || meta->nbits % 64 != 0)
 		return "the number of bits per range is out of range";
 	if (meta->nhashes < 1 || meta->nhashes > BLOOM_MAX_HASHES)
 		return "the number of hashes is out of range";
-	if (!bloom_scheme_known(meta->scheme))
-		return "the hashing scheme is unknown";
 	if (meta->natts != natts)
 		return "the metapage's number of columns does not match the index";
 	if (meta->pages_per_range < 1 || meta->pages_per_range > SKIP_MAX_PPR)
@@ -461,17 +559,35 @@ skip_check_meta_or_fail(Relation index, const SkipMeta *meta, Buffer locked)
 	}
 }
 
+/*
+ * Check that page is a metapage and copy its contents into *meta; the
+ * special space's size says the format (a format 3 metapage has no
+ * checksum: its fields read as 0).
+ */
+static void
+skip_copy_metapage(Relation index, Page page, SkipMeta *meta)
+{
+	uint32		version = PageGetSpecialSize(page) == SKIP_SPECIAL_SIZE(SKIP_FORMAT_VERSION) ?
+		SKIP_FORMAT_VERSION : SKIP_FORMAT_VERSION_OLDEST;
+
+	skip_check_page(index, version, page, SKIP_METAPAGE_BLKNO, SKIP_PAGE_META, 0);
+	memcpy(meta, PageGetContents(page), sizeof(SkipMeta));
+	if (version < 4)
+		meta->checksum = meta->reserved = 0;
+	if (meta->version != version)
+		skip_corrupt(index, SKIP_METAPAGE_BLKNO,
+					 "the metapage's format version does not match its page");
+}
+
 /* Read and check the metapage into *meta (a copy). */
 void
 skip_read_meta(Relation index, SkipMeta *meta)
 {
 	Buffer		buf = ReadBuffer(index, SKIP_METAPAGE_BLKNO);
-	Page		page;
 
+	/* an error raised holding the lock releases it with the transaction */
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buf);
-	skip_check_page(index, page, SKIP_METAPAGE_BLKNO, SKIP_PAGE_META);
-	memcpy(meta, PageGetContents(page), sizeof(SkipMeta));
+	skip_copy_metapage(index, BufferGetPage(buf), meta);
 	UnlockReleaseBuffer(buf);
 	skip_check_meta_or_fail(index, meta, InvalidBuffer);
 }
@@ -484,6 +600,10 @@ void
 skip_write_meta(Relation index, const SkipMeta *meta, bool log)
 {
 	Buffer		buf = ReadBuffer(index, SKIP_METAPAGE_BLKNO);
+	SkipMeta	sealed = *meta;
+
+	skip_seal_meta(&sealed);
+	meta = &sealed;
 
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 	if (log)
@@ -516,9 +636,12 @@ skip_read_bounds(Relation index, uint32 *ppr, uint64 *writer)
 
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
-	skip_check_page(index, page, SKIP_METAPAGE_BLKNO, SKIP_PAGE_META);
 	meta = (const SkipMeta *) PageGetContents(page);
-	ok = meta->magic == SKIP_MAGIC && meta->version == SKIP_FORMAT_VERSION &&
+	ok = !PageIsNew(page) && meta->magic == SKIP_MAGIC &&
+		PageGetSpecialSize(page) == SKIP_SPECIAL_SIZE(meta->version) &&
+		(meta->version == SKIP_FORMAT_VERSION_OLDEST ||
+		 (meta->version == SKIP_FORMAT_VERSION &&
+		  meta->checksum == skip_meta_checksum(meta))) &&
 		meta->pages_per_range >= 1 && meta->pages_per_range <= SKIP_MAX_PPR;
 	*ppr = meta->pages_per_range;
 	*writer = meta->writer;
@@ -542,8 +665,7 @@ skip_lock_meta(Relation index, SkipMeta *meta)
 	Buffer		buf = ReadBuffer(index, SKIP_METAPAGE_BLKNO);
 
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	skip_check_page(index, BufferGetPage(buf), SKIP_METAPAGE_BLKNO, SKIP_PAGE_META);
-	memcpy(meta, PageGetContents(BufferGetPage(buf)), sizeof(SkipMeta));
+	skip_copy_metapage(index, BufferGetPage(buf), meta);
 	skip_check_meta_or_fail(index, meta, buf);
 	return buf;
 }
@@ -565,6 +687,7 @@ skip_advance_writer(Relation index, uint64 writer, SkipMeta *meta)
 		SkipMeta   *m = (SkipMeta *) PageGetContents(GenericXLogRegisterBuffer(state, buf, 0));
 
 		m->writer = new_writer;
+		skip_seal_meta(m);
 		GenericXLogFinish(state);
 	}
 	UnlockReleaseBuffer(buf);
@@ -594,6 +717,7 @@ skip_set_summarized(Relation index, uint64 summarized, uint32 nstaged, SkipMeta 
 	m = (SkipMeta *) PageGetContents(GenericXLogRegisterBuffer(state, buf, 0));
 	m->summarized = summarized;
 	m->nstaged = nstaged;
+	skip_seal_meta(m);
 	*meta = *m;
 	GenericXLogFinish(state);
 	UnlockReleaseBuffer(buf);
@@ -640,6 +764,7 @@ skip_cover_in_place(Relation index, uint64 range)
 		SkipMeta   *m = (SkipMeta *) PageGetContents(GenericXLogRegisterBuffer(state, buf, 0));
 
 		m->nranges = range + 1;
+		skip_seal_meta(m);
 		GenericXLogFinish(state);
 	}
 	UnlockReleaseBuffer(buf);
@@ -663,7 +788,9 @@ skip_write_new_segments(Relation index, const SkipMeta *meta, uint32 from)
 					 RelationGetRelationName(index));
 			state = GenericXLogStart(index);
 			page = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
-			skip_init_page(page, SKIP_PAGE_ROWS, skip_rows_bytes(&meta->segments[s]));
+			skip_init_page(page, meta->version, SKIP_PAGE_ROWS, SKIP_ROWS_POSITION(s, i),
+						   skip_rows_bytes(&meta->segments[s]));
+			skip_seal_rows_page(meta, page);
 			GenericXLogFinish(state);
 			UnlockReleaseBuffer(buf);
 			CHECK_FOR_INTERRUPTS();
@@ -711,6 +838,7 @@ skip_extend(Relation index, uint64 range)
 	m->nsegments = meta.nsegments;
 	memcpy(m->segments, meta.segments, sizeof(meta.segments));
 	m->nranges = Max(cur.nranges, range + 1);
+	skip_seal_meta(m);
 	GenericXLogFinish(state);
 	UnlockReleaseBuffer(metabuf);
 	UnlockPage(index, SKIP_EXTEND_LOCK, ExclusiveLock);

@@ -47,12 +47,12 @@ for s in old new; do
 CREATE TABLE t (k int8, pad text);
 INSERT INTO t SELECT i, md5(i::text) FROM generate_series(1, $ROWS) i;
 CREATE INDEX t_k ON t USING bloomskip (k);
-VACUUM ANALYZE t;
 CREATE FUNCTION lookups(calls int, many bool) RETURNS float8 LANGUAGE plpgsql AS \$\$
 DECLARE
 	t0 timestamptz;
 	n bigint;
 	keys int8[];
+	key int8;
 BEGIN
 	PERFORM setseed(0.5);
 	PERFORM set_config('enable_seqscan', 'off', true);
@@ -62,16 +62,19 @@ BEGIN
 			keys := ARRAY(SELECT 1 + (random() * ($ROWS - 1))::int8 FROM generate_series(1, 10));
 			SELECT count(*) INTO n FROM t WHERE k = ANY (keys);
 		ELSE
-			SELECT count(*) INTO n FROM t WHERE k = 1 + (random() * ($ROWS - 1))::int8;
+			key := 1 + (random() * ($ROWS - 1))::int8;
+			SELECT count(*) INTO n FROM t WHERE k = key;
 		END IF;
 	END LOOP;
 	RETURN extract(epoch FROM clock_timestamp() - t0) * 1e6 / calls;
 END
 \$\$;"
+	q $s "VACUUM ANALYZE t"
 	q $s "SELECT lookups(50, false), lookups(50, true)" >/dev/null	# warm
 done
 plan=$(q new "SET enable_seqscan = off; EXPLAIN (COSTS OFF) SELECT count(*) FROM t WHERE k = 5")
 echo "plan: $(echo "$plan" | tr '\n' ' ' | tr -s ' ')"
+q old CHECKPOINT; q new CHECKPOINT
 echo "format: old $(q old "SELECT get_byte(pg_read_binary_file(pg_relation_filepath('t_k'), 28, 1), 0)"), new $(q new "SELECT get_byte(pg_read_binary_file(pg_relation_filepath('t_k'), 28, 1), 0)")"
 for r in $(seq 1 "$ROUNDS"); do
 	for case in point any10; do

@@ -27,7 +27,9 @@
 #include "../bloom_hash.h"
 
 #define SKIP_MAGIC				0x534B4950	/* "SKIP" */
-#define SKIP_FORMAT_VERSION		3
+/* the format new indexes get, and the oldest still read (1.3's) */
+#define SKIP_FORMAT_VERSION		4
+#define SKIP_FORMAT_VERSION_OLDEST	3
 #define SKIP_METAPAGE_BLKNO		0
 
 /*
@@ -69,19 +71,33 @@
 /* bits of a range's filter at most (rows of a segment) */
 #define SKIP_MAX_BITS			(1 << 24)
 
-/* The special space of every page. */
+/*
+ * The special space of every page.  Format 3 has the first 8 bytes (and 0
+ * in version); format 4 all: where the page belongs, and for a page of
+ * rows the CRC-32C of its rows in use.
+ */
 typedef struct SkipPageOpaque
 {
 	uint32		magic;
 	uint16		kind;			/* SKIP_PAGE_* */
-	uint16		unused;
+	uint16		version;		/* the index's format version; 0 in format 3 */
+	uint32		position;		/* rows: segment << 24 | page within it;
+								 * staging: page within the area; meta: 0 */
+	uint32		checksum;		/* rows: CRC-32C of the rows; else 0 */
 } SkipPageOpaque;
 
-/* Usable bytes of a page after the header and the special space. */
-#define SKIP_PAGE_AVAIL \
-	(BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - MAXALIGN(sizeof(SkipPageOpaque)))
+/* Bytes of the special space, and usable bytes of a page, by format version. */
+#define SKIP_SPECIAL_SIZE(version) \
+	((version) >= 4 ? MAXALIGN(sizeof(SkipPageOpaque)) : \
+	 MAXALIGN(offsetof(SkipPageOpaque, position)))
+#define SKIP_PAGE_AVAIL_V(version) \
+	(BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - SKIP_SPECIAL_SIZE(version))
+#define SKIP_PAGE_AVAIL			SKIP_PAGE_AVAIL_V(SKIP_FORMAT_VERSION)
 /* ranges one row may hold: a row of bits must fit one page, in 64-bit words */
-#define SKIP_MAX_CAPACITY		((SKIP_PAGE_AVAIL * 8) / 64 * 64)
+#define SKIP_MAX_CAPACITY_V(version)	((SKIP_PAGE_AVAIL_V(version) * 8) / 64 * 64)
+#define SKIP_MAX_CAPACITY		SKIP_MAX_CAPACITY_V(SKIP_FORMAT_VERSION)
+/* a row page's position: its segment and its page within the segment */
+#define SKIP_ROWS_POSITION(seg, page)	((uint32) (seg) << 24 | (uint32) (page))
 
 /*
  * A segment: the bits of ranges [first_range, first_range + capacity), as
@@ -124,19 +140,30 @@ typedef struct SkipMeta
 	double		target_rate;	/* the rate m and k were chosen for */
 	double		design_distinct;	/* distinct keys per range m was sized for */
 	SkipSegment segments[SKIP_MAX_SEGMENTS];
+	/* format 4 on: CRC-32C of the fields above (skip_meta_checksum) */
+	uint32		checksum;
+	uint32		reserved;
 } SkipMeta;
 
 StaticAssertDecl(sizeof(SkipMeta) <= SKIP_PAGE_AVAIL, "metapage contents must fit a page");
 
 /*
  * A slot of the staging area: one range's filter, unsliced (bit p of the
- * nbits / 8 bytes that follow is bit p of the range's filter).
+ * nbits / 8 bytes that follow the header is bit p of the range's filter).
+ * Format 3's header is range_plus1 alone; format 4 adds the CRC-32C of
+ * range_plus1 and the bits.
  */
 typedef struct SkipStageSlot
 {
 	uint64		range_plus1;	/* the range it holds + 1; 0: never written */
-	uint8		bits[FLEXIBLE_ARRAY_MEMBER];
+	uint32		checksum;		/* format 4 on */
+	uint32		reserved;
 } SkipStageSlot;
+
+#define SKIP_SLOT_HEADER(version) \
+	((version) >= 4 ? sizeof(SkipStageSlot) : offsetof(SkipStageSlot, checksum))
+#define SKIP_SLOT_BITS(meta, slot) \
+	((uint8 *) (slot) + SKIP_SLOT_HEADER((meta)->version))
 
 /* The staged filters a scan or a tool read: copies, for ranges [first, first + n). */
 typedef struct SkipStaged
@@ -186,10 +213,18 @@ typedef struct SkipKeyBuf
 /* skip_utils.c */
 extern void skip_stage_layout(SkipMeta *meta, BlockNumber first_block);
 extern Size skip_stage_slot_bytes(const SkipMeta *meta);
-extern void skip_init_page(Page page, uint16 kind, Size used);
+extern void skip_init_page(Page page, uint32 version, uint16 kind, uint32 position,
+						   Size used);
 extern Size skip_rows_bytes(const SkipSegment *seg);
 extern void skip_read_meta(Relation index, SkipMeta *meta);
-extern void skip_check_page(Relation index, Page page, BlockNumber blk, uint16 kind);
+extern void skip_check_page(Relation index, uint32 version, Page page, BlockNumber blk,
+							uint16 kind, uint32 position);
+extern void skip_check_rows_page(Relation index, const SkipMeta *meta,
+								 const SkipSegment *seg, Page page, BlockNumber blk);
+extern void skip_seal_rows_page(const SkipMeta *meta, Page page);
+extern uint32 skip_meta_checksum(const SkipMeta *meta);
+extern void skip_seal_meta(SkipMeta *meta);
+extern uint32 skip_slot_checksum(const SkipMeta *meta, const SkipStageSlot *slot);
 #if PG_VERSION_NUM >= 180000
 extern pg_noreturn void skip_corrupt(Relation index, BlockNumber blk, const char *why);
 #else

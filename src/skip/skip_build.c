@@ -234,9 +234,12 @@ skip_write_segment(SkipBuildState *bs, Relation index, const SkipMeta *meta,
 		uint32		p1 = Min(p0 + slice, seg->npages);
 
 		for (uint32 i = p0; i < p1; i++)
-			skip_init_page((Page) (mem + (Size) (i - p0) * BLCKSZ), SKIP_PAGE_ROWS,
+			skip_init_page((Page) (mem + (Size) (i - p0) * BLCKSZ), meta->version,
+						   SKIP_PAGE_ROWS, SKIP_ROWS_POSITION(seg - meta->segments, i),
 						   skip_rows_bytes(seg));
 		skip_fill_slice(bs, meta, seg, mem, p0, p1);
+		for (uint32 i = p0; i < p1; i++)
+			skip_seal_rows_page(meta, (Page) (mem + (Size) (i - p0) * BLCKSZ));
 		for (uint32 i = p0; i < p1; i++)
 		{
 			Buffer		buf = skip_new_buffer(index, MAIN_FORKNUM);
@@ -258,13 +261,15 @@ skip_write_new_metapage(Relation index, ForkNumber fork, const SkipMeta *meta)
 {
 	Buffer		buf = skip_new_buffer(index, fork);
 	Page		page;
+	SkipMeta	sealed = *meta;
 
+	skip_seal_meta(&sealed);
 	if (BufferGetBlockNumber(buf) != SKIP_METAPAGE_BLKNO)
 		elog(ERROR, "bloomskip index \"%s\" is not empty", RelationGetRelationName(index));
 	START_CRIT_SECTION();
 	page = BufferGetPage(buf);
-	skip_init_page(page, SKIP_PAGE_META, sizeof(SkipMeta));
-	memcpy(PageGetContents(page), meta, sizeof(SkipMeta));
+	skip_init_page(page, meta->version, SKIP_PAGE_META, 0, sizeof(SkipMeta));
+	memcpy(PageGetContents(page), &sealed, sizeof(SkipMeta));
 	MarkBufferDirty(buf);
 	if (fork == INIT_FORKNUM)
 		log_newpage_buffer(buf, true);

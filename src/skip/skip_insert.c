@@ -29,13 +29,18 @@
 #include "skip.h"
 
 #include "access/generic_xlog.h"
+#include "access/heapam.h"
+#include "access/htup_details.h"
 #include "access/table.h"
 #include "access/tableam.h"
 #include "catalog/index.h"
+#include "executor/executor.h"
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
 #include "storage/lmgr.h"
+#include "storage/procarray.h"
 #include "utils/memutils.h"
+#include "utils/snapmgr.h"
 
 /* one bit to set: its page and the byte and bit within the page */
 typedef struct SkipBit
@@ -67,16 +72,21 @@ skip_bits_set(Page page, const SkipBit *bits, int n)
 	return true;
 }
 
-/* Set bits[0 .. n), all on one page, unless they are set already. */
+/*
+ * Set bits[0 .. n), all on one page of segment seg, unless they are set
+ * already.  The page is checked (with its rows' checksum) before it is
+ * changed: a damaged index is not written to.
+ */
 static void
-skip_set_page_bits(Relation index, const SkipBit *bits, int n)
+skip_set_page_bits(Relation index, const SkipMeta *meta, const SkipSegment *seg,
+				   const SkipBit *bits, int n)
 {
 	Buffer		buf = ReadBuffer(index, bits[0].blk);
 	GenericXLogState *state;
 	Page		page;
 
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	skip_check_page(index, BufferGetPage(buf), bits[0].blk, SKIP_PAGE_ROWS);
+	skip_check_rows_page(index, meta, seg, BufferGetPage(buf), bits[0].blk);
 	if (skip_bits_set(BufferGetPage(buf), bits, n))
 	{
 		UnlockReleaseBuffer(buf);
@@ -84,10 +94,12 @@ skip_set_page_bits(Relation index, const SkipBit *bits, int n)
 	}
 	LockBuffer(buf, BUFFER_LOCK_UNLOCK);
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	skip_check_rows_page(index, meta, seg, BufferGetPage(buf), bits[0].blk);
 	state = GenericXLogStart(index);
 	page = GenericXLogRegisterBuffer(state, buf, 0);
 	for (int i = 0; i < n; i++)
 		((uint8 *) page)[bits[i].byte] |= bits[i].mask;
+	skip_seal_rows_page(meta, page);
 	GenericXLogFinish(state);
 	UnlockReleaseBuffer(buf);
 }
@@ -124,7 +136,7 @@ skip_set_bits(Relation index, const SkipMeta *meta, uint64 range,
 
 		while (j < n && bits[j].blk == bits[i].blk)
 			j++;
-		skip_set_page_bits(index, bits + i, j - i);
+		skip_set_page_bits(index, meta, seg, bits + i, j - i);
 		i = j;
 	}
 	pfree(bits);
@@ -151,7 +163,8 @@ skip_insert_keyinfo(Relation index, IndexInfo *indexInfo)
  * already is left out.
  */
 static void
-skip_set_group(Relation index, const SkipBit *bits, int64 n)
+skip_set_group(Relation index, const SkipMeta *meta, const SkipSegment *seg,
+			   const SkipBit *bits, int64 n)
 {
 	Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
 	int			nb = 0;
@@ -167,7 +180,7 @@ skip_set_group(Relation index, const SkipBit *bits, int64 n)
 		buf = ReadBuffer(index, bits[i].blk);
 		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 		bufs[nb++] = buf;
-		skip_check_page(index, BufferGetPage(buf), bits[i].blk, SKIP_PAGE_ROWS);
+		skip_check_rows_page(index, meta, seg, BufferGetPage(buf), bits[i].blk);
 		if (!skip_bits_set(BufferGetPage(buf), bits + i, (int) (j - i)))
 		{
 			Page		page;
@@ -177,6 +190,7 @@ skip_set_group(Relation index, const SkipBit *bits, int64 n)
 			page = GenericXLogRegisterBuffer(state, buf, 0);
 			for (int64 q = i; q < j; q++)
 				((uint8 *) page)[bits[q].byte] |= bits[q].mask;
+			skip_seal_rows_page(meta, page);
 		}
 		i = j;
 	}
@@ -217,7 +231,8 @@ skip_order_bits(const SkipSegment *seg, SkipBit *bits, int64 n)
 
 /* Set the bits collected, each page once, MAX_GENERIC_XLOG_PAGES pages a record. */
 static void
-skip_write_bits(Relation index, const SkipSegment *seg, SkipBit *collected, int64 m)
+skip_write_bits(Relation index, const SkipMeta *meta, const SkipSegment *seg,
+				SkipBit *collected, int64 m)
 {
 	SkipBit    *bits = skip_order_bits(seg, collected, m);
 
@@ -236,7 +251,7 @@ skip_write_bits(Relation index, const SkipSegment *seg, SkipBit *collected, int6
 				pages++;
 			}
 		}
-		skip_set_group(index, bits + i, j - i);
+		skip_set_group(index, meta, seg, bits + i, j - i);
 		i = j;
 		CHECK_FOR_INTERRUPTS();
 	}
@@ -283,12 +298,12 @@ skip_write_columns(Relation index, const SkipMeta *meta, uint64 first, uint32 n,
 			}
 			if (nb >= SKIP_WRITE_BITS)
 			{
-				skip_write_bits(index, seg, bits, nb);
+				skip_write_bits(index, meta, seg, bits, nb);
 				nb = 0;
 			}
 			CHECK_FOR_INTERRUPTS();
 		}
-		skip_write_bits(index, seg, bits, nb);
+		skip_write_bits(index, meta, seg, bits, nb);
 		pfree(bits);
 		r = r1;
 	}
@@ -356,9 +371,116 @@ skip_sum_callback(Relation index, ItemPointer tid, Datum *values,
 	MemoryContextReset(ss->tmpcxt);
 }
 
+/* Set every bit of the filter of the range of tid: it may hold any key. */
+static void
+skip_sum_all(SkipSumState *ss, ItemPointer tid)
+{
+	uint64		range = ItemPointerGetBlockNumber(tid) / ss->meta.pages_per_range;
+
+	if (range < ss->first || range - ss->first >= ss->n)
+		elog(ERROR, "bloomskip summarizing read a row outside its ranges");
+	memset(ss->filters + (Size) (range - ss->first) * (ss->meta.nbits / 8), 0xFF,
+		   ss->meta.nbits / 8);
+}
+
 /*
- * Read every row on the heap pages of ranges [first, first + n), live,
- * dead or in progress, into filters (n x m / 8 bytes, zeroed).
+ * Which tuples still on a heap page a summarizer reads into its range's
+ * filter (skip_utils.c says why every one an old snapshot may see): all but
+ * those no snapshot ever saw (their inserter aborted).  A tuple dead by
+ * this server's horizon (HEAPTUPLE_DEAD, not pruned yet) was seen by
+ * snapshots a standby may still hold; its key goes in, except where
+ * reading it may fail: its TOAST may be gone already (VACUUM of the TOAST
+ * table), and an index expression or predicate was perhaps never computed
+ * on it (it died before the index was built; 1/x on x = 0) -- for those
+ * the whole filter is set (SKIP_TUPLE_ALL), which is sound and costs one
+ * range read in vain per lookup until REINDEX.
+ */
+typedef enum SkipTupleFate
+{
+	SKIP_TUPLE_SKIP,
+	SKIP_TUPLE_READ,
+	SKIP_TUPLE_ALL
+} SkipTupleFate;
+
+/* The oldest transaction whose deletions the heap may still hold. */
+static TransactionId
+skip_oldest_xmin(Relation heap)
+{
+#if PG_VERSION_NUM >= 140000
+	return GetOldestNonRemovableTransactionId(heap);
+#else
+	return GetOldestXmin(heap, PROCARRAY_FLAGS_VACUUM);
+#endif
+}
+
+/* The fate of the heap tuple in slot, on page buf (pinned). */
+static SkipTupleFate
+skip_tuple_fate(TupleTableSlot *slot, Buffer buf, TransactionId oldest, bool computed)
+{
+	HeapTuple	tup = ExecFetchSlotHeapTuple(slot, false, NULL);
+	HeapTupleHeader hdr = tup->t_data;
+	SkipTupleFate fate = SKIP_TUPLE_READ;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	if (HeapTupleSatisfiesVacuum(tup, oldest, buf) == HEAPTUPLE_DEAD)
+	{
+		if (HeapTupleHeaderXminInvalid(hdr) ||
+			(!HeapTupleHeaderXminCommitted(hdr) &&
+			 !TransactionIdDidCommit(HeapTupleHeaderGetRawXmin(hdr))))
+			fate = SKIP_TUPLE_SKIP;
+		else if (computed || HeapTupleHasExternal(tup))
+			fate = SKIP_TUPLE_ALL;
+	}
+	LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+	return fate;
+}
+
+/*
+ * Read heap pages [b0, b0 + n) of a heap table into ss's filters: every
+ * tuple on them (SnapshotAny: a scan that prunes a page first logs the
+ * recovery conflict a standby needs), by skip_tuple_fate.
+ */
+static void
+skip_read_heap_pages(Relation heap, Relation index, IndexInfo *ii, SkipSumState *ss,
+					 BlockNumber b0, BlockNumber n)
+{
+	EState	   *estate = CreateExecutorState();
+	ExprContext *econtext = GetPerTupleExprContext(estate);
+	TupleTableSlot *slot = table_slot_create(heap, NULL);
+	ExprState  *pred = ExecPrepareQual(ii->ii_Predicate, estate);
+	TableScanDesc scan = table_beginscan_strat(heap, SnapshotAny, 0, NULL, true, false);
+	TransactionId oldest = skip_oldest_xmin(heap);
+	bool		computed = ii->ii_Expressions != NIL || ii->ii_Predicate != NIL;
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+
+	heap_setscanlimits(scan, b0, n);
+	econtext->ecxt_scantuple = slot;
+	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	{
+		SkipTupleFate fate = skip_tuple_fate(slot, ((HeapScanDesc) scan)->rs_cbuf,
+											 oldest, computed);
+
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextReset(econtext->ecxt_per_tuple_memory);
+		if (fate == SKIP_TUPLE_ALL)
+			skip_sum_all(ss, &slot->tts_tid);
+		if (fate != SKIP_TUPLE_READ || (pred && !ExecQual(pred, econtext)))
+			continue;
+		FormIndexDatum(ii, slot, estate, values, isnull);
+		skip_sum_callback(index, &slot->tts_tid, values, isnull, true, ss);
+	}
+	table_endscan(scan);
+	ExecDropSingleTupleTableSlot(slot);
+	FreeExecutorState(estate);
+}
+
+/*
+ * Read every row on the heap pages of ranges [first, first + n) into
+ * filters (n x m / 8 bytes, zeroed): live, in progress, recently dead or
+ * dead but not pruned yet.  A table of another access method than heap is
+ * read as BRIN reads it (table_index_build_range_scan with anyvisible:
+ * what is dead by this server's horizon is left out).
  */
 static void
 skip_read_filters(Relation heap, Relation index, const SkipMeta *meta,
@@ -379,7 +501,9 @@ skip_read_filters(Relation heap, Relation index, const SkipMeta *meta,
 	ss->n = n;
 	ss->filters = filters;
 	ss->tmpcxt = AllocSetContextCreate(cxt, "bloomskip summarize row", ALLOCSET_SMALL_SIZES);
-	if (b1 > b0)
+	if (b1 > b0 && heap->rd_tableam == GetHeapamTableAmRoutine())
+		skip_read_heap_pages(heap, index, ii, ss, (BlockNumber) b0, (BlockNumber) (b1 - b0));
+	else if (b1 > b0)
 		table_index_build_range_scan(heap, index, ii, false, true, false,
 									 (BlockNumber) b0, (BlockNumber) (b1 - b0),
 									 skip_sum_callback, ss, NULL);

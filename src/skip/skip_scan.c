@@ -192,7 +192,8 @@ skip_key_hashes(IndexScanDesc scan, const SkipMeta *meta, int i, SkipKeyHashes *
 
 /* AND row p of segment seg into acc (seg->capacity / 64 words). */
 static void
-skip_and_row(Relation index, const SkipSegment *seg, uint64 p, uint64 *acc)
+skip_and_row(Relation index, const SkipMeta *meta, const SkipSegment *seg, uint64 p,
+			 uint64 *acc)
 {
 	BlockNumber blk;
 	Size		off;
@@ -202,7 +203,7 @@ skip_and_row(Relation index, const SkipSegment *seg, uint64 p, uint64 *acc)
 	skip_row_location(seg, p, &blk, &off);
 	buf = ReadBuffer(index, blk);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	skip_check_page(index, BufferGetPage(buf), blk, SKIP_PAGE_ROWS);
+	skip_check_rows_page(index, meta, seg, BufferGetPage(buf), blk);
 	row = (const uint64 *) ((char *) BufferGetPage(buf) + off);
 	for (uint32 w = 0; w < seg->capacity / 64; w++)
 		acc[w] &= row[w];
@@ -237,7 +238,7 @@ skip_or_hashes(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 		int			np = skip_positions(meta, h[j], pos);
 
 		for (int q = 0; q < np && skip_any(tmp, nw); q++)
-			skip_and_row(index, seg, pos[q], tmp);
+			skip_and_row(index, meta, seg, pos[q], tmp);
 		CHECK_FOR_INTERRUPTS();
 	}
 	for (uint32 w = 0; w < nw; w++)
@@ -426,7 +427,7 @@ skip_range_has(Relation index, const SkipMeta *meta, const SkipStaged *st,
 		skip_row_location(seg, pos[q], &blk, &off);
 		buf = ReadBuffer(index, blk);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		skip_check_page(index, BufferGetPage(buf), blk, SKIP_PAGE_ROWS);
+		skip_check_rows_page(index, meta, seg, BufferGetPage(buf), blk);
 		set = (((uint8 *) BufferGetPage(buf))[off + col / 8] >> (col % 8)) & 1;
 		UnlockReleaseBuffer(buf);
 		if (!set)

@@ -18,8 +18,11 @@
  * trade: cheap appends to a list that is merged into the index in bulk.
  *
  * Layout.  stage_pages pages from block 1 (after the metapage), each with
- * stage_per_page slots (SkipStageSlot: the range + 1, then the filter's
- * m / 8 bytes).  The metapage counts nstaged: slots [0, nstaged) hold
+ * stage_per_page slots (SkipStageSlot: the range + 1, from format 4 the
+ * CRC-32C of the range and the bits, then the filter's m / 8 bytes).  A
+ * reader verifies the checksum before it trusts the range: a slot whose
+ * range number was damaged would otherwise read as "sliced meanwhile" and
+ * be ignored.  The metapage counts nstaged: slots [0, nstaged) hold
  * ranges [summarized - nstaged, summarized), in order.  A filter larger
  * than a page is never staged (stage_slots = 0), and neither is a backlog
  * of more ranges than the area holds (VACUUM after a bulk load): those are
@@ -67,7 +70,7 @@ skip_stage_init_pages(Relation index, const SkipMeta *meta, ForkNumber fork)
 		if (BufferGetBlockNumber(buf) != meta->stage_first_block + i)
 			elog(ERROR, "unexpected block %u in bloomskip build", BufferGetBlockNumber(buf));
 		START_CRIT_SECTION();
-		skip_init_page(BufferGetPage(buf), SKIP_PAGE_STAGE,
+		skip_init_page(BufferGetPage(buf), meta->version, SKIP_PAGE_STAGE, i,
 					   (Size) meta->stage_per_page * skip_stage_slot_bytes(meta));
 		MarkBufferDirty(buf);
 		if (fork == INIT_FORKNUM)
@@ -120,14 +123,17 @@ skip_stage_write(Relation index, const SkipMeta *meta, uint64 from, uint32 n,
 					break;
 				bufs[nb] = ReadBuffer(index, blk);
 				LockBuffer(bufs[nb], BUFFER_LOCK_EXCLUSIVE);
-				skip_check_page(index, BufferGetPage(bufs[nb]), blk, SKIP_PAGE_STAGE);
+				skip_check_page(index, meta->version, BufferGetPage(bufs[nb]), blk,
+								SKIP_PAGE_STAGE, blk - meta->stage_first_block);
 				page = GenericXLogRegisterBuffer(state, bufs[nb], 0);
 				nb++;
 				cur = blk;
 			}
 			slot = (SkipStageSlot *) ((char *) page + off);
 			slot->range_plus1 = from + i + 1;
-			memcpy(slot->bits, filters + (Size) i * fbytes, fbytes);
+			memcpy(SKIP_SLOT_BITS(meta, slot), filters + (Size) i * fbytes, fbytes);
+			if (meta->version >= 4)
+				slot->checksum = skip_slot_checksum(meta, slot);
 		}
 		GenericXLogFinish(state);
 		for (int b = 0; b < nb; b++)
@@ -165,12 +171,15 @@ skip_stage_read(Relation index, const SkipMeta *meta, SkipStaged *st, bool stric
 				UnlockReleaseBuffer(buf);
 			buf = ReadBuffer(index, blk);
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			skip_check_page(index, BufferGetPage(buf), blk, SKIP_PAGE_STAGE);
+			skip_check_page(index, meta->version, BufferGetPage(buf), blk, SKIP_PAGE_STAGE,
+							blk - meta->stage_first_block);
 			cur = blk;
 		}
 		slot = (const SkipStageSlot *) ((const char *) BufferGetPage(buf) + off);
+		if (meta->version >= 4 && slot->checksum != skip_slot_checksum(meta, slot))
+			skip_corrupt(index, blk, "the checksum of a slot of the staging area does not match");
 		if (slot->range_plus1 == st->first + i + 1)
-			st->bits[i] = memcpy(palloc(fbytes), slot->bits, fbytes);
+			st->bits[i] = memcpy(palloc(fbytes), SKIP_SLOT_BITS(meta, slot), fbytes);
 		else if (strict)
 		{
 			UnlockReleaseBuffer(buf);

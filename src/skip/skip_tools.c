@@ -54,6 +54,36 @@ skip_open_checked(Oid relid)
 }
 
 /*
+ * Refuse an index that CREATE INDEX CONCURRENTLY or REINDEX CONCURRENTLY
+ * has not finished (or left behind when it failed): not ready, it may have
+ * no pages at all; ready but not valid, it misses the rows that the build
+ * has not validated yet, which is no corruption.  Only bloomskip_info
+ * (what) reads a ready index that is not valid, with a notice.
+ */
+static void
+skip_require_built(Relation index, const char *what, bool ready_is_enough)
+{
+	bool		ready = index->rd_index->indisready &&
+		RelationGetNumberOfBlocks(index) > SKIP_METAPAGE_BLKNO;
+
+	if (ready && index->rd_index->indisvalid)
+		return;
+	if (ready && ready_is_enough)
+	{
+		ereport(NOTICE,
+				(errmsg("bloomskip index \"%s\" is not valid", RelationGetRelationName(index)),
+				 errdetail("CREATE INDEX CONCURRENTLY or REINDEX CONCURRENTLY has not finished or failed; scans do not use the index.")));
+		return;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("%s cannot read bloomskip index \"%s\"", what, RelationGetRelationName(index)),
+			 errdetail(ready ? "The index is not valid: CREATE INDEX CONCURRENTLY or REINDEX CONCURRENTLY has not finished, or failed." :
+					   "The index is not ready: CREATE INDEX CONCURRENTLY or REINDEX CONCURRENTLY has not built it yet, or failed."),
+			 errhint("Wait for the command to finish, or drop the index if it failed.")));
+}
+
+/*
  * Count the set bits of every range of segment seg into counts[capacity]:
  * the bits of its column, or of its staged filter (st) where only that has
  * them.
@@ -70,7 +100,7 @@ skip_count_segment(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
-		skip_check_page(index, page, blk, SKIP_PAGE_ROWS);
+		skip_check_rows_page(index, meta, seg, page, blk);
 		for (uint32 r = 0; r < seg->rows_per_page; r++)
 		{
 			uint64		row = (uint64) pg * seg->rows_per_page + r;
@@ -150,6 +180,7 @@ bloomskip_info(PG_FUNCTION_ARGS)
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
+	skip_require_built(index, "bloomskip_info", true);
 	skip_read_meta(index, &meta);
 	skip_fill(index, &meta, &fill);
 	v[0] = Int32GetDatum(meta.pages_per_range);
@@ -247,6 +278,7 @@ bloomskip_check(PG_FUNCTION_ARGS)
 	IndexInfo  *ii = BuildIndexInfo(index);
 	SkipCheckState *cs = palloc0(sizeof(SkipCheckState));
 
+	skip_require_built(index, "bloomskip_check", false);
 	skip_read_meta(index, &cs->meta);
 	skip_stage_read(index, &cs->meta, &cs->st, false);
 	skip_keyinfo_init(&cs->ki, index, CurrentMemoryContext);
@@ -280,7 +312,7 @@ skip_copy_column(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
-		skip_check_page(index, page, blk, SKIP_PAGE_ROWS);
+		skip_check_rows_page(index, meta, seg, page, blk);
 		for (uint32 r = 0; r < seg->rows_per_page; r++)
 		{
 			uint64		row = (uint64) pg * seg->rows_per_page + r;
@@ -359,6 +391,7 @@ bloomskip_range_filter(PG_FUNCTION_ARGS)
 	SkipMeta	meta;
 	BloomFilter *f;
 
+	skip_require_built(index, "bloomskip_range_filter", false);
 	skip_read_meta(index, &meta);
 	if (range < 0 || (uint64) range >= meta.summarized)
 		ereport(ERROR,

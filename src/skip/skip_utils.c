@@ -86,9 +86,9 @@
  * heavyweight lock as GIN's pending-list cleanup takes; an insert that
  * finds it held leaves the work to its holder or the next summarizer,
  * VACUUM waits for it), reads summarized S and writer W, and reads the
- * heap's ranges [S, W) with table_index_build_range_scan and anyvisible
- * (every tuple on the pages, in progress or recently dead, as BRIN's
- * summarize_range) into one filter per range, which it writes to the
+ * heap's ranges [S, W) (every tuple still on the pages: in progress,
+ * live, recently dead or dead but not pruned; see "Standbys" below) into
+ * one filter per range, which it writes to the
  * staging area (skip_stage.c: whole filters, one page changed per range,
  * sliced into the segments in bulk when the area is full) or, for a
  * backlog larger than the area, into the segments; (c) it raises
@@ -105,7 +105,7 @@
  * itself before its transaction could commit.  If it read writer <= x,
  * that read preceded B's (a) (writer only grows, and B's (a) left it > x),
  * so T was on its page before B's (a), and B's heap read, which follows
- * (a) and locks each page, saw T (anyvisible includes uncommitted and
+ * (a) and locks each page, saw T (SnapshotAny includes uncommitted and
  * deleted tuples; HOT chains carry equal keys as bloomskip is not a
  * summarizing AM, and the chain's root, on the same page, is read), and
  * B wrote T's bits to x's slot or segment before (c).  The scan reads the
@@ -114,6 +114,39 @@
  * rewritten held a range that was sliced into its segment first.  Unlike
  * BRIN's placeholder tuple, no summarizer needs to see concurrent inserts:
  * raising writer first hands them to their inserters.
+ *
+ * Standbys.  A hot standby without hot_standby_feedback runs snapshots
+ * older than the primary's horizon, so a tuple the primary counts as dead
+ * may still be visible there, and the standby reads the filters the
+ * primary wrote.  What protects such a snapshot is the recovery conflict:
+ * removing a tuple (pruning, VACUUM) logs the newest xid it removes, and
+ * the standby cancels the snapshots that could still see it.  BRIN's
+ * summarize_range, and CREATE INDEX, leave out the tuples dead by the
+ * primary's horizon without removing them, so no conflict is logged and a
+ * standby snapshot that still sees one misses it.  The summarizer here
+ * reads every tuple still on the page instead (skip_insert.c): a tuple is
+ * either on its page, and its key is in the filter, or was pruned, and the
+ * prune logged the conflict.  The alternative, logging a conflict for the
+ * tuples left out, would cancel standby queries that need not be; a
+ * deleted key costs nothing more than the bit a Bloom filter never clears
+ * anyway.  Only tuples whose inserter aborted, which no snapshot saw, are
+ * left out.  This holds for what summarizers write; an index built while
+ * the standby holds an older snapshot is PostgreSQL's own case for every
+ * index AM (CREATE INDEX skips dead tuples too).
+ *
+ * Damage.  Every answer of a scan rests on a few metapage fields (the
+ * boundaries, m, k, the seed, pages_per_range) and on bits that a missing
+ * key would need cleared, and a damaged field or bit is a silent false
+ * negative where PostgreSQL's data checksums are off.  So format 4 checks
+ * what it reads (docs/format.md lists it): a CRC-32C of the metapage's
+ * fields, of each staging slot, and of each page of rows, and each page's
+ * position, verified by every reader; writers verify before they write,
+ * so a damaged index is not written to.  Verifying a page of rows costs a
+ * CRC-32C of at most a page per row read (hardware CRC instructions where
+ * the CPU has them, as PostgreSQL's WAL), measured on point lookups by
+ * bench/skip_checks.sh.  Every block number taken from the metapage is
+ * checked against the index's size.  Format 3 (1.3) has no checksums and is read with the other
+ * checks until REINDEX builds format 4.
  *
  * Crashes and errors.  Every step is WAL-logged, in order: bits (slots or
  * segments) before summarized, so a summarized that survives a crash has
@@ -141,6 +174,7 @@
 #include "catalog/pg_opfamily.h"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
+#include "port/pg_crc32c.h"
 #include "storage/lmgr.h"
 #include "utils/builtins.h"
 #include "utils/catcache.h"
@@ -203,11 +237,11 @@ skip_params_for(SkipMeta *meta, double distinct, double rate, int ppr, int natts
 	skip_stage_layout(meta, 1);
 }
 
-/* Bytes of one slot: the range, then the filter's bits. */
+/* Bytes of one slot: the range (and its checksum), then the filter's bits. */
 Size
 skip_stage_slot_bytes(const SkipMeta *meta)
 {
-	return offsetof(SkipStageSlot, bits) + (Size) meta->nbits / 8;
+	return SKIP_SLOT_HEADER(meta->version) + (Size) meta->nbits / 8;
 }
 
 /*
@@ -218,7 +252,8 @@ skip_stage_slot_bytes(const SkipMeta *meta)
 void
 skip_stage_layout(SkipMeta *meta, BlockNumber first_block)
 {
-	uint32		per_page = (uint32) (SKIP_PAGE_AVAIL / skip_stage_slot_bytes(meta));
+	uint32		per_page = (uint32) (SKIP_PAGE_AVAIL_V(meta->version) /
+									 skip_stage_slot_bytes(meta));
 
 	meta->stage_first_block = first_block;
 	meta->stage_per_page = per_page;
@@ -227,11 +262,11 @@ skip_stage_layout(SkipMeta *meta, BlockNumber first_block)
 	meta->nstaged = 0;
 }
 
-/* Rows of a segment of capacity ranges that one page holds. */
+/* Rows of a segment of capacity ranges that one page of format version holds. */
 static uint32
-skip_rows_per_page(uint32 capacity)
+skip_rows_per_page(uint32 version, uint32 capacity)
 {
-	return (uint32) (SKIP_PAGE_AVAIL / (capacity / 8));
+	return (uint32) (SKIP_PAGE_AVAIL_V(version) / (capacity / 8));
 }
 
 /*
@@ -266,12 +301,12 @@ skip_plan_segments(SkipMeta *meta, uint64 nranges, uint32 first_capacity,
 					 errhint("Use a larger pages_per_range.")));
 		cap = meta->nsegments == 0 ? first_capacity :
 			Max(covered, 2 * (uint64) meta->segments[meta->nsegments - 1].capacity);
-		cap = Min(Max(TYPEALIGN(64, cap), 64), SKIP_MAX_CAPACITY);
+		cap = Min(Max(TYPEALIGN(64, cap), 64), SKIP_MAX_CAPACITY_V(meta->version));
 		seg = &meta->segments[meta->nsegments++];
 		seg->first_range = covered;
 		seg->capacity = (uint32) cap;
 		seg->first_block = blk;
-		seg->rows_per_page = skip_rows_per_page(seg->capacity);
+		seg->rows_per_page = skip_rows_per_page(meta->version, seg->capacity);
 		seg->npages = (meta->nbits + seg->rows_per_page - 1) / seg->rows_per_page;
 		blk += seg->npages;
 		covered += cap;
@@ -279,20 +314,27 @@ skip_plan_segments(SkipMeta *meta, uint64 nranges, uint32 first_capacity,
 }
 
 /*
- * Initialize a page of the index holding used bytes of data: the special
- * space, and pd_lower after the data, so that generic WAL compares and
- * page images keep only the bytes in use.
+ * Initialize a page of an index of format version holding used bytes of
+ * data: the special space (its kind, and from format 4 its position), and
+ * pd_lower after the data, so that generic WAL compares and page images
+ * keep only the bytes in use.  A page of rows gets its checksum when its
+ * bits are set (skip_seal_rows_page).
  */
 void
-skip_init_page(Page page, uint16 kind, Size used)
+skip_init_page(Page page, uint32 version, uint16 kind, uint32 position, Size used)
 {
 	SkipPageOpaque *op;
 
-	PageInit(page, BLCKSZ, sizeof(SkipPageOpaque));
+	PageInit(page, BLCKSZ, SKIP_SPECIAL_SIZE(version));
 	op = (SkipPageOpaque *) PageGetSpecialPointer(page);
 	op->magic = SKIP_MAGIC;
 	op->kind = kind;
-	Assert(used <= SKIP_PAGE_AVAIL);
+	if (version >= 4)
+	{
+		op->version = (uint16) version;
+		op->position = position;
+	}
+	Assert(used <= SKIP_PAGE_AVAIL_V(version));
 	((PageHeader) page)->pd_lower = MAXALIGN(SizeOfPageHeaderData) + used;
 }
 
@@ -314,15 +356,19 @@ skip_corrupt(Relation index, BlockNumber blk, const char *why)
 			 errhint("REINDEX the index.")));
 }
 
-/* Check that block blk's page is a page of the index of the given kind. */
+/*
+ * Check that block blk's page is a page of an index of format version, of
+ * the given kind and, from format 4, at the given position.
+ */
 void
-skip_check_page(Relation index, Page page, BlockNumber blk, uint16 kind)
+skip_check_page(Relation index, uint32 version, Page page, BlockNumber blk, uint16 kind,
+				uint32 position)
 {
 	SkipPageOpaque *op;
 
 	if (PageIsNew(page))
 		skip_corrupt(index, blk, "the page is not initialized");
-	if (PageGetSpecialSize(page) != MAXALIGN(sizeof(SkipPageOpaque)))
+	if (PageGetSpecialSize(page) != SKIP_SPECIAL_SIZE(version))
 		skip_corrupt(index, blk, "the page's special space has the wrong size");
 	op = (SkipPageOpaque *) PageGetSpecialPointer(page);
 	if (op->magic != SKIP_MAGIC)
@@ -331,6 +377,87 @@ skip_check_page(Relation index, Page page, BlockNumber blk, uint16 kind)
 		skip_corrupt(index, blk, kind == SKIP_PAGE_META ? "block 0 is not a metapage" :
 					 kind == SKIP_PAGE_STAGE ? "a page of the staging area was expected" :
 					 "a page of rows was expected");
+	if (version >= 4 && (op->version != version || op->position != position))
+		skip_corrupt(index, blk, "the page does not belong where it is");
+}
+
+/* CRC-32C of the rows of a page of rows (pd_lower: their end). */
+static uint32
+skip_rows_checksum(Page page)
+{
+	pg_crc32c	crc;
+	Size		start = MAXALIGN(SizeOfPageHeaderData);
+
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, (char *) page + start, ((PageHeader) page)->pd_lower - start);
+	FIN_CRC32C(crc);
+	return (uint32) crc;
+}
+
+/*
+ * Check the page blk of segment seg of meta's index: a page of rows in its
+ * place, its rows where the segment has them and, from format 4, their
+ * checksum (a bit cleared by damage would be a missed key).
+ */
+void
+skip_check_rows_page(Relation index, const SkipMeta *meta, const SkipSegment *seg,
+					 Page page, BlockNumber blk)
+{
+	skip_check_page(index, meta->version, page, blk, SKIP_PAGE_ROWS,
+					SKIP_ROWS_POSITION(seg - meta->segments, blk - seg->first_block));
+	if (meta->version < 4)
+		return;
+	if (((PageHeader) page)->pd_lower != MAXALIGN(SizeOfPageHeaderData) + skip_rows_bytes(seg))
+		skip_corrupt(index, blk, "the page's rows do not have the segment's size");
+	if (skip_rows_checksum(page) != ((SkipPageOpaque *) PageGetSpecialPointer(page))->checksum)
+		skip_corrupt(index, blk, "the checksum of the page's rows does not match");
+}
+
+/* After a change to its rows: store the checksum of a page of rows (format 4 on). */
+void
+skip_seal_rows_page(const SkipMeta *meta, Page page)
+{
+	if (meta->version >= 4)
+		((SkipPageOpaque *) PageGetSpecialPointer(page))->checksum = skip_rows_checksum(page);
+}
+
+/*
+ * CRC-32C of a metapage's fields: everything before the segment directory,
+ * then the segments in use (at most SKIP_MAX_SEGMENTS, whatever nsegments
+ * says: a damaged count must not make the sum read past the struct).
+ */
+uint32
+skip_meta_checksum(const SkipMeta *meta)
+{
+	pg_crc32c	crc;
+
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, meta, offsetof(SkipMeta, segments));
+	COMP_CRC32C(crc, meta->segments,
+				sizeof(SkipSegment) * Min(meta->nsegments, SKIP_MAX_SEGMENTS));
+	FIN_CRC32C(crc);
+	return (uint32) crc;
+}
+
+/* After a change to its fields: store the metapage's checksum (format 4 on). */
+void
+skip_seal_meta(SkipMeta *meta)
+{
+	if (meta->version >= 4)
+		meta->checksum = skip_meta_checksum(meta);
+}
+
+/* CRC-32C of a staging slot: its range and its bits (format 4 on). */
+uint32
+skip_slot_checksum(const SkipMeta *meta, const SkipStageSlot *slot)
+{
+	pg_crc32c	crc;
+
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, &slot->range_plus1, sizeof(slot->range_plus1));
+	COMP_CRC32C(crc, SKIP_SLOT_BITS(meta, slot), meta->nbits / 8);
+	FIN_CRC32C(crc);
+	return (uint32) crc;
 }
 
 /* Why the segment directory of meta is inconsistent, or NULL. */
@@ -346,11 +473,12 @@ skip_check_segments(const SkipMeta *meta)
 	{
 		const SkipSegment *seg = &meta->segments[i];
 
-		if (seg->capacity < 64 || seg->capacity > SKIP_MAX_CAPACITY || seg->capacity % 64 != 0)
+		if (seg->capacity < 64 || seg->capacity > SKIP_MAX_CAPACITY_V(meta->version) ||
+			seg->capacity % 64 != 0)
 			return "a segment has an invalid capacity";
 		if (seg->first_range != covered || seg->first_block < blk)
 			return "the segments are not consecutive";
-		if (seg->rows_per_page != skip_rows_per_page(seg->capacity) ||
+		if (seg->rows_per_page != skip_rows_per_page(meta->version, seg->capacity) ||
 			seg->npages != (meta->nbits + seg->rows_per_page - 1) / seg->rows_per_page)
 			return "a segment's page layout does not match its capacity";
 		covered += seg->capacity;
@@ -387,14 +515,17 @@ skip_check_meta(const SkipMeta *meta, int natts)
 
 	if (meta->magic != SKIP_MAGIC)
 		return "the metapage has the wrong magic number";
-	if (meta->version != SKIP_FORMAT_VERSION)
+	if (meta->version < SKIP_FORMAT_VERSION_OLDEST || meta->version > SKIP_FORMAT_VERSION)
 		return "the metapage has an unsupported format version";
+	if (meta->version >= 4 && meta->checksum != skip_meta_checksum(meta))
+		return "the metapage's checksum does not match its contents";
+	/* what every format so far writes: scheme 2, seed 0 */
+	if (meta->scheme != BLOOM_SCHEME_FULL64 || meta->seed != 0)
+		return "the metapage's hashing scheme or seed is not one bloomskip writes";
 	if (meta->nbits < BLOOM_MIN_BITS || meta->nbits > SKIP_MAX_BITS || meta->nbits % 64 != 0)
 		return "the number of bits per range is out of range";
 	if (meta->nhashes < 1 || meta->nhashes > BLOOM_MAX_HASHES)
 		return "the number of hashes is out of range";
-	if (!bloom_scheme_known(meta->scheme))
-		return "the hashing scheme is unknown";
 	if (meta->natts != natts)
 		return "the metapage's number of columns does not match the index";
 	if (meta->pages_per_range < 1 || meta->pages_per_range > SKIP_MAX_PPR)
@@ -403,22 +534,76 @@ skip_check_meta(const SkipMeta *meta, int natts)
 	return why ? why : skip_check_segments(meta);
 }
 
+/*
+ * Why the blocks meta points to are not all in the index, or NULL: every
+ * block number a reader takes from the metapage (the staging area, the
+ * segments; a row's page lies within its segment) is checked here, once
+ * per metapage read, against the index's size.  Segments are published
+ * after their pages are written, and an index never shrinks.
+ */
+static const char *
+skip_check_extent(Relation index, const SkipMeta *meta)
+{
+	uint64		end = (uint64) meta->stage_first_block + meta->stage_pages;
+
+	if (meta->nsegments > 0)
+	{
+		const SkipSegment *last = &meta->segments[meta->nsegments - 1];
+
+		end = Max(end, (uint64) last->first_block + last->npages);
+	}
+	if (end > RelationGetNumberOfBlocks(index))
+		return "the metapage points past the end of the index";
+	return NULL;
+}
+
+/* Check the copy meta of index's metapage: raise the corruption error if bad. */
+static void
+skip_check_meta_or_fail(Relation index, const SkipMeta *meta, Buffer locked)
+{
+	const char *why = skip_check_meta(meta, RelationGetNumberOfAttributes(index));
+
+	if (why == NULL)
+		why = skip_check_extent(index, meta);
+	if (why)
+	{
+		if (BufferIsValid(locked))
+			UnlockReleaseBuffer(locked);
+		skip_corrupt(index, SKIP_METAPAGE_BLKNO, why);
+	}
+}
+
+/*
+ * Check that page is a metapage and copy its contents into *meta; the
+ * special space's size says the format (a format 3 metapage has no
+ * checksum: its fields read as 0).
+ */
+static void
+skip_copy_metapage(Relation index, Page page, SkipMeta *meta)
+{
+	uint32		version = PageGetSpecialSize(page) == SKIP_SPECIAL_SIZE(SKIP_FORMAT_VERSION) ?
+		SKIP_FORMAT_VERSION : SKIP_FORMAT_VERSION_OLDEST;
+
+	skip_check_page(index, version, page, SKIP_METAPAGE_BLKNO, SKIP_PAGE_META, 0);
+	memcpy(meta, PageGetContents(page), sizeof(SkipMeta));
+	if (version < 4)
+		meta->checksum = meta->reserved = 0;
+	if (meta->version != version)
+		skip_corrupt(index, SKIP_METAPAGE_BLKNO,
+					 "the metapage's format version does not match its page");
+}
+
 /* Read and check the metapage into *meta (a copy). */
 void
 skip_read_meta(Relation index, SkipMeta *meta)
 {
 	Buffer		buf = ReadBuffer(index, SKIP_METAPAGE_BLKNO);
-	Page		page;
-	const char *why;
 
+	/* an error raised holding the lock releases it with the transaction */
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buf);
-	skip_check_page(index, page, SKIP_METAPAGE_BLKNO, SKIP_PAGE_META);
-	memcpy(meta, PageGetContents(page), sizeof(SkipMeta));
+	skip_copy_metapage(index, BufferGetPage(buf), meta);
 	UnlockReleaseBuffer(buf);
-	why = skip_check_meta(meta, RelationGetNumberOfAttributes(index));
-	if (why)
-		skip_corrupt(index, SKIP_METAPAGE_BLKNO, why);
+	skip_check_meta_or_fail(index, meta, InvalidBuffer);
 }
 
 /*
@@ -429,6 +614,10 @@ void
 skip_write_meta(Relation index, const SkipMeta *meta, bool log)
 {
 	Buffer		buf = ReadBuffer(index, SKIP_METAPAGE_BLKNO);
+	SkipMeta	sealed = *meta;
+
+	skip_seal_meta(&sealed);
+	meta = &sealed;
 
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 	if (log)
@@ -461,9 +650,12 @@ skip_read_bounds(Relation index, uint32 *ppr, uint64 *writer)
 
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
-	skip_check_page(index, page, SKIP_METAPAGE_BLKNO, SKIP_PAGE_META);
 	meta = (const SkipMeta *) PageGetContents(page);
-	ok = meta->magic == SKIP_MAGIC && meta->version == SKIP_FORMAT_VERSION &&
+	ok = !PageIsNew(page) && meta->magic == SKIP_MAGIC &&
+		PageGetSpecialSize(page) == SKIP_SPECIAL_SIZE(meta->version) &&
+		(meta->version == SKIP_FORMAT_VERSION_OLDEST ||
+		 (meta->version == SKIP_FORMAT_VERSION &&
+		  meta->checksum == skip_meta_checksum(meta))) &&
 		meta->pages_per_range >= 1 && meta->pages_per_range <= SKIP_MAX_PPR;
 	*ppr = meta->pages_per_range;
 	*writer = meta->writer;
@@ -485,17 +677,10 @@ static Buffer
 skip_lock_meta(Relation index, SkipMeta *meta)
 {
 	Buffer		buf = ReadBuffer(index, SKIP_METAPAGE_BLKNO);
-	const char *why;
 
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	skip_check_page(index, BufferGetPage(buf), SKIP_METAPAGE_BLKNO, SKIP_PAGE_META);
-	memcpy(meta, PageGetContents(BufferGetPage(buf)), sizeof(SkipMeta));
-	why = skip_check_meta(meta, RelationGetNumberOfAttributes(index));
-	if (why)
-	{
-		UnlockReleaseBuffer(buf);
-		skip_corrupt(index, SKIP_METAPAGE_BLKNO, why);
-	}
+	skip_copy_metapage(index, BufferGetPage(buf), meta);
+	skip_check_meta_or_fail(index, meta, buf);
 	return buf;
 }
 
@@ -516,6 +701,7 @@ skip_advance_writer(Relation index, uint64 writer, SkipMeta *meta)
 		SkipMeta   *m = (SkipMeta *) PageGetContents(GenericXLogRegisterBuffer(state, buf, 0));
 
 		m->writer = new_writer;
+		skip_seal_meta(m);
 		GenericXLogFinish(state);
 	}
 	UnlockReleaseBuffer(buf);
@@ -545,6 +731,7 @@ skip_set_summarized(Relation index, uint64 summarized, uint32 nstaged, SkipMeta 
 	m = (SkipMeta *) PageGetContents(GenericXLogRegisterBuffer(state, buf, 0));
 	m->summarized = summarized;
 	m->nstaged = nstaged;
+	skip_seal_meta(m);
 	*meta = *m;
 	GenericXLogFinish(state);
 	UnlockReleaseBuffer(buf);
@@ -591,6 +778,7 @@ skip_cover_in_place(Relation index, uint64 range)
 		SkipMeta   *m = (SkipMeta *) PageGetContents(GenericXLogRegisterBuffer(state, buf, 0));
 
 		m->nranges = range + 1;
+		skip_seal_meta(m);
 		GenericXLogFinish(state);
 	}
 	UnlockReleaseBuffer(buf);
@@ -614,7 +802,9 @@ skip_write_new_segments(Relation index, const SkipMeta *meta, uint32 from)
 					 RelationGetRelationName(index));
 			state = GenericXLogStart(index);
 			page = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
-			skip_init_page(page, SKIP_PAGE_ROWS, skip_rows_bytes(&meta->segments[s]));
+			skip_init_page(page, meta->version, SKIP_PAGE_ROWS, SKIP_ROWS_POSITION(s, i),
+						   skip_rows_bytes(&meta->segments[s]));
+			skip_seal_rows_page(meta, page);
 			GenericXLogFinish(state);
 			UnlockReleaseBuffer(buf);
 			CHECK_FOR_INTERRUPTS();
@@ -662,6 +852,7 @@ skip_extend(Relation index, uint64 range)
 	m->nsegments = meta.nsegments;
 	memcpy(m->segments, meta.segments, sizeof(meta.segments));
 	m->nranges = Max(cur.nranges, range + 1);
+	skip_seal_meta(m);
 	GenericXLogFinish(state);
 	UnlockReleaseBuffer(metabuf);
 	UnlockPage(index, SKIP_EXTEND_LOCK, ExclusiveLock);

@@ -92,8 +92,8 @@ typedef struct SkipEstimate
 } SkipEstimate;
 
 /*
- * Is clause (an index condition on column indexcol) a LIKE of an n-gram
- * column?  Its matches do not follow the column's sort order, so the
+ * Is clause (an index condition on column indexcol) a pattern (LIKE,
+ * ILIKE, a regular expression) of an n-gram column?  Its matches do not follow the column's sort order, so the
  * column's correlation with the physical order says nothing of them.
  */
 static bool
@@ -108,8 +108,8 @@ skip_clause_is_like(IndexOptInfo *index, IndexClause *iclause)
 		opno = ((ScalarArrayOpExpr *) clause)->opno;
 	else
 		return false;
-	return get_op_opfamily_strategy(opno, index->opfamily[iclause->indexcol]) ==
-		SKIP_STRATEGY_LIKE;
+	return get_op_opfamily_strategy(opno, index->opfamily[iclause->indexcol]) !=
+		SKIP_STRATEGY_EQUAL;
 }
 
 /*

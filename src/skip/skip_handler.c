@@ -19,6 +19,7 @@
 #include "catalog/pg_type.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
+#include "utils/regproc.h"
 #include "utils/catcache.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -116,12 +117,12 @@ skip_opfamily_name(Oid opfamily)
 
 /* Report one problem of an operator family (amvalidate's style). */
 static bool
-skip_invalid(const char *opfamilyname, const char *what, Oid oid)
+skip_invalid(const char *opfamilyname, const char *what, const char *object)
 {
 	ereport(INFO,
 			(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
-			 errmsg("operator family \"%s\" of access method bloomskip %s %u",
-					opfamilyname, what, oid)));
+			 errmsg("operator family \"%s\" of access method bloomskip %s %s",
+					opfamilyname, what, object)));
 	return false;
 }
 
@@ -155,7 +156,8 @@ skip_family_class(const char *famname, Oid opfamily, Oid typ, CatCList *ops, boo
 		const SkipClassOps *c = skip_validate_class_proc(proc);
 
 		if (c == NULL)
-			*ok = skip_invalid(famname, "has a support function 2 that is not a bloomskip class function (internal) returning internal:", proc);
+			*ok = skip_invalid(famname, "has a support function 2 that is not a bloomskip class function (internal) returning internal:",
+							   format_procedure(proc));
 		return c;
 	}
 	for (int i = 0; i < ops->n_members; i++)
@@ -172,14 +174,14 @@ skip_validate_op(const char *famname, Form_pg_amop op, const SkipClassOps *c)
 	if (op->amopstrategy < 1 || op->amopstrategy > SKIP_NSTRATEGIES ||
 		!(c->strategies & SKIP_STRATEGY_BIT(op->amopstrategy)))
 		return skip_invalid(famname, "has an operator of a strategy its class does not serve:",
-							op->amopopr);
+							format_operator(op->amopopr));
 	if (op->amoppurpose != AMOP_SEARCH ||
 		!check_amop_signature(op->amopopr, BOOLOID, op->amoplefttype, op->amoprighttype))
 		return skip_invalid(famname, "has an operator that is not a boolean search operator:",
-							op->amopopr);
+							format_operator(op->amopopr));
 	if (op->amopstrategy != SKIP_STRATEGY_EQUAL &&
 		(op->amoplefttype != TEXTOID || op->amoprighttype != TEXTOID))
-		return skip_invalid(famname, "has a pattern operator not on text:", op->amopopr);
+		return skip_invalid(famname, "has a pattern operator not on text:", format_operator(op->amopopr));
 	return true;
 }
 
@@ -192,7 +194,7 @@ skip_validate_proc(const char *famname, Form_pg_amproc proc)
 	if (proc->amprocnum == SKIP_CLASS_PROC && skip_validate_class_proc(proc->amproc))
 		return true;
 	return skip_invalid(famname, "has a support function that is neither the options function (1) nor the class function (2):",
-						proc->amproc);
+						format_procedure(proc->amproc));
 }
 
 /*
@@ -226,7 +228,8 @@ skip_validate(Oid opclassoid)
 	ReleaseCatCacheList(list);
 	if (c == &skip_equal_class &&
 		!OidIsValid(lookup_type_cache(cls->opcintype, TYPECACHE_HASH_EXTENDED_PROC)->hash_extended_proc))
-		ok = skip_invalid(famname, "has a type without an extended hash function:", cls->opcintype);
+		ok = skip_invalid(famname, "has a type without an extended hash function:",
+						  format_type_be(cls->opcintype));
 	list = SearchSysCacheList1(AMPROCNUM, ObjectIdGetDatum(opfamily));
 	for (int i = 0; i < list->n_members; i++)
 		ok &= skip_validate_proc(famname, (Form_pg_amproc) GETSTRUCT(&list->members[i]->tuple));

@@ -18,7 +18,7 @@ DATA = bloomset--1.0.sql bloomset--1.1.sql bloomset--1.0--1.1.sql bloomset--1.2.
 
 REGRESS = type_io add_contains probe_scan probe_cache sliced_reads equality planner typed_keys readme_examples hashing aggregates agg_auto_phases union estimates estimates_sizes errors \
 	parquet full_filters parallel copy_binary batch_estimates text_filters counting scalable mutation security \
-	agg_rates verbs rate_check bloom_index batched_probe bloomskip bloomskip_ngram bloomskip_classes
+	agg_rates verbs rate_check bloom_index batched_probe bloomskip bloomskip_ngram bloomskip_classes bloomskip_text
 REGRESS_OPTS = --load-extension=bloomset
 
 # Concurrency (pg_isolation_regress) and multi-cluster (TAP, with

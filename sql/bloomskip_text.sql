@@ -83,6 +83,10 @@ EXPLAIN (COSTS OFF) SELECT * FROM tlogs WHERE ci ILIKE '%quokka2500%';
 EXPLAIN (COSTS OFF) SELECT * FROM tlogs WHERE msg ~ 'QuoKKa25\d+';
 EXPLAIN (COSTS OFF) SELECT * FROM tlogs WHERE ci ~* 'quokka2500';
 EXPLAIN (COSTS OFF) SELECT * FROM tlogs WHERE msg SIMILAR TO '%QuoKKa2500%';
+-- a pattern that asks nothing of the index (no string of n characters):
+-- the planner's cost counts every range, and the sequential scan wins
+EXPLAIN (COSTS OFF) SELECT * FROM tlogs WHERE msg ~ 'Q.o.K';
+EXPLAIN (COSTS OFF) SELECT * FROM tlogs WHERE ci ILIKE '%ok%';
 -- ILIKE is not served by the case-sensitive class, nor LIKE and ~ by the ci class
 SELECT (tx_diff($$msg ILIKE '%quokka2500%'$$, 'tlogs_ng')).used AS ng_ilike,
 	(tx_diff($$ci LIKE '%QUOKKA2500%'$$, 'tlogs_ci')).used AS ci_like,
@@ -177,6 +181,23 @@ DROP COLLATION tx_ci;
 -- inserts after the build are found
 INSERT INTO tlogs VALUES (30001, 'late QuoKKa99999 line', 'late QuoKKa99999 line');
 SELECT (tx_diff($$ci ILIKE '%quokka99999%'$$, 'tlogs_ci')).*, (tx_diff($$msg ~ 'QuoKKa9{5}'$$, 'tlogs_ng')).*;
+
+-- the README's block, on log lines holding its needles
+CREATE TABLE logs (id int, line text);
+INSERT INTO logs SELECT i, 'GET /api/items/' || i || ' status=200 trace=' || substr(md5(i::text), 1, 10)
+FROM generate_series(1, 20000) i;
+INSERT INTO logs VALUES (0, 'GET /api/items/0 status=500 trace=z1UoG7ceL1'),
+	(-1, 'POST /api/carts/7 Timeout after 30 ms');
+ANALYZE logs;
+\o /dev/null
+CREATE INDEX ON logs USING bloomskip (line text_ngram_ci_bloomskip_ops);
+SELECT * FROM logs WHERE line ILIKE '%Trace=Z1UOG7CEL1%';
+SELECT * FROM logs WHERE line ~* 'timeout (after|in) \d+ ?ms';
+\o
+SELECT (SELECT count(*) FROM logs WHERE line ILIKE '%Trace=Z1UOG7CEL1%') AS ilike_rows,
+	(SELECT count(*) FROM logs WHERE line ~* 'timeout (after|in) \d+ ?ms') AS iregex_rows;
+EXPLAIN (COSTS OFF) SELECT * FROM logs WHERE line ILIKE '%Trace=Z1UOG7CEL1%';
+DROP TABLE logs;
 
 DROP TABLE tlogs, ipats, rpats, gpats;
 DROP FUNCTION tx_diff(text, text), tx_pages(text), rx_escape(text);

@@ -64,3 +64,17 @@ CREATE OPERATOR CLASS @extschema@.text_ngram_ci_bloomskip_ops FOR TYPE text
 	FUNCTION 2 @extschema@.bloomskip_ngram_ci_class(internal);
 COMMENT ON OPERATOR CLASS @extschema@.text_ngram_ci_bloomskip_ops USING bloomskip IS
 'bloomskip ILIKE and ~* on text and varchar: a range''s keys are the n-grams of lower(value) under the column''s collation (option n, default 3), as ILIKE folds case';
+
+-- bloomskip full-text search: tsvector @@ tsquery
+CREATE FUNCTION @extschema@.bloomskip_tsvector_class(internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloomskip_tsvector_class'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloomskip_tsvector_class(internal) IS
+'the operations of operator class tsvector_bloomskip_ops: a document''s lexemes; @@ tsquery (support function 2, called by the server, not by users)';
+CREATE OPERATOR CLASS @extschema@.tsvector_bloomskip_ops DEFAULT FOR TYPE tsvector
+	USING bloomskip AS
+	OPERATOR 6 @@ (tsvector, tsquery),
+	FUNCTION 2 @extschema@.bloomskip_tsvector_class(internal);
+COMMENT ON OPERATOR CLASS @extschema@.tsvector_bloomskip_ops USING bloomskip IS
+'bloomskip full-text search on tsvector: a range''s keys are its documents'' lexemes; a tsquery''s required lexemes (& and phrases: all, |: one of each side, ! and prefixes: none) must be in a range';

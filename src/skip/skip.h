@@ -3,9 +3,11 @@
  * skip.h
  *	  The bloomskip index access method: shared declarations of its phases
  *	  (skip_handler.c: handler, options, validation; skip_utils.c: pages,
- *	  sizing and the metapage; skip_keys.c: a value's keys and a scan
- *	  key's; skip_build.c; skip_insert.c; skip_stage.c: the staging area;
- *	  skip_scan.c; skip_vacuum.c; skip_cost.c; skip_tools.c).
+ *	  sizing and the metapage; skip_keys.c: a column's operator class and
+ *	  the equality class; skip_query.c: a scan value's query; the classes
+ *	  skip_ngram.c (with skip_regex.c) and skip_tsvector.c; skip_build.c;
+ *	  skip_insert.c; skip_stage.c: the staging area; skip_scan.c;
+ *	  skip_vacuum.c; skip_cost.c; skip_tools.c).
  *	  The design is described in skip_utils.c.
  *
  *-------------------------------------------------------------------------
@@ -163,7 +165,8 @@ typedef struct SkipOptions
 #define SKIP_STRATEGY_ILIKE		3	/* ~~* */
 #define SKIP_STRATEGY_REGEX		4	/* ~ (and SIMILAR TO, which becomes ~) */
 #define SKIP_STRATEGY_IREGEX	5	/* ~* */
-#define SKIP_NSTRATEGIES		5
+#define SKIP_STRATEGY_TSQUERY	6	/* tsvector @@ tsquery */
+#define SKIP_NSTRATEGIES		6
 #define SKIP_STRATEGY_BIT(s)	(((uint32) 1) << (s))
 /* support functions: the opclass options, the class's operations */
 #define SKIP_OPTIONS_PROC		1
@@ -175,7 +178,8 @@ struct SkipClassOps;
 
 /*
  * Per-column keys of an index (skip_keys.c): the column's operator class
- * (its table of operations), the bloom type's value-to-hash layer, the
+ * (its table of operations), the bloom type's value-to-hash layer (for a
+ * class that hashes_type), the
  * n-gram length of an n-gram column (0 for another) and the column's
  * collation.
  */
@@ -231,6 +235,12 @@ typedef struct SkipClassOps
 	double		empty_factor;
 	/* a query asks for several keys at once: a looser rate suffices */
 	bool		many_keys;
+	/*
+	 * values are hashed by their type's hashing: ki->ti of the column and the
+	 * ti of a scan value are set up for query (else both are zeroed, and a
+	 * type without an extended hash function may be indexed)
+	 */
+	bool		hashes_type;
 	/* check column attno of index and fill ki's fields for it (opts: its options) */
 	void		(*init) (SkipKeyInfo *ki, Relation index, int attno, bytea *opts);
 	/* append the keys of a non-null value; returns how many */
@@ -293,18 +303,23 @@ extern int	skip_value_keys(const SkipKeyInfo *ki, const SkipMeta *meta, int attn
 extern bool skip_query_build(const SkipKeyInfo *ki, const SkipMeta *meta, int attno,
 							 StrategyNumber strategy, Oid collation,
 							 const BloomTypeInfo *ti, Datum value, SkipQuery *q);
+extern void skip_column_family(const SkipKeyInfo *ki, int attno, char *family,
+							   uint32 *collfp);
+extern const SkipClassOps skip_equal_class;
+
+/* skip_query.c: building a query, growing key buffers */
 extern void skip_query_init(SkipQuery *q, MemoryContext cxt);
 extern void skip_query_key(void *q, uint64 h);
 extern void skip_query_end_alt(SkipQuery *q);
 extern void skip_query_end_clause(SkipQuery *q);
-extern void skip_column_family(const SkipKeyInfo *ki, int attno, char *family,
-							   uint32 *collfp);
 extern void skip_keys_push(void *arg, uint64 h);
-extern const SkipClassOps skip_equal_class;
 
 /* skip_ngram.c: the n-gram classes */
 extern const SkipClassOps skip_ngram_class;
 extern const SkipClassOps skip_ngram_ci_class;
+
+/* skip_tsvector.c: the full-text class */
+extern const SkipClassOps skip_tsvector_class;
 
 /* skip_regex.c: the literal strings every match of a regular expression holds */
 typedef struct SkipRegexString

@@ -179,9 +179,12 @@ skip_validate_op(const char *famname, Form_pg_amop op, const SkipClassOps *c)
 		!check_amop_signature(op->amopopr, BOOLOID, op->amoplefttype, op->amoprighttype))
 		return skip_invalid(famname, "has an operator that is not a boolean search operator:",
 							format_operator(op->amopopr));
-	if (op->amopstrategy != SKIP_STRATEGY_EQUAL &&
+	if (op->amopstrategy == SKIP_STRATEGY_TSQUERY ?
+		(op->amoplefttype != TSVECTOROID || op->amoprighttype != TSQUERYOID) :
+		op->amopstrategy != SKIP_STRATEGY_EQUAL &&
 		(op->amoplefttype != TEXTOID || op->amoprighttype != TEXTOID))
-		return skip_invalid(famname, "has a pattern operator not on text:", format_operator(op->amopopr));
+		return skip_invalid(famname, "has a pattern operator not on text (or a full-text one not on tsvector and tsquery):",
+							format_operator(op->amopopr));
 	return true;
 }
 

@@ -197,7 +197,7 @@ skip_key_hashes(IndexScanDesc scan, const SkipMeta *meta, int i, SkipKeyList *l)
 	}
 	else
 		typid = OidIsValid(sk->sk_subtype) ? sk->sk_subtype : coltype;
-	ti = skip_scan_typeinfo(scan, i, typid);
+	ti = so->cols->ops[attno]->hashes_type ? skip_scan_typeinfo(scan, i, typid) : NULL;
 	start = palloc(sizeof(int) * (nelems + 1));
 	start[0] = 0;
 	for (int j = 0; j < nelems; j++)

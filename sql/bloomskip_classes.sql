@@ -33,6 +33,12 @@ SELECT f.opfname, p.amproc::regproc
 FROM pg_amproc p JOIN pg_opfamily f ON f.oid = p.amprocfamily
 WHERE f.opfmethod = (SELECT oid FROM pg_am WHERE amname = 'bloomskip') AND p.amprocnum = 2
 ORDER BY 1, p.amproclefttype::regtype::text;
+-- by class function
+SELECT p.amproc::regproc AS class_function, count(*) AS families
+FROM pg_amproc p
+WHERE p.amprocnum = 2 AND p.amproc::regproc::text IN ('bloomskip_equal_class', 'bloomskip_ngram_class',
+	'bloomskip_ngram_ci_class', 'bloomskip_tsvector_class')
+GROUP BY 1 ORDER BY 1::text;
 -- the same bits, read the same way
 SELECT count(*) AS ranges_compared,
 	count(*) FILTER (WHERE f <> md5(bloomskip_range_filter(i, r, c)::text)) AS ranges_changed

@@ -55,10 +55,10 @@ echo "SELECT stx_oracle();" | stx_sql >/dev/null
 while IFS='|' read -r label ddl; do
 	say "skiptext: $label: build"
 	if [ -n "$ddl" ]; then
-		printf "SELECT stx_build('%s', '%s');\n" "$label" "${ddl//\'/\'\'}" | stx_sql >/dev/null
+		printf "SELECT sng_build('%s', '%s');\n" "$label" "${ddl//\'/\'\'}" | stx_sql >/dev/null
 		echo "VACUUM ANALYZE logs;" | stx_sql
 	else
-		echo "SELECT stx_build('$label', NULL);" | stx_sql >/dev/null
+		echo "SELECT sng_build('$label', NULL);" | stx_sql >/dev/null
 	fi
 	say "skiptext: $label: lookups"
 	echo "SELECT stx_measure('$label', $STX_REPS);" | stx_sql >/dev/null
@@ -75,23 +75,23 @@ SQL
 INDEXES=$(stx_q <<'SQL'
 SELECT format('| %s | %s | %s | %s |', idx, coalesce(pg_size_pretty(bytes), '-'),
 	coalesce(round((build_ms / 1000)::numeric, 1)::text, '-'), coalesce(info, ''))
-  FROM stx_idx ORDER BY ord;
+  FROM sng_idx ORDER BY ord;
 SQL
 )
 ROWS=$(stx_q <<'SQL'
 SELECT format('| %s | %s | %s | %s | %s | %s |', s.kase, s.idx, s.buffers, round(s.ms::numeric, 1), s.plan,
 	CASE WHEN s.wrong = 0 THEN 'yes' ELSE 'NO' END)
-  FROM stx_sum s JOIN stx_idx i ON i.idx = s.idx ORDER BY s.ord, i.ord;
+  FROM stx_sum s JOIN sng_idx i ON i.idx = s.idx ORDER BY s.ord, i.ord;
 SQL
 )
 RATIOS=$(stx_q <<'SQL'
-WITH g AS (SELECT * FROM stx_idx WHERE idx = 'pg_trgm GIN')
+WITH g AS (SELECT * FROM sng_idx WHERE idx = 'pg_trgm GIN')
 SELECT format('| %s / pg_trgm GIN | %s | %s | %s |', b.idx, round((b.bytes::numeric / g.bytes), 3),
 	round((b.build_ms / g.build_ms)::numeric, 2),
 	(SELECT string_agg(format('%s: buffers x%s, ms x%s', sb.kase,
 		round(sb.buffers::numeric / nullif(sg.buffers, 0), 2), round((sb.ms / nullif(sg.ms, 0))::numeric, 2)), '; ' ORDER BY sb.ord)
 	   FROM stx_sum sb JOIN stx_sum sg ON sg.kase = sb.kase AND sg.idx = g.idx WHERE sb.idx = b.idx))
-  FROM stx_idx b, g WHERE b.idx LIKE 'bloomskip%' ORDER BY b.ord;
+  FROM sng_idx b, g WHERE b.idx LIKE 'bloomskip%' ORDER BY b.ord;
 SQL
 )
 SETTINGS=$(bench_settings)

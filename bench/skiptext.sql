@@ -4,7 +4,9 @@
 -- pg_trgm's GIN index and the sequential scan, on the log lines of
 -- bench/skipngram.sql (the same generator, loaded from that file).
 --
--- The cases are conditions: each is run as the planner plans it with
+-- Indexes are built and recorded by sng_build (into sng_idx); plans and
+-- buffers are read by sng_plan and sng_buffers.  The cases are
+-- conditions: each is run as the planner plans it with
 -- whichever index exists (a condition the index does not serve runs as a
 -- sequential scan, as it would for a user).
 
@@ -12,7 +14,6 @@ CREATE FUNCTION stx_escape(s text) RETURNS text LANGUAGE sql IMMUTABLE AS
 $$ SELECT regexp_replace(s, '([.*+?^${}()|\[\]\\])', '\\\1', 'g') $$;
 
 CREATE TABLE stx_case (ord int, kase text, cond text, expect bigint);
-CREATE TABLE stx_idx (ord serial, idx text, ddl text, build_ms float8, bytes bigint, info text);
 CREATE TABLE stx_r (idx text, kase text, rep int, ms float8, buffers bigint, nrows bigint, plan text);
 
 CREATE FUNCTION stx_cases(n bigint) RETURNS void
@@ -45,27 +46,6 @@ BEGIN
 		EXECUTE 'SELECT count(*) FROM logs WHERE ' || c.cond INTO n;
 		UPDATE stx_case SET expect = n WHERE ord = c.ord;
 	END LOOP;
-END
-$$;
-
--- build an index (named logs_ix) and record its build time and size
-CREATE FUNCTION stx_build(label text, ddl text) RETURNS void
-LANGUAGE plpgsql AS $$
-DECLARE
-	t0 timestamptz := clock_timestamp();
-	ms float8;
-BEGIN
-	IF ddl IS NOT NULL THEN
-		EXECUTE ddl;
-	END IF;
-	ms := 1000 * extract(epoch FROM clock_timestamp() - t0);
-	INSERT INTO stx_idx (idx, ddl, build_ms, bytes, info)
-	SELECT label, ddl, CASE WHEN ddl IS NULL THEN NULL ELSE ms END,
-		CASE WHEN ddl IS NULL THEN NULL ELSE pg_relation_size(to_regclass('logs_ix')) END,
-		CASE WHEN label LIKE 'bloomskip%' THEN
-			(SELECT format('%s bits and %s hashes a range of %s pages, rate %s, %s ranges',
-						   bits_per_range, hashes, pages_per_range, round(target_rate::numeric, 4), ranges)
-			   FROM bloomskip_info(to_regclass('logs_ix'))) END;
 END
 $$;
 

@@ -11,9 +11,10 @@
  * what a stored value sets, what a scan value asks (an AND of ORs of ANDs
  * of keys: SkipQuery), which strategies it serves, how it is sized.  This
  * file dispatches to the table and defines the equality class's; the
- * n-gram classes are in skip_ngram.c.  A class of arrays or jsonb is one
- * more file with its table, and the SQL declaring the class with that
- * support function.
+ * n-gram classes are in skip_ngram.c, the full-text class in
+ * skip_tsvector.c, and skip_query.c builds queries.  A class of arrays or
+ * jsonb is one more file with its table, and the SQL declaring the class
+ * with that support function (and its strategies in skip.h).
  *
  * The classes of 1.3 had no support function 2 (an index built then, or a
  * database not yet updated, has none): a family with a LIKE operator is
@@ -44,8 +45,6 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
-
-
 
 /*
  * The operations of column i's class: its support function 2's table, or

@@ -38,7 +38,10 @@
 #              n-gram operator class against pg_trgm's GIN index for
 #              LIKE '%needle%' on 5 M log lines, its own server and report
 #              bench/results/skipngram-latest.md, see bench/skipngram.sh:
-#              BENCH_GROUPS=skipngram bash bench/run.sh).
+#              BENCH_GROUPS=skipngram bash bench/run.sh); skiptext -- bloomskip's
+#              n-gram classes for ILIKE, ~ and ~* against pg_trgm GIN, its own report
+#              bench/results/skiptext-latest.md, see bench/skiptext.sh:
+#              BENCH_GROUPS=skiptext bash bench/run.sh.
 # Progress goes to stderr; the report to stdout and the file.
 set -euo pipefail
 
@@ -62,6 +65,10 @@ if [[ " ${BENCH_GROUPS:-} " == *" skipam "* ]]; then
 fi
 # the n-gram operator class of bloomskip: opt-in as skipam, its own data,
 # server and report (bench/skipngram.sh)
+if [[ " ${BENCH_GROUPS:-} " == *" skiptext "* ]]; then
+	SKIPTEXT_CMDLINE=$CMDLINE bash "$BENCH_DIR/skiptext.sh"
+	BENCH_GROUPS=$(echo " $BENCH_GROUPS " | sed -e 's/ skiptext / /g' -e 's/^ *//' -e 's/ *$//')
+fi
 if [[ " ${BENCH_GROUPS:-} " == *" skipngram "* ]]; then
 	SKIPNGRAM_CMDLINE=$CMDLINE bash "$BENCH_DIR/skipngram.sh"
 	BENCH_GROUPS=$(echo " $BENCH_GROUPS " | sed -e 's/ skipngram / /g' -e 's/^ *//' -e 's/ *$//')

@@ -3,9 +3,11 @@
  * skip.h
  *	  The bloomskip index access method: shared declarations of its phases
  *	  (skip_handler.c: handler, options, validation; skip_utils.c: pages,
- *	  sizing and the metapage; skip_keys.c: a value's keys and a scan
- *	  key's; skip_build.c; skip_insert.c; skip_stage.c: the staging area;
- *	  skip_scan.c; skip_vacuum.c; skip_cost.c; skip_tools.c).
+ *	  sizing and the metapage; skip_keys.c: a column's operator class and
+ *	  the equality class; skip_query.c: a scan value's query; the classes
+ *	  skip_ngram.c (with skip_regex.c) and skip_tsvector.c; skip_build.c;
+ *	  skip_insert.c; skip_stage.c: the staging area; skip_scan.c;
+ *	  skip_vacuum.c; skip_cost.c; skip_tools.c).
  *	  The design is described in skip_utils.c.
  *
  *-------------------------------------------------------------------------
@@ -181,24 +183,40 @@ typedef struct SkipOptions
 	double		false_positive_rate;	/* 0: chosen at build */
 } SkipOptions;
 
-/* Strategies: = of every equality class, LIKE of the n-gram class. */
-#define SKIP_STRATEGY_EQUAL		1
-#define SKIP_STRATEGY_LIKE		2
-#define SKIP_NSTRATEGIES		2
-/* the support function of the opclass options (n of the n-gram class) */
+/*
+ * Strategies.  Which of them a column serves is its operator class's
+ * (SkipClassOps.strategies), not inferred from the numbers.
+ */
+#define SKIP_STRATEGY_EQUAL		1	/* = */
+#define SKIP_STRATEGY_LIKE		2	/* ~~ */
+#define SKIP_STRATEGY_ILIKE		3	/* ~~* */
+#define SKIP_STRATEGY_REGEX		4	/* ~ (and SIMILAR TO, which becomes ~) */
+#define SKIP_STRATEGY_IREGEX	5	/* ~* */
+#define SKIP_STRATEGY_TSQUERY	6	/* tsvector @@ tsquery */
+#define SKIP_NSTRATEGIES		6
+#define SKIP_STRATEGY_BIT(s)	(((uint32) 1) << (s))
+/* support functions: the opclass options, the class's operations */
 #define SKIP_OPTIONS_PROC		1
+#define SKIP_CLASS_PROC			2
+#define SKIP_NSUPPORT			2
 #define SKIP_NGRAM_DEFAULT_N	3	/* as bloom_ngram_agg's */
 
+struct SkipClassOps;
+
 /*
- * Per-column keys of an index (skip_keys.c): the bloom type's
- * value-to-hash layer, and the n-gram length of an n-gram column (0 for
- * an equality column).
+ * Per-column keys of an index (skip_keys.c): the column's operator class
+ * (its table of operations), the bloom type's value-to-hash layer (for a
+ * class that hashes_type), the
+ * n-gram length of an n-gram column (0 for another) and the column's
+ * collation.
  */
 typedef struct SkipKeyInfo
 {
 	int			natts;
 	BloomTypeInfo ti[INDEX_MAX_KEYS];
 	uint8		ngram[INDEX_MAX_KEYS];
+	Oid			coll[INDEX_MAX_KEYS];
+	const struct SkipClassOps *ops[INDEX_MAX_KEYS];
 } SkipKeyInfo;
 
 /* A growing list of keys (hashes), allocated in cxt. */
@@ -209,6 +227,64 @@ typedef struct SkipKeyBuf
 	int			cap;
 	MemoryContext cxt;
 } SkipKeyBuf;
+
+/*
+ * What a scan value asks of a range (skip_keys.c builds it): an AND of
+ * clauses, each an OR of alternatives, each an AND of keys.  Alternative a
+ * is keys.h[alt_end[a - 1] .. alt_end[a]) (alt_end[-1] = 0), clause c the
+ * alternatives [clause_end[c - 1], clause_end[c]).  No clause: every range.
+ */
+typedef struct SkipQuery
+{
+	SkipKeyBuf	keys;
+	int			nalts;
+	int			altcap;
+	int		   *alt_end;
+	int			nclauses;
+	int			clausecap;
+	int		   *clause_end;
+	bool		clause_dropped; /* the open clause has an empty alternative */
+} SkipQuery;
+
+/*
+ * The operations of a bloomskip operator class: what it hashes for a
+ * stored value and for a query, and which strategies it serves.  Support
+ * function 2 (SKIP_CLASS_PROC) of a class returns a pointer to one
+ * (pgvector's per-type support functions are the model); a class is one
+ * file defining its table plus the SQL declaring the class.
+ */
+typedef struct SkipClassOps
+{
+	uint32		magic;			/* SKIP_CLASS_MAGIC */
+	const char *name;			/* for messages */
+	uint32		strategies;		/* SKIP_STRATEGY_BIT of each served */
+	/* keys per value assumed at an empty build, relative to one */
+	double		empty_factor;
+	/* a query asks for several keys at once: a looser rate suffices */
+	bool		many_keys;
+	/*
+	 * values are hashed by their type's hashing: ki->ti of the column and the
+	 * ti of a scan value are set up for query (else both are zeroed, and a
+	 * type without an extended hash function may be indexed)
+	 */
+	bool		hashes_type;
+	/* check column attno of index and fill ki's fields for it (opts: its options) */
+	void		(*init) (SkipKeyInfo *ki, Relation index, int attno, bytea *opts);
+	/* append the keys of a non-null value; returns how many */
+	int			(*value_keys) (const SkipKeyInfo *ki, int attno, const SkipMeta *meta,
+							   uint64 seed, Datum value, SkipKeyBuf *buf);
+	/*
+	 * add to q what a range must hold to match a non-null scan value of type
+	 * ti under strategy and collation; false: every range may match
+	 */
+	bool		(*query) (const SkipKeyInfo *ki, int attno, const SkipMeta *meta,
+						  uint64 seed, StrategyNumber strategy, Oid collation,
+						  const BloomTypeInfo *ti, Datum value, SkipQuery *q);
+	/* the element family a range's filter of the column is returned with */
+	void		(*family) (const SkipKeyInfo *ki, int attno, char *family, uint32 *collfp);
+} SkipClassOps;
+
+#define SKIP_CLASS_MAGIC		0x534B4331	/* "SKC1" */
 
 /* skip_utils.c */
 extern void skip_stage_layout(SkipMeta *meta, BlockNumber first_block);
@@ -259,9 +335,40 @@ extern double skip_keys_empty_distinct(const SkipKeyInfo *ki);
 extern double skip_keys_default_rate(const SkipKeyInfo *ki, double nranges);
 extern int	skip_value_keys(const SkipKeyInfo *ki, const SkipMeta *meta, int attno,
 							Datum value, SkipKeyBuf *buf);
-extern int	skip_query_keys(const SkipKeyInfo *ki, const SkipMeta *meta, int attno,
-							StrategyNumber strategy, const BloomTypeInfo *ti,
-							Datum value, SkipKeyBuf *buf);
+extern bool skip_query_build(const SkipKeyInfo *ki, const SkipMeta *meta, int attno,
+							 StrategyNumber strategy, Oid collation,
+							 const BloomTypeInfo *ti, Datum value, SkipQuery *q);
+extern void skip_column_family(const SkipKeyInfo *ki, int attno, char *family,
+							   uint32 *collfp);
+extern const SkipClassOps skip_equal_class;
+
+/* skip_query.c: building a query, growing key buffers */
+extern void skip_query_init(SkipQuery *q, MemoryContext cxt);
+extern void skip_query_key(void *q, uint64 h);
+extern void skip_query_end_alt(SkipQuery *q);
+extern void skip_query_end_clause(SkipQuery *q);
+extern void skip_keys_push(void *arg, uint64 h);
+
+/* skip_ngram.c: the n-gram classes */
+extern const SkipClassOps skip_ngram_class;
+extern const SkipClassOps skip_ngram_ci_class;
+
+/* skip_tsvector.c: the full-text class */
+extern const SkipClassOps skip_tsvector_class;
+
+/* skip_regex.c: the literal strings every match of a regular expression holds */
+typedef struct SkipRegexString
+{
+	const char *s;
+	int			len;
+} SkipRegexString;
+typedef struct SkipRegexClause
+{
+	int			n;				/* alternatives: every match holds one of them */
+	SkipRegexString *alt;
+} SkipRegexClause;
+extern int	skip_regex_required(const char *pat, int len, bool icase,
+								SkipRegexClause **clauses, bool *icase_out);
 
 /* skip_build.c */
 extern IndexBuildResult *skip_build(Relation heap, Relation index,

@@ -62,6 +62,17 @@
  * Index pages: the metapage, then k rows per probe and segment, each a
  * random page read, and the ANDing of k rows of a bit per range.
  *
+ * Patterns (LIKE, ILIKE, regular expressions on an n-gram class).  The
+ * rows come from PostgreSQL's pattern selectivity; what the index does
+ * with a constant pattern is counted from the query its class builds
+ * (skip_query_build): each of its keys is a probe of the index pages, and
+ * a range lacking the needle passes only if each clause's keys pass, so
+ * the false-positive rate is rate^c for c keys it must pass (over the
+ * clauses, the fewest keys of an alternative), c capped at
+ * SKIP_COST_MAX_CLAUSES (the needle's common n-grams are in every range:
+ * only its rare ones test, and the default rate of an n-gram index is
+ * chosen for two).  A pattern that asks nothing returns every range.
+ *
  *-------------------------------------------------------------------------
  */
 #include "skip.h"
@@ -81,6 +92,17 @@
 #include "utils/syscache.h"
 #include "access/table.h"
 
+/* absent clauses of a pattern counted at most (see the header comment) */
+#define SKIP_COST_MAX_CLAUSES	2
+
+/* What the index does with the conditions' constant patterns. */
+typedef struct SkipPatterns
+{
+	double		keys;			/* probes beyond one per pattern clause */
+	int			clauses;		/* the most keys a lacking range must pass (0: none) */
+	bool		every_range;	/* a pattern asks nothing */
+} SkipPatterns;
+
 /* What the model predicts a scan reads. */
 typedef struct SkipEstimate
 {
@@ -92,8 +114,8 @@ typedef struct SkipEstimate
 } SkipEstimate;
 
 /*
- * Is clause (an index condition on column indexcol) a LIKE of an n-gram
- * column?  Its matches do not follow the column's sort order, so the
+ * Is clause (an index condition on column indexcol) a pattern (LIKE,
+ * ILIKE, a regular expression) of an n-gram column?  Its matches do not follow the column's sort order, so the
  * column's correlation with the physical order says nothing of them.
  */
 static bool
@@ -108,8 +130,8 @@ skip_clause_is_like(IndexOptInfo *index, IndexClause *iclause)
 		opno = ((ScalarArrayOpExpr *) clause)->opno;
 	else
 		return false;
-	return get_op_opfamily_strategy(opno, index->opfamily[iclause->indexcol]) ==
-		SKIP_STRATEGY_LIKE;
+	return get_op_opfamily_strategy(opno, index->opfamily[iclause->indexcol]) !=
+		SKIP_STRATEGY_EQUAL;
 }
 
 /*
@@ -256,7 +278,8 @@ skip_true_ranges(double nranges, double tuples, double rows, double values,
 /* The heap pages a scan of the conditions returns. */
 static void
 skip_estimate(const SkipMeta *meta, RelOptInfo *rel, double rows, double probes,
-			  double values, double ndistinct, double corr, SkipEstimate *est)
+			  double values, double ndistinct, double corr,
+			  const SkipPatterns *pat, SkipEstimate *est)
 {
 	double		tuples = Max(rel->tuples, 1.0);
 	double		pages = Max((double) rel->pages, 1.0);
@@ -275,6 +298,10 @@ skip_estimate(const SkipMeta *meta, RelOptInfo *rel, double rows, double probes,
 	else
 		rate = meta->target_rate;
 	rate = Min(Max(rate, 0.0), 1.0);
+	if (pat->every_range)
+		rate = 1.0;
+	else if (pat->clauses > 1)
+		rate = pow(rate, Min(pat->clauses, SKIP_COST_MAX_CLAUSES));
 	est->false_ranges = (1.0 - pow(1.0 - rate, probes)) *
 		Max(summarized - est->true_ranges, 0.0);
 	per_range_pages = pages / est->nranges;
@@ -322,6 +349,70 @@ skip_heap_selectivity(RelOptInfo *rel, double heap_pages, double qual_cost,
 	return sel;
 }
 
+/*
+ * The keys of q a range lacking the needle must all pass: over the
+ * clauses, the fewest keys of one of its alternatives.
+ */
+static int
+skip_query_tests(const SkipQuery *q)
+{
+	int			tests = 0;
+
+	for (int c = 0; c < q->nclauses; c++)
+	{
+		int			a0 = c > 0 ? q->clause_end[c - 1] : 0;
+		int			least = INT_MAX;
+
+		for (int a = a0; a < q->clause_end[c]; a++)
+			least = Min(least, q->alt_end[a] - (a > 0 ? q->alt_end[a - 1] : 0));
+		tests += least == INT_MAX ? 0 : least;
+	}
+	return tests;
+}
+
+/*
+ * What the index asks of the ranges for each constant pattern of the
+ * conditions, as its scan will (skip_query_build).
+ */
+static void
+skip_patterns(IndexPath *path, Relation irel, const SkipMeta *meta, SkipPatterns *pat)
+{
+	IndexOptInfo *index = path->indexinfo;
+	SkipKeyInfo *ki = NULL;
+	ListCell   *lc;
+
+	memset(pat, 0, sizeof(SkipPatterns));
+	foreach(lc, path->indexclauses)
+	{
+		IndexClause *iclause = lfirst_node(IndexClause, lc);
+		OpExpr	   *op = (OpExpr *) iclause->rinfo->clause;
+		int			strategy;
+		Node	   *arg;
+		SkipQuery	q;
+
+		if (!IsA(op, OpExpr) || list_length(op->args) != 2)
+			continue;
+		strategy = get_op_opfamily_strategy(op->opno, index->opfamily[iclause->indexcol]);
+		arg = (Node *) lsecond(op->args);
+		if (strategy == SKIP_STRATEGY_EQUAL || !IsA(arg, Const) || ((Const *) arg)->constisnull)
+			continue;
+		if (ki == NULL)
+		{
+			ki = palloc(sizeof(SkipKeyInfo));
+			skip_keyinfo_init(ki, irel, CurrentMemoryContext);
+		}
+		skip_query_init(&q, CurrentMemoryContext);
+		if (!skip_query_build(ki, meta, iclause->indexcol, strategy, op->inputcollid,
+							  &ki->ti[iclause->indexcol], ((Const *) arg)->constvalue, &q))
+		{
+			pat->every_range = true;
+			continue;
+		}
+		pat->keys += Max(q.keys.n - 1, 0);
+		pat->clauses = Max(pat->clauses, skip_query_tests(&q));
+	}
+}
+
 /* amcostestimate */
 void
 skip_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
@@ -339,8 +430,10 @@ skip_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	double		sel, probes, values, corr, pages;
 	Cost		missing;
 	List	   *quals = get_quals_from_indexclauses(path->indexclauses);
+	SkipPatterns patterns;
 
 	skip_read_meta(irel, &meta);
+	skip_patterns(path, irel, &meta, &patterns);
 	index_close(irel, NoLock);
 	get_tablespace_page_costs(index->reltablespace, &spc_random_page_cost,
 							  &spc_seq_page_cost);
@@ -349,7 +442,8 @@ skip_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	probes = skip_probes(root, path, &values);
 	corr = skip_correlation(root, path);
 	skip_estimate(&meta, rel, sel * Max(rel->tuples, 1.0), probes, values,
-				  skip_column_distinct(root, path), corr, &est);
+				  skip_column_distinct(root, path), corr, &patterns, &est);
+	probes += patterns.keys;
 	cost_qual_eval(&qcost, quals, root);
 	*indexSelectivity = skip_heap_selectivity(rel, est.heap_pages, qcost.per_tuple,
 											  spc_random_page_cost,

@@ -18,6 +18,8 @@
 #include "catalog/pg_opfamily.h"
 #include "catalog/pg_type.h"
 #include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/regproc.h"
 #include "utils/catcache.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -51,7 +53,7 @@ bloomskip_handler(PG_FUNCTION_ARGS)
 
 	skip_init_reloptions();
 	am->amstrategies = SKIP_NSTRATEGIES;
-	am->amsupport = SKIP_OPTIONS_PROC;
+	am->amsupport = SKIP_NSUPPORT;
 	am->amoptsprocnum = SKIP_OPTIONS_PROC;
 	am->amcanmulticol = true;
 	am->amoptionalkey = true;
@@ -115,51 +117,96 @@ skip_opfamily_name(Oid opfamily)
 
 /* Report one problem of an operator family (amvalidate's style). */
 static bool
-skip_invalid(const char *opfamilyname, const char *what, Oid oid)
+skip_invalid(const char *opfamilyname, const char *what, const char *object)
 {
 	ereport(INFO,
 			(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
-			 errmsg("operator family \"%s\" of access method bloomskip %s %u",
-					opfamilyname, what, oid)));
+			 errmsg("operator family \"%s\" of access method bloomskip %s %s",
+					opfamilyname, what, object)));
 	return false;
 }
 
-/* Is operator op of family famname valid for strategy's kind of family? */
-static bool
-skip_validate_op(const char *famname, Form_pg_amop op, int strategy)
+/*
+ * The operations table that support function 2 (proc, of the family's
+ * members) returns, or NULL if it is not one.
+ */
+static const SkipClassOps *
+skip_validate_class_proc(Oid proc)
 {
-	if (op->amopstrategy != strategy || op->amoppurpose != AMOP_SEARCH ||
-		!check_amop_signature(op->amopopr, BOOLOID, op->amoplefttype, op->amoprighttype))
-		return skip_invalid(famname, strategy == SKIP_STRATEGY_LIKE ?
-							"has an operator that is not a LIKE of strategy 2:" :
-							"has an operator that is not an equality of strategy 1:",
-							op->amopopr);
-	if (strategy == SKIP_STRATEGY_LIKE &&
-		(op->amoplefttype != TEXTOID || op->amoprighttype != TEXTOID))
-		return skip_invalid(famname, "has a LIKE operator not on text:", op->amopopr);
-	return true;
+	const SkipClassOps *ops;
+
+	if (!check_amproc_signature(proc, INTERNALOID, true, 1, 1, INTERNALOID))
+		return NULL;
+	ops = (const SkipClassOps *) DatumGetPointer(OidFunctionCall1(proc, PointerGetDatum(NULL)));
+	return ops && ops->magic == SKIP_CLASS_MAGIC ? ops : NULL;
 }
 
 /*
- * Which kind of family opfamily is: SKIP_STRATEGY_LIKE (n-grams) if any of
- * its operators has that strategy, else SKIP_STRATEGY_EQUAL.
+ * The class of opfamily for type typ: its support function 2's table, or
+ * for a family of 1.3 without one, what 1.3 inferred (a LIKE operator: the
+ * n-gram class).  NULL if support function 2 is not a class table.
  */
-static int
-skip_family_kind(CatCList *ops)
+static const SkipClassOps *
+skip_family_class(const char *famname, Oid opfamily, Oid typ, CatCList *ops, bool *ok)
 {
+	Oid			proc = get_opfamily_proc(opfamily, typ, typ, SKIP_CLASS_PROC);
+
+	if (OidIsValid(proc))
+	{
+		const SkipClassOps *c = skip_validate_class_proc(proc);
+
+		if (c == NULL)
+			*ok = skip_invalid(famname, "has a support function 2 that is not a bloomskip class function (internal) returning internal:",
+							   format_procedure(proc));
+		return c;
+	}
 	for (int i = 0; i < ops->n_members; i++)
 		if (((Form_pg_amop) GETSTRUCT(&ops->members[i]->tuple))->amopstrategy ==
 			SKIP_STRATEGY_LIKE)
-			return SKIP_STRATEGY_LIKE;
-	return SKIP_STRATEGY_EQUAL;
+			return &skip_ngram_class;
+	return &skip_equal_class;
+}
+
+/* Is operator op of family famname valid for class c? */
+static bool
+skip_validate_op(const char *famname, Form_pg_amop op, const SkipClassOps *c)
+{
+	if (op->amopstrategy < 1 || op->amopstrategy > SKIP_NSTRATEGIES ||
+		!(c->strategies & SKIP_STRATEGY_BIT(op->amopstrategy)))
+		return skip_invalid(famname, "has an operator of a strategy its class does not serve:",
+							format_operator(op->amopopr));
+	if (op->amoppurpose != AMOP_SEARCH ||
+		!check_amop_signature(op->amopopr, BOOLOID, op->amoplefttype, op->amoprighttype))
+		return skip_invalid(famname, "has an operator that is not a boolean search operator:",
+							format_operator(op->amopopr));
+	if (op->amopstrategy == SKIP_STRATEGY_TSQUERY ?
+		(op->amoplefttype != TSVECTOROID || op->amoprighttype != TSQUERYOID) :
+		op->amopstrategy != SKIP_STRATEGY_EQUAL &&
+		(op->amoplefttype != TEXTOID || op->amoprighttype != TEXTOID))
+		return skip_invalid(famname, "has a pattern operator not on text (or a full-text one not on tsvector and tsquery):",
+							format_operator(op->amopopr));
+	return true;
+}
+
+/* Is support function proc valid (the options function 1, or the class function 2)? */
+static bool
+skip_validate_proc(const char *famname, Form_pg_amproc proc)
+{
+	if (proc->amprocnum == SKIP_OPTIONS_PROC && check_amoptsproc_signature(proc->amproc))
+		return true;
+	if (proc->amprocnum == SKIP_CLASS_PROC && skip_validate_class_proc(proc->amproc))
+		return true;
+	return skip_invalid(famname, "has a support function that is neither the options function (1) nor the class function (2):",
+						format_procedure(proc->amproc));
 }
 
 /*
- * amvalidate: a family is either of equality operators (strategy 1,
- * search, returning boolean) without support functions, whose types have
- * an extended hash function (the hashing this access method uses), or of
- * LIKE operators on text (strategy 2) with at most the options function
- * (support function 1).
+ * amvalidate: a family's class is its support function 2's table (or, for
+ * a family of 1.3 without one, the class 1.3 inferred); its operators are
+ * boolean search operators of strategies the class serves (pattern
+ * strategies on text), its support functions the options function (1)
+ * and the class function (2); an equality class's type has an extended
+ * hash function (the hashing this access method uses).
  */
 bool
 skip_validate(Oid opclassoid)
@@ -170,7 +217,7 @@ skip_validate(Oid opclassoid)
 	char	   *famname;
 	CatCList   *list;
 	bool		ok = true;
-	int			kind;
+	const SkipClassOps *c;
 
 	if (!HeapTupleIsValid(tup))
 		elog(ERROR, "cache lookup failed for operator class %u", opclassoid);
@@ -178,27 +225,17 @@ skip_validate(Oid opclassoid)
 	opfamily = cls->opcfamily;
 	famname = skip_opfamily_name(opfamily);
 	list = SearchSysCacheList1(AMOPSTRATEGY, ObjectIdGetDatum(opfamily));
-	kind = skip_family_kind(list);
-	for (int i = 0; i < list->n_members; i++)
-		ok &= skip_validate_op(famname, (Form_pg_amop) GETSTRUCT(&list->members[i]->tuple), kind);
+	c = skip_family_class(famname, opfamily, cls->opcintype, list, &ok);
+	for (int i = 0; c && i < list->n_members; i++)
+		ok &= skip_validate_op(famname, (Form_pg_amop) GETSTRUCT(&list->members[i]->tuple), c);
 	ReleaseCatCacheList(list);
-	if (kind == SKIP_STRATEGY_EQUAL &&
+	if (c == &skip_equal_class &&
 		!OidIsValid(lookup_type_cache(cls->opcintype, TYPECACHE_HASH_EXTENDED_PROC)->hash_extended_proc))
-		ok = skip_invalid(famname, "has a type without an extended hash function:", cls->opcintype);
+		ok = skip_invalid(famname, "has a type without an extended hash function:",
+						  format_type_be(cls->opcintype));
 	list = SearchSysCacheList1(AMPROCNUM, ObjectIdGetDatum(opfamily));
 	for (int i = 0; i < list->n_members; i++)
-	{
-		Form_pg_amproc proc = (Form_pg_amproc) GETSTRUCT(&list->members[i]->tuple);
-
-		if (kind == SKIP_STRATEGY_EQUAL)
-			ok = skip_invalid(famname, "has support functions, which it does not use; first:",
-							  proc->amproc);
-		else if (proc->amprocnum != SKIP_OPTIONS_PROC || !check_amoptsproc_signature(proc->amproc))
-			ok = skip_invalid(famname, "has a support function that is not the options function (1):",
-							  proc->amproc);
-		if (!ok)
-			break;
-	}
+		ok &= skip_validate_proc(famname, (Form_pg_amproc) GETSTRUCT(&list->members[i]->tuple));
 	ReleaseCatCacheList(list);
 	ReleaseSysCache(tup);
 	return ok;

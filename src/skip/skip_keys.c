@@ -6,39 +6,33 @@
  *	  (build, insert, summarize, scan, bloomskip_check and
  *	  bloomskip_range_filter) goes through these functions, so they hash alike.
  *
- * Two kinds of columns, by operator class:
+ * A column's operator class decides its keys, through a table of
+ * operations (SkipClassOps, skip.h) that its support function 2 returns:
+ * what a stored value sets, what a scan value asks (an AND of ORs of ANDs
+ * of keys: SkipQuery), which strategies it serves, how it is sized.  This
+ * file dispatches to the table and defines the equality class's; the
+ * n-gram classes are in skip_ngram.c, the full-text class in
+ * skip_tsvector.c, and skip_query.c builds queries.  A class of arrays or
+ * jsonb is one more file with its table, and the SQL declaring the class
+ * with that support function (and its strategies in skip.h).
+ *
+ * The classes of 1.3 had no support function 2 (an index built then, or a
+ * database not yet updated, has none): a family with a LIKE operator is
+ * then the n-gram class, any other the equality class, exactly the
+ * inference 1.3 made.  Their tables hash as 1.3 did, so the pages of
+ * existing indexes read the same.
  *
  *   equality (every *_bloomskip_ops): a value is one key, hashed as a
  *	 value added to a bloom filter of scheme 2 (bloom_hash_datum) with the
- *	 index's seed plus the column number.  A scan value asks for one key.
+ *	 index's seed plus the column number.  A scan value asks for one key,
+ *	 if its type hashes as the column's (no operator of the families gives
+ *	 another, but a family amvalidate rejects might): else every range.
  *
- *   n-gram (text_ngram_bloomskip_ops, ClickHouse's ngrambf_v1): a value's
- *	 keys are its n-grams of n characters (bloom_each_ngram: each hashed as
- *	 the bytes of a text under a deterministic collation, with the same
- *	 seed), as many as it has characters minus n - 1.  A LIKE pattern asks
- *	 for every n-gram of its literal fragments (bloom_like_ngrams), all of
- *	 which must be in a range that holds a match: a conjunction.  A pattern
- *	 without a fragment of n characters asks for nothing and so matches
- *	 every range.  LIKE compares bytes under a deterministic collation and
- *	 the n-grams are byte strings, so no range holding a match is missed;
- *	 under a nondeterministic collation (LIKE accepts one from PostgreSQL
- *	 18 on) it does not, and the scan returns every range.  ILIKE is not
- *	 served: its case folding follows the collation's lower(), which byte
- *	 n-grams of the stored values cannot answer exactly.
- *
- * Sizing.  A range's distinct keys of an n-gram column are its distinct
- * n-grams, counted by the build as any keys.  A needle absent from a range
- * usually lacks several of its n-grams, each of which must be a false
- * positive for the range to be returned; so the default rate of an index
- * with an n-gram column is the square root of the equality default (the
- * target reached with two absent n-grams), which takes about half the
- * bits.  The n-grams of a pattern are deduplicated and at most
- * SKIP_MAX_LIKE_KEYS are probed: each costs up to k page reads per
- * segment, and a conjunction of that many is already as selective as the
- * filters can be.  A column under a nondeterministic collation is refused
- * at CREATE INDEX: LIKE does not compare bytes there (PostgreSQL 18 accepts
- * it), so no n-gram could be trusted; a scan under such a collation still
- * returns every range.
+ * Sizing.  A range's distinct keys are counted by the build as any keys;
+ * a class whose query asks for several keys at once (many_keys: n-grams)
+ * gets the square root of the equality default rate (the target reached
+ * with two absent keys), which takes about half the bits.  A class's
+ * empty_factor scales the keys per range assumed at an empty build.
  *
  *-------------------------------------------------------------------------
  */
@@ -52,62 +46,31 @@
 #include "utils/rel.h"
 #include "utils/relcache.h"
 
-#include "../bloom_text.h"
-
-/* n-grams per range assumed at an empty build, per equality key assumed */
-#define SKIP_NGRAM_EMPTY_FACTOR	16
-/* n-grams of a pattern probed at most (see the header comment) */
-#define SKIP_MAX_LIKE_KEYS		64
-
-/* The opclass options of an n-gram column. */
-typedef struct SkipNgramOptions
-{
-	int32		vl_len_;
-	int			n;
-} SkipNgramOptions;
-
-PG_FUNCTION_INFO_V1(bloomskip_ngram_options);
-/* The options support function of text_ngram_bloomskip_ops: (n = ...). */
-Datum
-bloomskip_ngram_options(PG_FUNCTION_ARGS)
-{
-	local_relopts *relopts = (local_relopts *) PG_GETARG_POINTER(0);
-
-	init_local_reloptions(relopts, sizeof(SkipNgramOptions));
-	add_local_int_reloption(relopts, "n",
-							"Characters per n-gram of a bloomskip n-gram column",
-							SKIP_NGRAM_DEFAULT_N, 1, BLOOM_NGRAM_MAX,
-							offsetof(SkipNgramOptions, n));
-	PG_RETURN_VOID();
-}
-
 /*
- * The n-gram length of column i if its operator family serves LIKE (an
- * n-gram column), else 0.
+ * The operations of column i's class: its support function 2's table, or
+ * for a family of 1.3 without one, the class 1.3 inferred from its
+ * operators.
  */
-static int
-skip_column_ngram(Relation index, int i, bytea **opts)
+static const SkipClassOps *
+skip_column_class(Relation index, int i)
 {
 	Oid			typ = index->rd_opcintype[i];
-	int			n;
+	const SkipClassOps *ops;
 
-	if (!OidIsValid(get_opfamily_member(index->rd_opfamily[i], typ, typ,
-										SKIP_STRATEGY_LIKE)))
-		return 0;
-	if (OidIsValid(index->rd_indcollation[i]) &&
-		!get_collation_isdeterministic(index->rd_indcollation[i]))
-		ereport(ERROR,
-				(errcode(ERRCODE_COLLATION_MISMATCH),
-				 errmsg("operator class text_ngram_bloomskip_ops needs a deterministic collation"),
-				 errdetail("Column %d of index \"%s\" has the nondeterministic collation \"%s\", under which LIKE does not compare bytes.",
-						   i + 1, RelationGetRelationName(index),
-						   get_collation_name(index->rd_indcollation[i])),
-				 errhint("Index the column under a deterministic collation, e.g. (col COLLATE \"C\" text_ngram_bloomskip_ops), and query it under the same one.")));
-	n = opts && opts[i] ? ((SkipNgramOptions *) opts[i])->n : SKIP_NGRAM_DEFAULT_N;
-	if (n < 1 || n > BLOOM_NGRAM_MAX)
-		elog(ERROR, "bloomskip index \"%s\" has an invalid n-gram length %d",
-			 RelationGetRelationName(index), n);
-	return n;
+	if (OidIsValid(index_getprocid(index, i + 1, SKIP_CLASS_PROC)))
+	{
+		FmgrInfo   *proc = index_getprocinfo(index, i + 1, SKIP_CLASS_PROC);
+
+		ops = (const SkipClassOps *) DatumGetPointer(FunctionCall1(proc, PointerGetDatum(NULL)));
+		if (ops == NULL || ops->magic != SKIP_CLASS_MAGIC)
+			elog(ERROR, "support function 2 of column %d of bloomskip index \"%s\" returned no operator class table",
+				 i + 1, RelationGetRelationName(index));
+		return ops;
+	}
+	if (OidIsValid(get_opfamily_member(index->rd_opfamily[i], typ, typ,
+									   SKIP_STRATEGY_LIKE)))
+		return &skip_ngram_class;
+	return &skip_equal_class;
 }
 
 /* The per-column hashing information of an index, in mcxt. */
@@ -121,11 +84,23 @@ skip_keyinfo_init(SkipKeyInfo *ki, Relation index, MemoryContext mcxt)
 	ki->natts = desc->natts;
 	for (int i = 0; i < desc->natts; i++)
 	{
-		bloom_typeinfo_init(&ki->ti[i], TupleDescAttr(desc, i)->atttypid,
-							index->rd_indcollation[i], mcxt);
-		ki->ngram[i] = (uint8) skip_column_ngram(index, i, opts);
+		memset(&ki->ti[i], 0, sizeof(BloomTypeInfo));
+		ki->ngram[i] = 0;
+		ki->coll[i] = index->rd_indcollation[i];
+		ki->ops[i] = skip_column_class(index, i);
+		ki->ops[i]->init(ki, index, i, opts ? opts[i] : NULL);
 	}
 	MemoryContextSwitchTo(old);
+}
+
+/* Does any column's class ask several keys per query (n-grams)? */
+bool
+skip_keyinfo_has_ngram(const SkipKeyInfo *ki)
+{
+	for (int i = 0; i < ki->natts; i++)
+		if (ki->ops[i]->many_keys)
+			return true;
+	return false;
 }
 
 /*
@@ -135,17 +110,11 @@ skip_keyinfo_init(SkipKeyInfo *ki, Relation index, MemoryContext mcxt)
 double
 skip_keys_empty_distinct(const SkipKeyInfo *ki)
 {
-	return SKIP_EMPTY_DISTINCT * (skip_keyinfo_has_ngram(ki) ? SKIP_NGRAM_EMPTY_FACTOR : 1);
-}
+	double		f = 1.0;
 
-/* Does any column of the index take n-grams? */
-bool
-skip_keyinfo_has_ngram(const SkipKeyInfo *ki)
-{
 	for (int i = 0; i < ki->natts; i++)
-		if (ki->ngram[i] > 0)
-			return true;
-	return false;
+		f = Max(f, ki->ops[i]->empty_factor);
+	return SKIP_EMPTY_DISTINCT * f;
 }
 
 /* The build's default rate for nranges ranges (see the header comment). */
@@ -155,21 +124,6 @@ skip_keys_default_rate(const SkipKeyInfo *ki, double nranges)
 	double		r = skip_default_rate(nranges);
 
 	return skip_keyinfo_has_ngram(ki) ? Min(sqrt(r), SKIP_MAX_FPR) : r;
-}
-
-/* Append h to buf. */
-static void
-skip_keys_push(void *arg, uint64 h)
-{
-	SkipKeyBuf *buf = (SkipKeyBuf *) arg;
-
-	if (buf->n == buf->cap)
-	{
-		buf->cap = Max(16, 2 * buf->cap);
-		buf->h = buf->h ? repalloc_huge(buf->h, sizeof(uint64) * buf->cap) :
-			MemoryContextAllocHuge(buf->cxt, sizeof(uint64) * buf->cap);
-	}
-	buf->h[buf->n++] = h;
 }
 
 /* The column's seed: the index's plus the column number. */
@@ -188,59 +142,99 @@ int
 skip_value_keys(const SkipKeyInfo *ki, const SkipMeta *meta, int attno,
 				Datum value, SkipKeyBuf *buf)
 {
-	text	   *t;
-
-	if (ki->ngram[attno] == 0)
-	{
-		skip_keys_push(buf, bloom_hash_datum(&ki->ti[attno], value,
-											 skip_column_seed(meta, attno),
-											 meta->scheme));
-		return 1;
-	}
-	t = DatumGetTextPP(value);
-	return bloom_each_ngram(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), ki->ngram[attno],
-							skip_column_seed(meta, attno), skip_keys_push, buf);
-}
-
-/* qsort comparator of uint64 */
-static int
-skip_keys_cmp(const void *a, const void *b)
-{
-	uint64		x = *(const uint64 *) a;
-	uint64		y = *(const uint64 *) b;
-
-	return (x > y) - (x < y);
+	return ki->ops[attno]->value_keys(ki, attno, meta, skip_column_seed(meta, attno),
+									  value, buf);
 }
 
 /*
- * Append to buf the keys that a range must all hold to match the non-null
- * scan value of column attno under strategy; returns how many (0: every
- * range matches).  An equality value (of type ti, which hashes as the
- * column does) asks for its one key; a LIKE pattern for its n-grams,
- * deduplicated, at most SKIP_MAX_LIKE_KEYS.
+ * Build in q (initialized) what a range must hold to match the non-null
+ * scan value of column attno under strategy and collation; false if every
+ * range may match (a strategy the class does not serve included).
  */
-int
-skip_query_keys(const SkipKeyInfo *ki, const SkipMeta *meta, int attno,
-				StrategyNumber strategy, const BloomTypeInfo *ti, Datum value,
-				SkipKeyBuf *buf)
+bool
+skip_query_build(const SkipKeyInfo *ki, const SkipMeta *meta, int attno,
+				 StrategyNumber strategy, Oid collation, const BloomTypeInfo *ti,
+				 Datum value, SkipQuery *q)
 {
-	text	   *pat;
-	int			first = buf->n,
-				n = 0;
+	const SkipClassOps *ops = ki->ops[attno];
 
-	if (strategy != SKIP_STRATEGY_LIKE || ki->ngram[attno] == 0)
-	{
-		skip_keys_push(buf, bloom_hash_datum(ti, value, skip_column_seed(meta, attno),
-											 meta->scheme));
-		return 1;
-	}
-	pat = DatumGetTextPP(value);
-	bloom_like_ngrams(VARDATA_ANY(pat), VARSIZE_ANY_EXHDR(pat), ki->ngram[attno],
-					  skip_column_seed(meta, attno), skip_keys_push, buf);
-	qsort(buf->h + first, buf->n - first, sizeof(uint64), skip_keys_cmp);
-	for (int i = first; i < buf->n && n < SKIP_MAX_LIKE_KEYS; i++)
-		if (n == 0 || buf->h[first + n - 1] != buf->h[i])
-			buf->h[first + n++] = buf->h[i];
-	buf->n = first + n;
-	return n;
+	if (strategy < 1 || strategy > SKIP_NSTRATEGIES ||
+		!(ops->strategies & SKIP_STRATEGY_BIT(strategy)))
+		return false;
+	if (!ops->query(ki, attno, meta, skip_column_seed(meta, attno), strategy,
+					collation, ti, value, q))
+		return false;
+	return q->nclauses > 0;
+}
+
+/* The family and collation fingerprint a range's filter of column attno carries. */
+void
+skip_column_family(const SkipKeyInfo *ki, int attno, char *family, uint32 *collfp)
+{
+	ki->ops[attno]->family(ki, attno, family, collfp);
+}
+
+/*
+ * The equality class: one key per value (see the header comment), hashed
+ * by the column type's hashing (in the current memory context, the key
+ * information's).
+ */
+static void
+skip_equal_init(SkipKeyInfo *ki, Relation index, int attno, bytea *opts)
+{
+	bloom_typeinfo_init(&ki->ti[attno], TupleDescAttr(RelationGetDescr(index), attno)->atttypid,
+						index->rd_indcollation[attno], CurrentMemoryContext);
+}
+
+static int
+skip_equal_value_keys(const SkipKeyInfo *ki, int attno, const SkipMeta *meta,
+					  uint64 seed, Datum value, SkipKeyBuf *buf)
+{
+	skip_keys_push(buf, bloom_hash_datum(&ki->ti[attno], value, seed, meta->scheme));
+	return 1;
+}
+
+/* A value of type ti asks for its one key, if ti hashes as the column. */
+static bool
+skip_equal_query(const SkipKeyInfo *ki, int attno, const SkipMeta *meta, uint64 seed,
+				 StrategyNumber strategy, Oid collation, const BloomTypeInfo *ti,
+				 Datum value, SkipQuery *q)
+{
+	const BloomTypeInfo *colti = &ki->ti[attno];
+
+	if (memcmp(ti->family, colti->family, BLOOM_FAMILY_LEN) != 0 ||
+		ti->collfp != colti->collfp)
+		return false;
+	skip_query_key(q, bloom_hash_datum(ti, value, seed, meta->scheme));
+	skip_query_end_alt(q);
+	skip_query_end_clause(q);
+	return true;
+}
+
+static void
+skip_equal_family(const SkipKeyInfo *ki, int attno, char *family, uint32 *collfp)
+{
+	memcpy(family, ki->ti[attno].family, BLOOM_FAMILY_LEN);
+	*collfp = ki->ti[attno].collfp;
+}
+
+const SkipClassOps skip_equal_class = {
+	.magic = SKIP_CLASS_MAGIC,
+	.name = "equality",
+	.strategies = SKIP_STRATEGY_BIT(SKIP_STRATEGY_EQUAL),
+	.empty_factor = 1.0,
+	.many_keys = false,
+	.hashes_type = true,
+	.init = skip_equal_init,
+	.value_keys = skip_equal_value_keys,
+	.query = skip_equal_query,
+	.family = skip_equal_family,
+};
+
+PG_FUNCTION_INFO_V1(bloomskip_equal_class);
+/* Support function 2 of every equality class: its table of operations. */
+Datum
+bloomskip_equal_class(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(&skip_equal_class);
 }

@@ -5,11 +5,13 @@
  *
  * Only bitmap scans (amgetbitmap), as BRIN: the result is a set of lossy
  * heap pages whose rows the executor rechecks.  For every segment the scan
- * computes a bitmap of its ranges: for each scan key the OR over the key's
- * values (one value, or every element of an = ANY array, in one pass) of
- * the AND over the value's keys (skip_query_keys: one for =, the n-grams
- * of a LIKE pattern) of the AND of each key's k rows; the keys' bitmaps
- * are ANDed (several columns, or several conditions on one).  Reading
+ * computes a bitmap of its ranges: a scan key asks, through its column's
+ * operator class (skip_query_build), an AND of clauses, each an OR of
+ * values, each an AND of keys (one key for =, the n-grams of a LIKE
+ * pattern, a clause per required string set of a regular expression; the
+ * elements of an = ANY array are the values of one clause); each key is
+ * the AND of its k rows, and every clause's bitmaps are ANDed (several
+ * columns, or several conditions on one).  Reading
  * stops early in a segment once its bitmap is empty, so an absent key
  * usually costs fewer than k pages.  A NULL key, or an array of only
  * NULLs, matches nothing.
@@ -108,40 +110,70 @@ skip_scan_typeinfo(IndexScanDesc scan, int i, Oid typid)
 	return so->ti[i];
 }
 
-/*
- * Do the n-grams of a LIKE pattern under collation coll find every range
- * holding a match?  Only if LIKE compares bytes: under a deterministic
- * collation (a nondeterministic one is accepted by LIKE from PostgreSQL 18).
- */
-static bool
-skip_like_exact(Oid coll)
+/* A growing list of the scan's key hashes (ANDed). */
+typedef struct SkipKeyList
 {
-	return !OidIsValid(coll) || get_collation_isdeterministic(coll);
+	SkipKeyHashes *k;
+	int			n;
+	int			cap;
+} SkipKeyList;
+
+/* A new entry of l. */
+static SkipKeyHashes *
+skip_keylist_add(SkipKeyList *l, int attno)
+{
+	if (l->n == l->cap)
+	{
+		l->cap = Max(8, 2 * l->cap);
+		l->k = l->k ? repalloc(l->k, sizeof(SkipKeyHashes) * l->cap) :
+			palloc(sizeof(SkipKeyHashes) * l->cap);
+	}
+	memset(&l->k[l->n], 0, sizeof(SkipKeyHashes));
+	l->k[l->n].attno = attno;
+	return &l->k[l->n++];
+}
+
+/* Clause c of q as an entry: the OR of its alternatives (values). */
+static void
+skip_clause_hashes(const SkipQuery *q, int c, SkipKeyHashes *kh)
+{
+	int			a0 = c > 0 ? q->clause_end[c - 1] : 0;
+	int			a1 = q->clause_end[c];
+	int			k0 = a0 > 0 ? q->alt_end[a0 - 1] : 0;
+
+	kh->n = a1 - a0;
+	kh->start = palloc(sizeof(int) * (kh->n + 1));
+	kh->start[0] = 0;
+	for (int a = a0; a < a1; a++)
+		kh->start[a - a0 + 1] = q->alt_end[a] - k0;
+	kh->h = q->keys.h + k0;
 }
 
 /*
- * The hashes of scan key i into *kh; false if the key matches no row (a
- * NULL, or an array without non-NULL elements).  A value of a type whose
- * hashes do not follow the column's (no operator of this access method's
- * families gives one), a LIKE that does not compare bytes, or a strategy
- * that is not the column's kind (only a family that amvalidate rejects
- * has one) makes the key match every range: kh->n = -1.
+ * Append to l what scan key i asks (skip_query_build): one entry per
+ * clause of a value, ANDed.  The elements of an = ANY array are ORed: each
+ * gives its first clause (implied by all of them), all in one entry; an
+ * element that asks nothing makes the key match every range.  False if
+ * the key matches no row (a NULL, or an array without non-NULL elements).
+ * A strategy the column's class does not serve, or a value its class
+ * cannot answer, matches every range.
  */
 static bool
-skip_key_hashes(IndexScanDesc scan, const SkipMeta *meta, int i, SkipKeyHashes *kh)
+skip_key_hashes(IndexScanDesc scan, const SkipMeta *meta, int i, SkipKeyList *l)
 {
 	SkipScanOpaque *so = (SkipScanOpaque *) scan->opaque;
 	ScanKey		sk = &scan->keyData[i];
 	int			attno = sk->sk_attno - 1;
 	Oid			coltype = TupleDescAttr(RelationGetDescr(scan->indexRelation), attno)->atttypid;
-	BloomTypeInfo *colti;
 	Datum	   *elems = &sk->sk_argument;
 	bool	   *nulls = NULL;
-	int			nelems = 1;
+	int			nelems = 1,
+				nvalues = 0;
 	Oid			typid;
 	BloomTypeInfo *ti;
-	char		colfamily[BLOOM_FAMILY_LEN];
-	SkipKeyBuf	buf = {NULL, 0, 0, CurrentMemoryContext};
+	SkipKeyHashes *kh;
+	SkipKeyBuf	all = {NULL, 0, 0, CurrentMemoryContext};
+	int		   *start;
 
 	if (so->cols == NULL)
 	{
@@ -150,10 +182,6 @@ skip_key_hashes(IndexScanDesc scan, const SkipMeta *meta, int i, SkipKeyHashes *
 		so->cols = MemoryContextAlloc(mcxt, sizeof(SkipKeyInfo));
 		skip_keyinfo_init(so->cols, scan->indexRelation, mcxt);
 	}
-	colti = &so->cols->ti[attno];
-	memcpy(colfamily, colti->family, BLOOM_FAMILY_LEN);
-	kh->attno = attno;
-	kh->n = 0;
 	if (sk->sk_flags & SK_ISNULL)
 		return false;
 	if (sk->sk_flags & SK_SEARCHARRAY)
@@ -169,25 +197,47 @@ skip_key_hashes(IndexScanDesc scan, const SkipMeta *meta, int i, SkipKeyHashes *
 	}
 	else
 		typid = OidIsValid(sk->sk_subtype) ? sk->sk_subtype : coltype;
-	ti = skip_scan_typeinfo(scan, i, typid);
-	if ((sk->sk_strategy == SKIP_STRATEGY_LIKE) != (so->cols->ngram[attno] > 0) ||
-		(sk->sk_strategy == SKIP_STRATEGY_LIKE ?
-		 !skip_like_exact(sk->sk_collation) :
-		 memcmp(ti->family, colfamily, BLOOM_FAMILY_LEN) != 0 || ti->collfp != colti->collfp))
-	{
-		kh->n = -1;
-		return true;
-	}
-	kh->start = palloc(sizeof(int) * (nelems + 1));
-	kh->start[0] = 0;
+	ti = so->cols->ops[attno]->hashes_type ? skip_scan_typeinfo(scan, i, typid) : NULL;
+	start = palloc(sizeof(int) * (nelems + 1));
+	start[0] = 0;
 	for (int j = 0; j < nelems; j++)
-		if (nulls == NULL || !nulls[j])
+	{
+		SkipQuery	q;
+		SkipKeyHashes one;
+
+		if (nulls && nulls[j])
+			continue;
+		skip_query_init(&q, CurrentMemoryContext);
+		if (!skip_query_build(so->cols, meta, attno, sk->sk_strategy, sk->sk_collation,
+							  ti, elems[j], &q))
 		{
-			skip_query_keys(so->cols, meta, attno, sk->sk_strategy, ti, elems[j], &buf);
-			kh->start[++kh->n] = buf.n;
+			/* this value may be in every range, and so may the key */
+			skip_keylist_add(l, attno)->n = -1;
+			return true;
 		}
-	kh->h = buf.h ? buf.h : palloc(sizeof(uint64));	/* no keys: patterns match all */
-	return kh->n > 0;
+		if (!(sk->sk_flags & SK_SEARCHARRAY))
+		{
+			for (int c = 0; c < q.nclauses; c++)
+				skip_clause_hashes(&q, c, skip_keylist_add(l, attno));
+			return true;
+		}
+		skip_clause_hashes(&q, 0, &one);
+		for (int a = 0; a < one.n; a++)
+		{
+			for (int k = one.start[a]; k < one.start[a + 1]; k++)
+				skip_keys_push(&all, one.h[k]);
+			if (++nvalues >= nelems)
+				start = repalloc(start, sizeof(int) * (nvalues + 1));
+			start[nvalues] = all.n;
+		}
+	}
+	if (nvalues == 0)
+		return false;
+	kh = skip_keylist_add(l, attno);
+	kh->n = nvalues;
+	kh->start = start;
+	kh->h = all.h;
+	return true;
 }
 
 /* AND row p of segment seg into acc (seg->capacity / 64 words). */
@@ -370,14 +420,14 @@ skip_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	MemoryContext old = MemoryContextSwitchTo(so->cxt);
 	SkipMeta	meta;
 	SkipStaged	st;
-	SkipKeyHashes *keys = palloc(sizeof(SkipKeyHashes) * Max(scan->numberOfKeys, 1));
+	SkipKeyList keys = {NULL, 0, 0};
 	BlockNumber heap_pages;
 	int64		added = 0;
 	bool		none = false;
 
 	skip_read_meta(scan->indexRelation, &meta);
 	for (int i = 0; i < scan->numberOfKeys && !none; i++)
-		none = !skip_key_hashes(scan, &meta, i, &keys[i]);
+		none = !skip_key_hashes(scan, &meta, i, &keys);
 	if (!none)
 	{
 		heap_pages = skip_heap_pages(scan->indexRelation);
@@ -387,8 +437,8 @@ skip_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 		{
 			if (meta.segments[s].first_range >= meta.summarized)
 				break;
-			added += skip_scan_segment(scan, &meta, &meta.segments[s], &st, keys,
-									   scan->numberOfKeys, tbm, heap_pages);
+			added += skip_scan_segment(scan, &meta, &meta.segments[s], &st, keys.k,
+									   keys.n, tbm, heap_pages);
 		}
 		/* the open tail: every page of the ranges not summarized */
 		added += skip_add_ranges(tbm, &meta, meta.summarized,

@@ -330,8 +330,8 @@ skip_copy_column(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 
 /*
  * An empty bloom value for index column col (0-based): the index's m, k
- * and scheme, the column's seed, and its element family (its type's, or
- * "ngram:n", as bloom_ngram_agg names it).
+ * and scheme, the column's seed, and its element family (its class's:
+ * its type's, or "ngram:n", as bloom_ngram_agg names it).
  */
 static BloomFilter *
 skip_column_filter(Relation index, const SkipMeta *meta, int col)
@@ -342,13 +342,7 @@ skip_column_filter(Relation index, const SkipMeta *meta, int col)
 	skip_keyinfo_init(ki, index, CurrentMemoryContext);
 	f = bloom_alloc(BLOOM_LAYOUT_CLASSIC, meta->nhashes, meta->nbits, meta->seed + (uint64) col);
 	f->scheme = meta->scheme;
-	if (ki->ngram[col] > 0)
-		snprintf(f->family, BLOOM_FAMILY_LEN, "ngram:%d", ki->ngram[col]);
-	else
-	{
-		memcpy(f->family, ki->ti[col].family, BLOOM_FAMILY_LEN);
-		f->collfp = ki->ti[col].collfp;
-	}
+	skip_column_family(ki, col, f->family, &f->collfp);
 	return f;
 }
 

@@ -677,6 +677,9 @@ class Fuzzer:
             self.has_findex = c1 is None and c2 is None
         rows, _ = r("SELECT 1 FROM pg_am WHERE amname = %s" % lit(SKIP_AM), bloom=False)
         self.has_skip = bool(rows)
+        rows, _ = r("SELECT opcname FROM pg_opclass WHERE opcmethod = (SELECT oid FROM pg_am WHERE amname = %s)"
+                    % lit(SKIP_AM), bloom=False)
+        self.skip_classes = {x[0] for x in rows or []}
         self.skip_pool = []
         if self.has_skip:
             for fam in ('int4', 'text', 'int8', 'uuid'):
@@ -2255,6 +2258,129 @@ class Fuzzer:
             else:
                 self.st.skipped['skip_range_filter_no_false_negatives'] += 1
 
+    SKIP_WORDS = ['GET', 'post', 'Error', 'ERROR', 'timeout', 'user', 'Séance', 'ΣΑΣ', 'İstanbul',
+                  '\u212Aelvin', 'naïve', 'a.b', '100%', 'x_y', 'back\\slash', '(paren)', '[br]', 'Quokka']
+
+    def skip_line(self):
+        """a random log line: words in mixed case, numbers, hex, metacharacters, non-ASCII"""
+        rng = self.rng
+        n = rng.randrange(0, 9)
+        return ' '.join(rng.choice(self.SKIP_WORDS) if rng.random() < 0.6 else
+                        ('%x' % rng.randrange(16 ** rng.randrange(1, 9)) if rng.random() < 0.5
+                         else str(rng.randrange(100000))) for _ in range(n))
+
+    def skip_regex(self, s):
+        """a regular expression built around fragments of s: escaped literals joined by operators,
+        and hostile shapes (empty, huge, invalid, options, catastrophic backtracking)"""
+        rng = self.rng
+
+        def esc(t):
+            return re.sub(r'([.*+?^${}()|\[\]\\])', r'\\\1', t)
+
+        def frag():
+            if not s:
+                return rng.choice(['a', 'Quokka', ''])
+            i = rng.randrange(len(s))
+            return esc(s[i:i + rng.randrange(1, 9)])
+        c = rng.random()
+        if c < 0.06:
+            return rng.choice(['', '(', 'a{2,1}', '[z-a]', '\\', '(?z)a', '*a', 'a**', '(?x) Quokka # c',
+                               '(a*)*b' * rng.randrange(1, 4), '(a|aa)+$', '\\1(a)', '***=a.b', '***:(?i)quokka',
+                               '(?q)a.b*', '[[:alpha:]]+\\d', 'x' * rng.choice([300, 5000]), '(' * 200 + 'a' + ')' * 200,
+                               '(a|b)' * 500 + 'Quokka', '\\x51uokka', '\\mQuokka\\M', 'a^b', '$^'])
+        ops = ['', '.*', '\\d+', '|', '(x)?', '[ab]?', '+', '{1,3}', '\\s', '.', '?', '*', '(?=a)', '[^q]']
+        out = frag()
+        for _ in range(rng.randrange(0, 4)):
+            op = rng.choice(ops)
+            if op in ('+', '{1,3}', '?', '*') and rng.random() < 0.5:
+                out = '(' + out + ')' + op
+            else:
+                out += op
+            out += frag()
+        if rng.random() < 0.2:
+            out = rng.choice(['^', '(?i)', '(?c)', '(?:']) + out + (')' if out and rng.random() < 0 else '')
+        return out
+
+    def oracle_skip_pattern(self):
+        """bloomskip's n-gram classes (when they exist): over a table of random log lines, the bitmap
+        plan on a text_ngram_bloomskip_ops or text_ngram_ci_bloomskip_ops index gives exactly the
+        rows (or the error) of the sequential scan for LIKE, ILIKE, ~, ~*, SIMILAR TO and = ANY of
+        patterns, random and hostile, under a statement_timeout"""
+        rng = self.rng
+        r = self.run
+        cls = rng.choice(['text_ngram_bloomskip_ops', 'text_ngram_ci_bloomskip_ops'])
+        if cls not in self.skip_classes:
+            self.st.skipped['skip_pattern_equals_seqscan'] += 1
+            return
+        r('DROP TABLE IF EXISTS fz_skip_t', bloom=False)
+        r('CREATE TABLE fz_skip_t (id int, t text)', bloom=False)
+        lines = [self.skip_line() for _ in range(rng.choice([50, 400, 2000]))]
+        r('INSERT INTO fz_skip_t SELECT g, (%s::text[])[g] FROM generate_series(1, %d) g'
+          % (lit('{' + ','.join('"%s"' % l.replace('\\', '\\\\').replace('"', '\\"') for l in lines) + '}'),
+             len(lines)), bloom=False)
+        opts = rng.choice(['', '', ' (n = %d)' % rng.choice([1, 2, 3, 4, 5])])
+        _, code = r('CREATE INDEX fz_skip_ti ON fz_skip_t USING %s (t %s%s) WITH (pages_per_range = %d)'
+                    % (SKIP_AM, cls, opts, rng.choice([1, 2, 4])), oracle='skip_pattern')
+        if code:
+            self.st.skipped['skip_pattern_equals_seqscan'] += 1
+            return
+        if rng.random() < 0.5:
+            r('INSERT INTO fz_skip_t SELECT g, %s FROM generate_series(10001, 10050) g'
+              % lit(self.skip_line()), oracle='skip_pattern')
+        r('ANALYZE fz_skip_t', bloom=False)
+        ops = (['ILIKE', '~*'] if 'ci' in cls else ['LIKE', '~', '~*', 'SIMILAR TO'])
+        for _ in range(rng.randrange(2, 7)):
+            op = rng.choice(ops)
+            s = rng.choice(lines)
+            if op in ('LIKE', 'ILIKE', 'SIMILAR TO'):
+                i = rng.randrange(len(s) + 1)
+                pat = rng.choice(['%', '', '_']) + s[i:i + rng.randrange(0, 12)] + rng.choice(['%', '', '_%'])
+                if rng.random() < 0.3:
+                    pat = pat.swapcase()
+                if rng.random() < 0.05:
+                    pat = rng.choice(['\\', '%\\', 'a' * 3000 + '%', '%' * 50])
+            else:
+                pat = self.skip_regex(s)
+                if rng.random() < 0.2:
+                    pat = pat.swapcase()
+            if rng.random() < 0.15:
+                cond = 't %s ANY (ARRAY[%s, %s])' % ('~~' if op == 'LIKE' else '~~*' if op == 'ILIKE' else
+                                                    op if op != 'SIMILAR TO' else '~', lit(pat),
+                                                    lit(self.skip_regex(rng.choice(lines)) if op in ('~', '~*')
+                                                        else '%' + rng.choice(lines)[:5] + '%'))
+            else:
+                cond = 't %s %s' % (op, lit(pat))
+            self.skip_pattern_compare(cond)
+
+    def skip_pattern_compare(self, cond):
+        sql = "SELECT count(*), md5(string_agg(id::text, ',' ORDER BY id)) FROM fz_skip_t WHERE %s" % cond
+        res = []
+        self.set('statement_timeout', "'2s'")
+        for mode in ('index', 'seq'):
+            if mode == 'index':
+                self.set('enable_seqscan', 'off')
+                self.set('enable_indexscan', 'off')
+                self.set('enable_bitmapscan', 'on')
+                plan, _ = self.run('EXPLAIN (COSTS OFF) ' + sql, oracle='skip_pattern')
+                if plan is not None:
+                    used = any('fz_skip_ti' in p[0] for p in plan)
+                    self.st.passed['skip_pattern_plan_used' if used else 'skip_pattern_plan_seq'] += 1
+            else:
+                self.set('enable_seqscan', 'on')
+                self.set('enable_bitmapscan', 'off')
+            res.append(self.run(sql, oracle='skip_pattern'))
+        for name in ('enable_seqscan', 'enable_indexscan', 'enable_bitmapscan', 'statement_timeout'):
+            self.run('RESET %s' % name, bloom=False)
+        (r0, c0), (r1, c1) = res
+        if r0 is not None and r1 is not None:
+            self.check('skip_pattern_equals_seqscan', r0 == r1, 'index %s / seq scan %s' % (r0, r1), sql)
+        elif c0 != c1 and '08006' not in (c0, c1) and '57014' not in (c0, c1):
+            self.check('skip_pattern_equals_seqscan', False, 'index %s / seq scan %s' % (c0, c1), sql)
+        elif c0 == c1 and c0 not in ('08006', '57014'):
+            self.st.passed['skip_pattern_same_error'] += 1
+        else:
+            self.st.skipped['skip_pattern_equals_seqscan'] += 1
+
     def skip_compare(self, fam, typ):
         rng = self.rng
         form = rng.choice(['eq', 'eq', 'any', 'in', 'join', 'and'])
@@ -2390,6 +2516,7 @@ class Fuzzer:
                  (self.oracle_index, 0.6), (self.oracle_batched, 1.2)]
         if self.has_skip:
             kinds.append((self.oracle_skip, 0.4))
+            kinds.append((self.oracle_skip_pattern, float(os.environ.get('SQLFUZZ_SKIP_PATTERN_WEIGHT', '0.4'))))
         fns = [k for k, w in kinds]
         weights = [w for k, w in kinds]
         t0 = time.time()
@@ -2519,6 +2646,10 @@ class Fuzzer:
             print('  bloomskip (index plan = sequential scan): %d comparisons, the index plan ran %d of %d; pool '
                   'indexes %s' % (st.passed.get('skip_index_equals_seqscan', 0), su, su + sp,
                                   ', '.join(self.skip_pool) or 'none'))
+            pu, ps = st.passed.get('skip_pattern_plan_used', 0), st.passed.get('skip_pattern_plan_seq', 0)
+            print('  bloomskip patterns (index plan = sequential scan): %d comparisons, %d same errors, the index '
+                  'plan ran %d of %d' % (st.passed.get('skip_pattern_equals_seqscan', 0),
+                                         st.passed.get('skip_pattern_same_error', 0), pu, pu + ps))
         else:
             print('  bloomskip: no access method of that name in this build: its oracle did not run')
         if used + plain >= 20 and used < 0.3 * (used + plain):

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# bench/skiptext.sh -- case group "skiptext" of bench/run.sh: bloomskip's
+# n-gram classes for text search (ILIKE through text_ngram_ci_bloomskip_ops,
+# ~ and ~* through text_ngram_bloomskip_ops and ~* through the ci class too)
+# against pg_trgm's GIN index (gin_trgm_ops, which serves all of them) and
+# the sequential scan.  Opt-in: BENCH_GROUPS=skiptext bash bench/run.sh, or
+# directly bash bench/skiptext.sh.  Its own throwaway cluster, configured as
+# bench_setup's default, and its own report, bench/results/skiptext-latest.md.
+#
+# Data: the log lines of bench/skipngram.sql (BENCH_SKIPTEXT_ROWS, default
+# 1,000,000).  Indexes, each alone on the table: none; pg_trgm GIN; bloomskip
+# n-gram; bloomskip n-gram ci.  Cases: a needle in one line by ILIKE, ~ and
+# ~*; a rare event (one line in 10,007) by ILIKE and ~; a common word (one
+# line in 7) by ~* and ILIKE.  Per index and case: one round under EXPLAIN
+# (ANALYZE, BUFFERS) (the planner's plan, shared buffers hit + read), then
+# BENCH_SKIPTEXT_REPS timed rounds (default 3), median; every count checked
+# against the sequential scan's.  The machine may be shared: sizes and
+# buffers are exact, times carry the load average printed in the report.
+set -euo pipefail
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source "$BENCH_DIR/../scripts/lib.sh"
+source "$BENCH_DIR/lib_bench.sh"
+
+STX_ROWS=${BENCH_SKIPTEXT_ROWS:-1000000}
+STX_REPS=${BENCH_SKIPTEXT_REPS:-3}
+STX_OUT=${BENCH_SKIPTEXT_OUT:-$BENCH_DIR/results/skiptext-latest.md}
+STX_CMDLINE=${SKIPTEXT_CMDLINE:-bench/skiptext.sh}
+
+stx_sql() { psql_q -v VERBOSITY=terse "$@"; }
+stx_q() { stx_sql -At -F $'\t' "$@"; }
+
+# label|DDL of the index (none: no index)
+stx_indexes() {
+	cat <<'EOF2'
+none|
+pg_trgm GIN|CREATE INDEX logs_ix ON logs USING gin (msg gin_trgm_ops)
+bloomskip n-gram|CREATE INDEX logs_ix ON logs USING bloomskip (msg text_ngram_bloomskip_ops)
+bloomskip n-gram ci|CREATE INDEX logs_ix ON logs USING bloomskip (msg text_ngram_ci_bloomskip_ops)
+EOF2
+}
+
+T_START=$(date +%s)
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+bench_setup 1000
+stx_sql -f "$BENCH_DIR/skipngram.sql" >/dev/null
+stx_sql -f "$BENCH_DIR/skiptext.sql" >/dev/null
+say "skiptext: loading $STX_ROWS rows"
+t0=$(date +%s)
+echo "SELECT sng_load($STX_ROWS); SELECT stx_cases($STX_ROWS);" | stx_sql >/dev/null
+echo "VACUUM ANALYZE logs;" | stx_sql
+LOAD_S=$(( $(date +%s) - t0 ))
+say "skiptext: the oracle (sequential scans)"
+echo "SELECT stx_oracle();" | stx_sql >/dev/null
+while IFS='|' read -r label ddl; do
+	say "skiptext: $label: build"
+	if [ -n "$ddl" ]; then
+		printf "SELECT sng_build('%s', '%s');\n" "$label" "${ddl//\'/\'\'}" | stx_sql >/dev/null
+		echo "VACUUM ANALYZE logs;" | stx_sql
+	else
+		echo "SELECT sng_build('$label', NULL);" | stx_sql >/dev/null
+	fi
+	say "skiptext: $label: lookups"
+	echo "SELECT stx_measure('$label', $STX_REPS);" | stx_sql >/dev/null
+	[ -z "$ddl" ] || echo "DROP INDEX logs_ix;" | stx_sql
+done < <(stx_indexes)
+T_END=$(date +%s)
+
+# ---- the report ----
+TABLE_INFO=$(echo "SELECT format('%s rows, %s pages, %s, mean line %s bytes; loaded in $LOAD_S s', count(*), pg_relation_size('logs') / 8192, pg_size_pretty(pg_relation_size('logs')), round(avg(octet_length(msg)))) FROM logs" | stx_q)
+CASES=$(stx_q <<'SQL'
+SELECT format('- %s: `%s`, %s rows', kase, cond, expect) FROM stx_case ORDER BY ord;
+SQL
+)
+INDEXES=$(stx_q <<'SQL'
+SELECT format('| %s | %s | %s | %s |', idx, coalesce(pg_size_pretty(bytes), '-'),
+	coalesce(round((build_ms / 1000)::numeric, 1)::text, '-'), coalesce(info, ''))
+  FROM sng_idx ORDER BY ord;
+SQL
+)
+ROWS=$(stx_q <<'SQL'
+SELECT format('| %s | %s | %s | %s | %s | %s |', s.kase, s.idx, s.buffers, round(s.ms::numeric, 1), s.plan,
+	CASE WHEN s.wrong = 0 THEN 'yes' ELSE 'NO' END)
+  FROM stx_sum s JOIN sng_idx i ON i.idx = s.idx ORDER BY s.ord, i.ord;
+SQL
+)
+RATIOS=$(stx_q <<'SQL'
+WITH g AS (SELECT * FROM sng_idx WHERE idx = 'pg_trgm GIN')
+SELECT format('| %s / pg_trgm GIN | %s | %s | %s |', b.idx, round((b.bytes::numeric / g.bytes), 3),
+	round((b.build_ms / g.build_ms)::numeric, 2),
+	(SELECT string_agg(format('%s: buffers x%s, ms x%s', sb.kase,
+		round(sb.buffers::numeric / nullif(sg.buffers, 0), 2), round((sb.ms / nullif(sg.ms, 0))::numeric, 2)), '; ' ORDER BY sb.ord)
+	   FROM stx_sum sb JOIN stx_sum sg ON sg.kase = sb.kase AND sg.idx = g.idx WHERE sb.idx = b.idx))
+  FROM sng_idx b, g WHERE b.idx LIKE 'bloomskip%' ORDER BY b.ord;
+SQL
+)
+SETTINGS=$(bench_settings)
+{
+	echo "# bloomskip n-gram classes against pg_trgm GIN: ILIKE, ~, ~*"
+	echo
+	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); command: \`$STX_CMDLINE\` (${STX_REPS} timed rounds, median); $(( T_END - T_START )) s in all"
+	echo "- machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo) RAM, load average at start $LOAD_START, at end $(cut -d' ' -f1-3 /proc/loadavg) (shared with other work: sizes and buffers are exact, times are not quiet)"
+	echo "- PostgreSQL $(echo 'SHOW server_version' | stx_q), bloomset $BUILD_REV, pg_trgm $(echo "SELECT extversion FROM pg_extension WHERE extname = 'pg_trgm'" | stx_q); configuration: $BENCH_CONFIG ($SETTINGS)"
+	echo "- table: $TABLE_INFO"
+	echo "- cases (the planner chooses the plan; counts checked against one sequential scan before any index):"
+	echo "$CASES"
+	echo
+	echo "| index | size | build s | parameters |"
+	echo "|---|---|---|---|"
+	echo "$INDEXES"
+	echo
+	echo "| case | index | buffers | ms | plan | count = seq scan |"
+	echo "|---|---|---|---|---|---|"
+	echo "$ROWS"
+	echo
+	echo "| ratio | size | build | lookups |"
+	echo "|---|---|---|---|"
+	echo "$RATIOS"
+} | tee "$STX_OUT"

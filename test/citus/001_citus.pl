@@ -214,5 +214,46 @@ is($coord->safe_psql('postgres', q{
 	   WHERE i.indrelid = '%s'::regclass AND starts_with(c.relname, 'events_k_skip')$$)}),
 	't', 'bloomskip_info over every shard: summarized ranges on each');
 
+# The README's guide "Across machines: Citus", verbatim, in a schema of its
+# own: an empty table first, then rows, then the per-shard recipes.
+$coord->safe_psql('postgres', 'CREATE SCHEMA readme');
+my $path = "SET search_path = readme, public;\n";
+$coord->safe_psql('postgres', $path . q{
+CREATE TABLE events (id bigint NOT NULL, k bigint, day date);
+SELECT create_distributed_table('events', 'id');
+-- one filter of every key: each shard builds its partial filter, the
+-- coordinator merges them (filters move, not rows)
+SELECT bloom_agg(k, 2000000, 0.01) FROM events;
+-- one filter per tenant, chunk or day: grouped by any column
+SELECT day, bloom_agg(k) FROM events GROUP BY day;
+-- a skip index on every shard, used there for = and = ANY
+CREATE INDEX ON events USING bloomskip (k);
+});
+$coord->safe_psql('postgres', $path . q{
+	INSERT INTO events SELECT g, g * 31, date '2026-01-01' + g % 10
+	  FROM generate_series(1, 20000) g;
+	CREATE TABLE events_here AS SELECT * FROM events;
+});
+is($coord->safe_psql('postgres', $path . q{
+	SELECT (SELECT bloom_agg(k, 2000000, 0.01) FROM events)::text
+	     = (SELECT bloom_agg(k, 2000000, 0.01) FROM events_here)::text}),
+	't', 'README: the distributed aggregate equals the local one');
+is($coord->safe_psql('postgres', $path . q{
+SELECT bloom_union_agg(result::bloom) FROM run_command_on_shards('events',
+  $$SELECT bloom_agg(k::numeric, 2000000, 0.01) FROM %s$$);
+}),
+	$coord->safe_psql('postgres', $path . q{SELECT bloom_agg(k::numeric, 2000000, 0.01) FROM events_here}),
+	'README: the per-shard union by hand equals the local aggregate');
+my @checks = split /\n/, $coord->safe_psql('postgres', $path . q{
+SELECT shardid, result FROM run_command_on_shards('events', $$
+  SELECT bloomskip_check(i.indexrelid::regclass) FROM pg_index i
+    JOIN pg_class c ON c.oid = i.indexrelid
+   WHERE i.indrelid = '%s'::regclass AND starts_with(c.relname, 'events_k_idx')$$);
+});
+my $nshards = $coord->safe_psql('postgres',
+	q{SELECT count(*) FROM citus_shards WHERE table_name = 'readme.events'::regclass});
+is(scalar(grep { /\|0$/ } @checks) . ' of ' . scalar(@checks), "$nshards of $nshards",
+	'README: bloomskip_check on every shard answers 0');
+
 $_->stop for @nodes;
 done_testing();

@@ -507,3 +507,306 @@ CREATE AGGREGATE @extschema@.bloom_agg(uuid, size_bytes integer, hashes integer,
 );
 COMMENT ON AGGREGATE @extschema@.bloom_agg(uuid, integer, integer, bigint) IS
 'filter of the non-null values with explicit parameters (size in bytes, hashes, seed)';
+
+-- counting_bloom_agg per key type, over the same state type (its tag says
+-- the kind): the automatic and the sized forms.
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, smallint)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, smallint) IS
+'transition function of counting_bloom_agg(smallint)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, smallint, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, smallint, bigint, float8) IS
+'transition function of counting_bloom_agg(smallint, bigint, float8)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, integer)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, integer) IS
+'transition function of counting_bloom_agg(integer)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, integer, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, integer, bigint, float8) IS
+'transition function of counting_bloom_agg(integer, bigint, float8)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, bigint)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, bigint) IS
+'transition function of counting_bloom_agg(bigint)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, bigint, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, bigint, bigint, float8) IS
+'transition function of counting_bloom_agg(bigint, bigint, float8)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, text)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, text) IS
+'transition function of counting_bloom_agg(text)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, text, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, text, bigint, float8) IS
+'transition function of counting_bloom_agg(text, bigint, float8)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, varchar)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, varchar) IS
+'transition function of counting_bloom_agg(varchar)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, varchar, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, varchar, bigint, float8) IS
+'transition function of counting_bloom_agg(varchar, bigint, float8)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, bpchar)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, bpchar) IS
+'transition function of counting_bloom_agg(bpchar)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, bpchar, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, bpchar, bigint, float8) IS
+'transition function of counting_bloom_agg(bpchar, bigint, float8)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, name)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, name) IS
+'transition function of counting_bloom_agg(name)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, name, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, name, bigint, float8) IS
+'transition function of counting_bloom_agg(name, bigint, float8)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, "char")
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, "char") IS
+'transition function of counting_bloom_agg("char")';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, "char", bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, "char", bigint, float8) IS
+'transition function of counting_bloom_agg("char", bigint, float8)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, uuid)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, uuid) IS
+'transition function of counting_bloom_agg(uuid)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, uuid, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, uuid, bigint, float8) IS
+'transition function of counting_bloom_agg(uuid, bigint, float8)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_combine(@extschema@.bloom_agg_state, @extschema@.bloom_agg_state)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_combine(@extschema@.bloom_agg_state, @extschema@.bloom_agg_state) IS
+'combine function of the per-type counting_bloom_agg aggregates: merges two partial states';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_final(@extschema@.bloom_agg_state)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_final(@extschema@.bloom_agg_state) IS
+'final function of the per-type counting_bloom_agg aggregates: the counting filter of a state';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(smallint) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(smallint) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(smallint, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(smallint, bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(integer) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(integer) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(integer, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(integer, bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(bigint) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(bigint) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(bigint, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(bigint, bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(text) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(text) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(text, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(text, bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(varchar) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(varchar) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(varchar, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(varchar, bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(bpchar) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(bpchar) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(bpchar, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(bpchar, bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(name) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(name) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(name, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(name, bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg("char") (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg("char") IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg("char", capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg("char", bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(uuid) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(uuid) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(uuid, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(uuid, bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';

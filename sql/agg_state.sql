@@ -9,7 +9,7 @@ SET bloomset.full_filter = off;
 -- their own, and every other type still bloom_agg(anyelement).
 SELECT a.aggfnoid::regprocedure AS aggregate, a.aggtranstype::regtype AS state
   FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid
- WHERE p.proname = 'bloom_agg'
+ WHERE p.proname IN ('bloom_agg', 'counting_bloom_agg')
  ORDER BY a.aggfnoid::regprocedure::text COLLATE "C";
 
 -- The 1.3 definitions of bloom_agg(anyelement) (internal state), as the
@@ -26,6 +26,14 @@ CREATE AGGREGATE agg13(anyelement, integer, integer, bigint) (
 	SFUNC = bloom_agg_trans_explicit, STYPE = internal, FINALFUNC = bloom_agg_final,
 	COMBINEFUNC = bloom_agg_combine, SERIALFUNC = bloom_agg_serial,
 	DESERIALFUNC = bloom_agg_deserial, PARALLEL = SAFE);
+CREATE AGGREGATE counting13(anyelement) (
+	SFUNC = counting_bloom_agg_auto_trans, STYPE = internal, FINALFUNC = counting_bloom_agg_final,
+	COMBINEFUNC = counting_bloom_agg_combine, SERIALFUNC = counting_bloom_agg_auto_serial,
+	DESERIALFUNC = counting_bloom_agg_auto_deserial, PARALLEL = SAFE);
+CREATE AGGREGATE counting13(anyelement, bigint, float8) (
+	SFUNC = counting_bloom_agg_trans, STYPE = internal, FINALFUNC = counting_bloom_agg_final,
+	COMBINEFUNC = counting_bloom_agg_combine, SERIALFUNC = counting_bloom_agg_serial,
+	DESERIALFUNC = counting_bloom_agg_deserial, PARALLEL = SAFE);
 
 CREATE TABLE ak AS
 SELECT g::smallint AS i2, g AS i4, g::bigint * 7919 AS i8, md5(g::text) AS t,
@@ -58,6 +66,14 @@ SELECT count(*) FILTER (WHERE NOT same) AS mismatches, count(*) AS compared
 	UNION ALL SELECT bloom_agg(i8)::text = agg13(i8)::text FROM ak WHERE false
 	UNION ALL SELECT bloom_agg(i8)::text = agg13(i8)::text FROM ak GROUP BY grp
 	UNION ALL SELECT bloom_agg(t, 10000, 0.01)::text = agg13(t, 10000, 0.01)::text FROM ak GROUP BY grp
+	UNION ALL SELECT counting_bloom_agg(i2)::text = counting13(i2)::text FROM ak
+	UNION ALL SELECT counting_bloom_agg(i8)::text = counting13(i8)::text FROM ak
+	UNION ALL SELECT counting_bloom_agg(t)::text = counting13(t)::text FROM ak
+	UNION ALL SELECT counting_bloom_agg(bc)::text = counting13(bc)::text FROM ak
+	UNION ALL SELECT counting_bloom_agg(u)::text = counting13(u)::text FROM ak
+	UNION ALL SELECT counting_bloom_agg(i4, 40000, 0.01)::text = counting13(i4, 40000, 0.01)::text FROM ak
+	UNION ALL SELECT counting_bloom_agg(nm, 40000, 0.01)::text = counting13(nm, 40000, 0.01)::text FROM ak
+	UNION ALL SELECT counting_bloom_agg(i8 % 100)::text = counting13(i8 % 100)::text FROM ak GROUP BY grp
   ) s;
 
 -- the element family follows the key type as before (char(n) keeps bpchar_ops)
@@ -78,7 +94,9 @@ SET max_parallel_workers_per_gather = 2;
 EXPLAIN (COSTS OFF) SELECT bloom_agg(i8, 40000, 0.01) FROM ak;
 SELECT bloom_agg(i8, 40000, 0.01)::text = agg13(i8, 40000, 0.01)::text AS sized,
        bloom_agg(t)::text = agg13(t)::text AS automatic,
-       bloom_agg(u, 4096, 5, 42)::text = agg13(u, 4096, 5, 42)::text AS explicit
+       bloom_agg(u, 4096, 5, 42)::text = agg13(u, 4096, 5, 42)::text AS explicit,
+       counting_bloom_agg(i8 % 1000)::text = counting13(i8 % 1000)::text AS counting,
+       counting_bloom_agg(t, 40000, 0.01)::text = counting13(t, 40000, 0.01)::text AS counting_sized
   FROM ak;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
@@ -95,6 +113,14 @@ CREATE AGGREGATE partial_bloom(text) (
 CREATE AGGREGATE combine_bloom(bloom_agg_state) (
 	SFUNC = bloom_agg_state_combine, STYPE = bloom_agg_state,
 	FINALFUNC = bloom_agg_state_final);
+CREATE AGGREGATE partial_counting(bigint) (
+	SFUNC = counting_bloom_agg_state_add, STYPE = bloom_agg_state);
+CREATE AGGREGATE combine_counting(bloom_agg_state) (
+	SFUNC = counting_bloom_agg_state_combine, STYPE = bloom_agg_state,
+	FINALFUNC = counting_bloom_agg_state_final);
+SELECT (SELECT combine_counting(p::text::bloom_agg_state)::text
+          FROM (SELECT partial_counting(i8 % 1000) p FROM ak GROUP BY grp) s)
+       = (SELECT counting_bloom_agg(i8 % 1000)::text FROM ak) AS counting_combined;
 CREATE TABLE shard_states AS
 SELECT grp, partial_bloom(i8, 40000, 0.01) AS sized, partial_bloom(t) AS auto
   FROM ak GROUP BY grp;
@@ -169,9 +195,14 @@ SELECT count(*) FILTER (WHERE code = 'ok') AS accepted,
 SELECT state_sqlstate(format('SELECT combine_bloom(%L::bloom_agg_state)',
 	'\x6366' || substr(s, 7))) AS other_kind FROM good;
 
+-- and a bloom state is refused by the counting aggregate's
+SELECT state_sqlstate(format('SELECT combine_counting(%L::bloom_agg_state)', s)) AS bloom_into_counting
+  FROM good;
+
 -- the support functions outside an aggregate
 SELECT bloom_agg_state_add(NULL::bloom_agg_state, 1::bigint);
 SELECT bloom_agg_state_combine(NULL, NULL);
 SELECT bloom_agg_state_final(NULL);
+SELECT counting_bloom_agg_state_add(NULL::bloom_agg_state, 'x'::text);
 
 RESET bloomset.full_filter;

@@ -79,6 +79,12 @@ extern BloomAggState *bloom_agg_read(const char *data, int len, const BloomKindO
 extern void *bloom_make_sized(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact);
 extern void *bloom_make_explicit(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact);
 
+/* The per-type aggregates over bloom_agg_state (bloom_agg_state.c). */
+extern Datum bloom_agg_state_apply(FunctionCallInfo fcinfo, const BloomKindOps *k,
+								   BloomAggMake make, const char *aggname);
+extern Datum bloom_agg_state_merge(FunctionCallInfo fcinfo, const BloomKindOps *k);
+extern Datum bloom_agg_state_finish(FunctionCallInfo fcinfo, const BloomKindOps *k);
+
 /*
  * A set-operation aggregate (union or intersection) of one kind: the step
  * that merges an input or a state into the state; the rest is the kind's.

@@ -59,6 +59,8 @@ static Size bloom_eoh_flat_size(ExpandedObjectHeader *eohptr);
 static void bloom_eoh_flatten(ExpandedObjectHeader *eohptr, void *result,
 							  Size allocated_size);
 
+static void bloom_agg_state_check_kind(BloomAggState *st, const BloomKindOps *k);
+
 static const ExpandedObjectMethods bloom_eoh_methods = {
 	bloom_eoh_flat_size,
 	bloom_eoh_flatten
@@ -174,40 +176,48 @@ bloom_eoh_readable(FunctionCallInfo fcinfo, int i)
 }
 
 /*
- * The transition function of bloom_agg(T), bloom_agg(T, capacity, fpr)
- * and bloom_agg(T, size_bytes, hashes, seed) for the key types T with an
- * aggregate of their own (the number of arguments says which form).
+ * The transition function of a per-type aggregate of kind k: argument 0 the
+ * state, 1 the value, 2.. the sizing arguments that make turns into the
+ * state's filter (or exact-phase header) on the first row.
  */
-PG_FUNCTION_INFO_V1(bloom_agg_state_add);
 Datum
-bloom_agg_state_add(PG_FUNCTION_ARGS)
+bloom_agg_state_apply(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMake make,
+					  const char *aggname)
 {
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	BloomAggMake make = PG_NARGS() == 2 ? bloom_agg_auto_header :
-		PG_NARGS() == 4 ? bloom_make_sized : bloom_make_explicit;
 	BloomAggStateEOH *e;
 
 	/* every row but the first: our read-write state, as we returned it */
 	if (!PG_ARGISNULL(0) && VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(PG_GETARG_DATUM(0))) &&
 		(e = (BloomAggStateEOH *) DatumGetEOHP(PG_GETARG_DATUM(0)))->hdr.eoh_methods == &bloom_eoh_methods &&
-		e->flat == NULL)
+		e->flat == NULL && bloom_agg_state_kind(e->st) == k)
 	{
-		bloom_agg_step(fcinfo, e->st, &bloom_plain_ops, make, "bloom_agg", NULL);
+		bloom_agg_step(fcinfo, e->st, k, make, aggname, NULL);
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 	if (PG_ARGISNULL(0))
 		e = bloom_eoh_new(aggcxt);
 	else
+	{
 		e = bloom_eoh_writable(fcinfo, 0, aggcxt);
-	e->st = bloom_agg_step(fcinfo, e->st, &bloom_plain_ops, make, "bloom_agg",
-						   e->hdr.eoh_context);
+		bloom_agg_state_check_kind(e->st, k);
+	}
+	e->st = bloom_agg_step(fcinfo, e->st, k, make, aggname, e->hdr.eoh_context);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&e->hdr));
 }
 
-/* The combine function: NULL on either side is an empty state. */
-PG_FUNCTION_INFO_V1(bloom_agg_state_combine);
+/* 22P03 unless st is a state of kind k (one state type serves every kind). */
+static void
+bloom_agg_state_check_kind(BloomAggState *st, const BloomKindOps *k)
+{
+	if (st != NULL && bloom_agg_state_kind(st) != k)
+		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, k->state_msg,
+					"the state is of another kind");
+}
+
+/* The combine function of the per-type aggregates of kind k. */
 Datum
-bloom_agg_state_combine(PG_FUNCTION_ARGS)
+bloom_agg_state_merge(FunctionCallInfo fcinfo, const BloomKindOps *k)
 {
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 	BloomAggStateEOH *e;
@@ -220,36 +230,60 @@ bloom_agg_state_combine(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 	b = bloom_eoh_readable(fcinfo, 1);
+	bloom_agg_state_check_kind(b, k);
 	if (PG_ARGISNULL(0))
 		e = bloom_eoh_new(aggcxt);
 	else
 		e = bloom_eoh_writable(fcinfo, 0, aggcxt);
-	if (bloom_agg_state_kind(b) != &bloom_plain_ops ||
-		(e->st != NULL && bloom_agg_state_kind(e->st) != &bloom_plain_ops))
-		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, bloom_plain_ops.state_msg,
-					"the state is of another kind");
+	bloom_agg_state_check_kind(e->st, k);
 	e->st = bloom_agg_combine_into(e->st, b, e->hdr.eoh_context);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&e->hdr));
 }
 
 /*
- * The final function: the filter (the state stays as it is); over no rows,
- * the empty filter.
+ * The final function of the per-type aggregates of kind k: the filter (the
+ * state stays as it is); over no rows, the kind's empty filter.
  */
-PG_FUNCTION_INFO_V1(bloom_agg_state_final);
 Datum
-bloom_agg_state_final(PG_FUNCTION_ARGS)
+bloom_agg_state_finish(FunctionCallInfo fcinfo, const BloomKindOps *k)
 {
 	BloomAggState *st;
 
 	bloom_agg_context(fcinfo);
 	if (PG_ARGISNULL(0))
-		PG_RETURN_POINTER(bloom_plain_ops.empty());
+		PG_RETURN_POINTER(k->empty());
 	st = bloom_eoh_readable(fcinfo, 0);
-	if (bloom_agg_state_kind(st) != &bloom_plain_ops)
-		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, bloom_plain_ops.state_msg,
-					"the state is of another kind");
+	bloom_agg_state_check_kind(st, k);
 	PG_RETURN_POINTER(bloom_agg_result(fcinfo, st));
+}
+
+/*
+ * bloom_agg(T), bloom_agg(T, capacity, fpr) and bloom_agg(T, size_bytes,
+ * hashes, seed) for the key types T with aggregates of their own (the
+ * number of arguments says which form), and their combine and final.
+ */
+PG_FUNCTION_INFO_V1(bloom_agg_state_add);
+Datum
+bloom_agg_state_add(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_apply(fcinfo, &bloom_plain_ops,
+								 PG_NARGS() == 2 ? bloom_agg_auto_header :
+								 PG_NARGS() == 4 ? bloom_make_sized : bloom_make_explicit,
+								 "bloom_agg");
+}
+
+PG_FUNCTION_INFO_V1(bloom_agg_state_combine);
+Datum
+bloom_agg_state_combine(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_merge(fcinfo, &bloom_plain_ops);
+}
+
+PG_FUNCTION_INFO_V1(bloom_agg_state_final);
+Datum
+bloom_agg_state_final(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_finish(fcinfo, &bloom_plain_ops);
 }
 
 /* ---- input and output ----------------------------------------------------- */

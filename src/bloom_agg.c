@@ -92,6 +92,7 @@
 #include "miscadmin.h"
 #include "nodes/primnodes.h"
 #include "port/pg_bitutils.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
 
@@ -643,8 +644,18 @@ static void
 bloom_agg_first_value(FunctionCallInfo fcinfo, BloomAggValue *v, char *family,
 					  uint32 *collfp, MemoryContext cxt)
 {
-	bloom_typeinfo_init(&v->ti, bloom_agg_argtype(fcinfo, 1),
-						PG_GET_COLLATION(), cxt);
+	Oid			typid = bloom_agg_argtype(fcinfo, 1);
+	Oid			coll = PG_GET_COLLATION();
+
+	/*
+	 * Citus wraps the arguments of a multi-argument aggregate in a ROW, which
+	 * has no collation, and calls the transition function without an
+	 * expression: the value is hashed under its type's default collation
+	 * (what a column of that type has unless declared otherwise).
+	 */
+	if (!OidIsValid(coll) && fcinfo->flinfo->fn_expr == NULL)
+		coll = get_typcollation(typid);
+	bloom_typeinfo_init(&v->ti, typid, coll, cxt);
 	v->valid = true;
 	bloom_check_element_fields(family, collfp, &v->ti, true);
 }

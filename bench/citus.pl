@@ -58,7 +58,7 @@ $coord->safe_psql('postgres', qq{
 	SET citus.shard_count = 4;
 	CREATE TABLE events (id bigint NOT NULL, k bigint);
 	SELECT create_distributed_table('events', 'id');
-	INSERT INTO events SELECT g, g * 7919 FROM generate_series(1, $rows) g;
+	INSERT INTO events SELECT g, g::bigint * 7919 FROM generate_series(1, $rows) g;
 	CREATE TABLE events_local AS SELECT * FROM events;
 	VACUUM ANALYZE events;
 	VACUUM ANALYZE events_local;

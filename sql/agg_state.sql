@@ -206,3 +206,11 @@ SELECT bloom_agg_state_final(NULL);
 SELECT counting_bloom_agg_state_add(NULL::bloom_agg_state, 'x'::text);
 
 RESET bloomset.full_filter;
+-- leave nothing behind that depends on the extension
+DROP TABLE ak, shard_states, shard_states2, good;
+DROP AGGREGATE agg13(anyelement), agg13(anyelement, bigint, float8),
+	agg13(anyelement, integer, integer, bigint), counting13(anyelement),
+	counting13(anyelement, bigint, float8), partial_bloom(bigint, bigint, float8),
+	partial_bloom(text), combine_bloom(bloom_agg_state), partial_counting(bigint),
+	combine_counting(bloom_agg_state);
+DROP FUNCTION state_sqlstate(text);

@@ -211,3 +211,807 @@ CREATE OPERATOR CLASS @extschema@.tsvector_bloomskip_ops DEFAULT FOR TYPE tsvect
 	FUNCTION 2 @extschema@.bloomskip_tsvector_class(internal);
 COMMENT ON OPERATOR CLASS @extschema@.tsvector_bloomskip_ops USING bloomskip IS
 'bloomskip full-text search on tsvector: a range''s keys are its documents'' lexemes; a tsquery''s required lexemes (& and phrases: all, |: one of each side, ! and prefixes: none) must be in a range';
+
+-- 1.4: aggregates that split across the machines of a distributed database
+--
+-- Citus runs a custom aggregate as partial aggregates on the shards and a
+-- combine on the coordinator only when its state type is a real type (not
+-- `internal`) with a combine function; the transition function is then
+-- called without an expression, so it must know the key type from its own
+-- declaration.  bloom_agg_state is that type (the serialized state: hex as
+-- text, the bytes as the binary form), and bloom_agg gets one overload per
+-- common key type over it.  Every type that converts implicitly to one of
+-- these key types has its own overload too (smallint for the integers;
+-- "char", name, character and varchar for text), so no call that resolved to
+-- bloom_agg(anyelement) in 1.3 changes its hashing; bloom_agg(anyelement)
+-- stays for every other type.  The filters are the same, byte for byte.
+
+CREATE TYPE @extschema@.bloom_agg_state;
+
+CREATE FUNCTION @extschema@.bloom_agg_state_in(cstring)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_in(cstring) IS
+'input function of bloom_agg_state: \x and the serialized state in hex, validated';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_out(@extschema@.bloom_agg_state)
+RETURNS cstring
+AS 'MODULE_PATHNAME', 'bloom_agg_state_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_out(@extschema@.bloom_agg_state) IS
+'output function of bloom_agg_state: \x and the serialized state in hex';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_recv(internal)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_recv(internal) IS
+'binary input function of bloom_agg_state: the serialized state, validated';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_send(@extschema@.bloom_agg_state)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'bloom_agg_state_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_send(@extschema@.bloom_agg_state) IS
+'binary output function of bloom_agg_state: the serialized state';
+
+CREATE TYPE @extschema@.bloom_agg_state (
+	INPUT = @extschema@.bloom_agg_state_in,
+	OUTPUT = @extschema@.bloom_agg_state_out,
+	RECEIVE = @extschema@.bloom_agg_state_recv,
+	SEND = @extschema@.bloom_agg_state_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = int4,
+	STORAGE = extended
+);
+COMMENT ON TYPE @extschema@.bloom_agg_state IS
+'partial state of the per-type bloom_agg aggregates, as it crosses the nodes of a distributed database';
+
+-- The transition functions: not STRICT (the first row starts the state,
+-- NULL values are skipped), IMMUTABLE as the 1.0 ones.  One C entry point
+-- serves every key type: the declared argument says the type when Citus
+-- calls it without an expression.  Outside an aggregate they are an error.
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, smallint)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, smallint) IS
+'transition function of bloom_agg(smallint)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, smallint, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, smallint, bigint, float8) IS
+'transition function of bloom_agg(smallint, bigint, float8)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, smallint, integer, integer, bigint)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, smallint, integer, integer, bigint) IS
+'transition function of bloom_agg(smallint, integer, integer, bigint)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, integer)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, integer) IS
+'transition function of bloom_agg(integer)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, integer, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, integer, bigint, float8) IS
+'transition function of bloom_agg(integer, bigint, float8)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, integer, integer, integer, bigint)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, integer, integer, integer, bigint) IS
+'transition function of bloom_agg(integer, integer, integer, bigint)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, bigint)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, bigint) IS
+'transition function of bloom_agg(bigint)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, bigint, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, bigint, bigint, float8) IS
+'transition function of bloom_agg(bigint, bigint, float8)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, bigint, integer, integer, bigint)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, bigint, integer, integer, bigint) IS
+'transition function of bloom_agg(bigint, integer, integer, bigint)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, text)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, text) IS
+'transition function of bloom_agg(text)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, text, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, text, bigint, float8) IS
+'transition function of bloom_agg(text, bigint, float8)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, text, integer, integer, bigint)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, text, integer, integer, bigint) IS
+'transition function of bloom_agg(text, integer, integer, bigint)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, varchar)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, varchar) IS
+'transition function of bloom_agg(varchar)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, varchar, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, varchar, bigint, float8) IS
+'transition function of bloom_agg(varchar, bigint, float8)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, varchar, integer, integer, bigint)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, varchar, integer, integer, bigint) IS
+'transition function of bloom_agg(varchar, integer, integer, bigint)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, bpchar)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, bpchar) IS
+'transition function of bloom_agg(bpchar)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, bpchar, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, bpchar, bigint, float8) IS
+'transition function of bloom_agg(bpchar, bigint, float8)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, bpchar, integer, integer, bigint)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, bpchar, integer, integer, bigint) IS
+'transition function of bloom_agg(bpchar, integer, integer, bigint)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, name)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, name) IS
+'transition function of bloom_agg(name)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, name, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, name, bigint, float8) IS
+'transition function of bloom_agg(name, bigint, float8)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, name, integer, integer, bigint)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, name, integer, integer, bigint) IS
+'transition function of bloom_agg(name, integer, integer, bigint)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, "char")
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, "char") IS
+'transition function of bloom_agg("char")';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, "char", bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, "char", bigint, float8) IS
+'transition function of bloom_agg("char", bigint, float8)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, "char", integer, integer, bigint)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, "char", integer, integer, bigint) IS
+'transition function of bloom_agg("char", integer, integer, bigint)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, uuid)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, uuid) IS
+'transition function of bloom_agg(uuid)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, uuid, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, uuid, bigint, float8) IS
+'transition function of bloom_agg(uuid, bigint, float8)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, uuid, integer, integer, bigint)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_add(@extschema@.bloom_agg_state, uuid, integer, integer, bigint) IS
+'transition function of bloom_agg(uuid, integer, integer, bigint)';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_combine(@extschema@.bloom_agg_state, @extschema@.bloom_agg_state)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_agg_state_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_combine(@extschema@.bloom_agg_state, @extschema@.bloom_agg_state) IS
+'combine function of the per-type bloom_agg aggregates: merges two partial states';
+
+CREATE FUNCTION @extschema@.bloom_agg_state_final(@extschema@.bloom_agg_state)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_agg_state_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_agg_state_final(@extschema@.bloom_agg_state) IS
+'final function of the per-type bloom_agg aggregates: the filter of a state';
+
+CREATE AGGREGATE @extschema@.bloom_agg(smallint) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(smallint) IS
+'filter of the non-null values, sized automatically for at most 1 % false positives';
+
+CREATE AGGREGATE @extschema@.bloom_agg(smallint, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(smallint, bigint, float8) IS
+'filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.bloom_agg(smallint, size_bytes integer, hashes integer, seed bigint) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(smallint, integer, integer, bigint) IS
+'filter of the non-null values with explicit parameters (size in bytes, hashes, seed)';
+
+CREATE AGGREGATE @extschema@.bloom_agg(integer) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(integer) IS
+'filter of the non-null values, sized automatically for at most 1 % false positives';
+
+CREATE AGGREGATE @extschema@.bloom_agg(integer, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(integer, bigint, float8) IS
+'filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.bloom_agg(integer, size_bytes integer, hashes integer, seed bigint) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(integer, integer, integer, bigint) IS
+'filter of the non-null values with explicit parameters (size in bytes, hashes, seed)';
+
+CREATE AGGREGATE @extschema@.bloom_agg(bigint) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(bigint) IS
+'filter of the non-null values, sized automatically for at most 1 % false positives';
+
+CREATE AGGREGATE @extschema@.bloom_agg(bigint, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(bigint, bigint, float8) IS
+'filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.bloom_agg(bigint, size_bytes integer, hashes integer, seed bigint) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(bigint, integer, integer, bigint) IS
+'filter of the non-null values with explicit parameters (size in bytes, hashes, seed)';
+
+CREATE AGGREGATE @extschema@.bloom_agg(text) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(text) IS
+'filter of the non-null values, sized automatically for at most 1 % false positives';
+
+CREATE AGGREGATE @extschema@.bloom_agg(text, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(text, bigint, float8) IS
+'filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.bloom_agg(text, size_bytes integer, hashes integer, seed bigint) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(text, integer, integer, bigint) IS
+'filter of the non-null values with explicit parameters (size in bytes, hashes, seed)';
+
+CREATE AGGREGATE @extschema@.bloom_agg(varchar) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(varchar) IS
+'filter of the non-null values, sized automatically for at most 1 % false positives';
+
+CREATE AGGREGATE @extschema@.bloom_agg(varchar, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(varchar, bigint, float8) IS
+'filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.bloom_agg(varchar, size_bytes integer, hashes integer, seed bigint) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(varchar, integer, integer, bigint) IS
+'filter of the non-null values with explicit parameters (size in bytes, hashes, seed)';
+
+CREATE AGGREGATE @extschema@.bloom_agg(bpchar) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(bpchar) IS
+'filter of the non-null values, sized automatically for at most 1 % false positives';
+
+CREATE AGGREGATE @extschema@.bloom_agg(bpchar, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(bpchar, bigint, float8) IS
+'filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.bloom_agg(bpchar, size_bytes integer, hashes integer, seed bigint) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(bpchar, integer, integer, bigint) IS
+'filter of the non-null values with explicit parameters (size in bytes, hashes, seed)';
+
+CREATE AGGREGATE @extschema@.bloom_agg(name) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(name) IS
+'filter of the non-null values, sized automatically for at most 1 % false positives';
+
+CREATE AGGREGATE @extschema@.bloom_agg(name, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(name, bigint, float8) IS
+'filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.bloom_agg(name, size_bytes integer, hashes integer, seed bigint) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(name, integer, integer, bigint) IS
+'filter of the non-null values with explicit parameters (size in bytes, hashes, seed)';
+
+CREATE AGGREGATE @extschema@.bloom_agg("char") (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg("char") IS
+'filter of the non-null values, sized automatically for at most 1 % false positives';
+
+CREATE AGGREGATE @extschema@.bloom_agg("char", capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg("char", bigint, float8) IS
+'filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.bloom_agg("char", size_bytes integer, hashes integer, seed bigint) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg("char", integer, integer, bigint) IS
+'filter of the non-null values with explicit parameters (size in bytes, hashes, seed)';
+
+CREATE AGGREGATE @extschema@.bloom_agg(uuid) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(uuid) IS
+'filter of the non-null values, sized automatically for at most 1 % false positives';
+
+CREATE AGGREGATE @extschema@.bloom_agg(uuid, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(uuid, bigint, float8) IS
+'filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.bloom_agg(uuid, size_bytes integer, hashes integer, seed bigint) (
+	SFUNC = @extschema@.bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(uuid, integer, integer, bigint) IS
+'filter of the non-null values with explicit parameters (size in bytes, hashes, seed)';
+
+-- counting_bloom_agg per key type, over the same state type (its tag says
+-- the kind): the automatic and the sized forms.
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, smallint)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, smallint) IS
+'transition function of counting_bloom_agg(smallint)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, smallint, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, smallint, bigint, float8) IS
+'transition function of counting_bloom_agg(smallint, bigint, float8)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, integer)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, integer) IS
+'transition function of counting_bloom_agg(integer)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, integer, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, integer, bigint, float8) IS
+'transition function of counting_bloom_agg(integer, bigint, float8)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, bigint)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, bigint) IS
+'transition function of counting_bloom_agg(bigint)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, bigint, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, bigint, bigint, float8) IS
+'transition function of counting_bloom_agg(bigint, bigint, float8)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, text)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, text) IS
+'transition function of counting_bloom_agg(text)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, text, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, text, bigint, float8) IS
+'transition function of counting_bloom_agg(text, bigint, float8)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, varchar)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, varchar) IS
+'transition function of counting_bloom_agg(varchar)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, varchar, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, varchar, bigint, float8) IS
+'transition function of counting_bloom_agg(varchar, bigint, float8)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, bpchar)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, bpchar) IS
+'transition function of counting_bloom_agg(bpchar)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, bpchar, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, bpchar, bigint, float8) IS
+'transition function of counting_bloom_agg(bpchar, bigint, float8)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, name)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, name) IS
+'transition function of counting_bloom_agg(name)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, name, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, name, bigint, float8) IS
+'transition function of counting_bloom_agg(name, bigint, float8)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, "char")
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, "char") IS
+'transition function of counting_bloom_agg("char")';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, "char", bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, "char", bigint, float8) IS
+'transition function of counting_bloom_agg("char", bigint, float8)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, uuid)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, uuid) IS
+'transition function of counting_bloom_agg(uuid)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, uuid, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_add(@extschema@.bloom_agg_state, uuid, bigint, float8) IS
+'transition function of counting_bloom_agg(uuid, bigint, float8)';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_combine(@extschema@.bloom_agg_state, @extschema@.bloom_agg_state)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_combine(@extschema@.bloom_agg_state, @extschema@.bloom_agg_state) IS
+'combine function of the per-type counting_bloom_agg aggregates: merges two partial states';
+
+CREATE FUNCTION @extschema@.counting_bloom_agg_state_final(@extschema@.bloom_agg_state)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_agg_state_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_agg_state_final(@extschema@.bloom_agg_state) IS
+'final function of the per-type counting_bloom_agg aggregates: the counting filter of a state';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(smallint) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(smallint) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(smallint, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(smallint, bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(integer) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(integer) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(integer, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(integer, bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(bigint) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(bigint) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(bigint, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(bigint, bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(text) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(text) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(text, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(text, bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(varchar) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(varchar) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(varchar, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(varchar, bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(bpchar) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(bpchar) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(bpchar, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(bpchar, bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(name) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(name) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(name, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(name, bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg("char") (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg("char") IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg("char", capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg("char", bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(uuid) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(uuid) IS
+'counting filter of the non-null values, sized for their distinct values at 1 % (up to 4,194,304 distinct values)';
+
+CREATE AGGREGATE @extschema@.counting_bloom_agg(uuid, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.counting_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(uuid, bigint, float8) IS
+'counting filter of the non-null values, sized for capacity items at rate fpr';

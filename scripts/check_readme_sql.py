@@ -3,7 +3,7 @@
 verbatim, in sql/readme_examples.sql (the regression test that runs them on
 meaningful data and asserts the claims around them), in another regression
 test of the feature (sql/*.sql), or, for recipes that need several servers,
-in a TAP test under test/t that runs them.  Prints one line per
+in a TAP test under test/t (test/citus for Citus) that runs them.  Prints one line per
 block and a SUITE line; exits 1 when README and the test drift apart."""
 import glob
 import os
@@ -15,6 +15,7 @@ readme = open(os.path.join(root, 'README.md'), encoding='utf-8').read()
 test = open(os.path.join(root, 'sql', 'readme_examples.sql'), encoding='utf-8').read()
 tap = {os.path.relpath(p, root): open(p, encoding='utf-8').read()
        for p in sorted(glob.glob(os.path.join(root, 'test', 't', '*.pl')) +
+                       glob.glob(os.path.join(root, 'test', 'citus', '*.pl')) +
                        glob.glob(os.path.join(root, 'sql', '*.sql')))}
 blocks = re.findall(r'```sql\n(.*?)```', readme, re.S)
 ok = bad = 0

@@ -109,6 +109,45 @@ pgxs_suite() {
 	[ $rc -eq 0 ]
 }
 
+# citus_suite: test/citus/ (a coordinator and two workers with Citus
+# preloaded) through PGXS's prove_installcheck.  Citus is built once from
+# the vendored source by scripts/citusbuild.sh and installed into PG_MAJOR's
+# server after the version's other suites ran (citus.so and its extension
+# files stay inert there: no other suite preloads it).  Without the source
+# the suite says so and is skipped.
+citus_suite() {
+	local work rc pass fail
+	bash scripts/citusbuild.sh
+	rc=$?
+	if [ $rc -eq 3 ]; then
+		echo "SUITE citus-$PG_MAJOR: skipped"
+		return 0
+	fi
+	[ $rc -eq 0 ] || { echo "SUITE citus-$PG_MAJOR: 0 passed, 1 failed"; return 1; }
+	work=$(mktemp -d /tmp/bloomset-citus.XXXXXX)
+	cp -R Makefile bloomset.control test "$work/"
+	chmod 755 "$work"; chown -R postgres: "$work"
+	as_pg env -C "$work" PATH="$PG_BIN:$PATH" make PG_CONFIG="$PG_BIN/pg_config" installcheck \
+		REGRESS= ISOLATION= PROVE_TESTS='test/citus/*.pl' PROVE_FLAGS=--verbose </dev/null > "$work/out" 2>&1
+	rc=$?
+	server_log_crashes "$work"/tmp_check/log/*.log
+	grep -E '^(ok|not ok) [0-9]+|^# |^t/|^test/|^Result' "$work/out"
+	pass=$(grep -E '^ok [0-9]+' "$work/out" | grep -vcE '# (TODO|skip)')
+	fail=$(grep -E '^not ok [0-9]+' "$work/out" | grep -vc '# TODO')
+	if [ $rc -ne 0 ]; then
+		[ "$fail" = 0 ] && fail=1
+		tail -n 40 "$work/out"
+		for log in "$work"/tmp_check/log/regress_log_*; do
+			[ -e "$log" ] && { echo "---- tail of $log"; tail -n 40 "$log"; }
+		done
+		echo "kept for inspection: $work"
+	else
+		rm -rf "$work"
+	fi
+	echo "SUITE citus-$PG_MAJOR: $pass passed, $fail failed"
+	[ $rc -eq 0 ]
+}
+
 # build_suite: build and install the extension for PG_MAJOR
 build_suite() {
 	build_install && echo "SUITE build-$PG_MAJOR: 1 passed, 0 failed"

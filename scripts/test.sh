@@ -17,7 +17,9 @@
 # 1.1 as released), the resource suite, a short libFuzzer run, the Parquet
 # interop test against DuckDB, the SQL fuzzer's quick mode.  Across
 # versions (cross-15-NN): filters written on 15 carried to 17 and 18 by
-# pg_dump/pg_restore and pg_upgrade (test/t/007, 008).
+# pg_dump/pg_restore and pg_upgrade (test/t/007, 008).  On 17 and 18, last:
+# a Citus cluster (citus-NN: test/citus/, Citus built from ../shared/vendor;
+# skipped, saying so, where that source is absent).
 #
 # Prints one line per suite and a closing "N passed, N failed" with the
 # elapsed time; exits non-zero if anything failed.
@@ -73,6 +75,8 @@ version_stage() {
 	grep -q "^build-$1 .* 0 failed" "$SUMMARY" || return
 	per_version_suites
 	run_suite "cross-15-$1" cross_suite "$1"
+	# last: it installs Citus into this version's server (scripts/suites.sh)
+	run_suite "citus-$1" citus_suite
 }
 
 ensure_base_packages

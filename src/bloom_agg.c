@@ -85,12 +85,16 @@
 
 #include <math.h>
 
+#include "access/htup_details.h"
+#include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "nodes/primnodes.h"
 #include "port/pg_bitutils.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/syscache.h"
 
 /*
  * The list's distinct count is estimated (HyperLogLog, 2^14 registers:
@@ -598,6 +602,39 @@ bloom_state_push(BloomAggState *st, uint64 h)
 }
 
 /*
+ * The type of argument i of this call: the call's expression says it; a
+ * call without one (Citus's worker_partial_agg calls the transition
+ * function through fmgr alone) takes it from the function's declared
+ * signature, which for the per-type entry points is the key's type.  A
+ * polymorphic declaration without an expression cannot say: an error.
+ */
+Oid
+bloom_agg_argtype(FunctionCallInfo fcinfo, int i)
+{
+	Oid			t = get_fn_expr_argtype(fcinfo->flinfo, i);
+	HeapTuple	tup;
+
+	if (OidIsValid(t))
+		return t;
+	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fcinfo->flinfo->fn_oid));
+	if (HeapTupleIsValid(tup))
+	{
+		Form_pg_proc p = (Form_pg_proc) GETSTRUCT(tup);
+
+		if (i < p->pronargs)
+			t = p->proargtypes.values[i];
+		ReleaseSysCache(tup);
+	}
+	if (!OidIsValid(t) || IsPolymorphicType(t))
+		ereport(ERROR,
+				(errcode(ERRCODE_INDETERMINATE_DATATYPE),
+				 errmsg("could not determine the data type of the aggregated value"),
+				 errdetail("The aggregate's transition function was called without an expression, and its argument is polymorphic."),
+				 errhint("Aggregate a column of a type with its own aggregate (see bloom_agg_state in the reference), or cast the value to one.")));
+	return t;
+}
+
+/*
  * The hash information of the value argument (1) of this aggregate call,
  * set up on the first non-null value in v (allocated in cxt), when the
  * element family and collation are checked against, or adopted into, the
@@ -607,8 +644,18 @@ static void
 bloom_agg_first_value(FunctionCallInfo fcinfo, BloomAggValue *v, char *family,
 					  uint32 *collfp, MemoryContext cxt)
 {
-	bloom_typeinfo_init(&v->ti, get_fn_expr_argtype(fcinfo->flinfo, 1),
-						PG_GET_COLLATION(), cxt);
+	Oid			typid = bloom_agg_argtype(fcinfo, 1);
+	Oid			coll = PG_GET_COLLATION();
+
+	/*
+	 * Citus wraps the arguments of a multi-argument aggregate in a ROW, which
+	 * has no collation, and calls the transition function without an
+	 * expression: the value is hashed under its type's default collation
+	 * (what a column of that type has unless declared otherwise).
+	 */
+	if (!OidIsValid(coll) && fcinfo->flinfo->fn_expr == NULL)
+		coll = get_typcollation(typid);
+	bloom_typeinfo_init(&v->ti, typid, coll, cxt);
 	v->valid = true;
 	bloom_check_element_fields(family, collfp, &v->ti, true);
 }
@@ -656,7 +703,7 @@ bloom_agg_same_args(BloomAggArgs *a, FunctionCallInfo fcinfo, int first,
 	{
 		for (int i = 0; i < n; i++)
 		{
-			a->types[i] = get_fn_expr_argtype(fcinfo->flinfo, first + i);
+			a->types[i] = bloom_agg_argtype(fcinfo, first + i);
 			a->bits[i] = bloom_arg_bits(fcinfo, first + i, a->types[i]);
 		}
 		a->n = n;
@@ -720,22 +767,31 @@ Datum
 bloom_agg_apply(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMake make,
 				const char *aggname)
 {
-	BloomAggState *st;
+	BloomAggState *st = PG_ARGISNULL(0) ? NULL : (BloomAggState *) PG_GETARG_POINTER(0);
 
-	if (PG_ARGISNULL(0))
+	PG_RETURN_POINTER(bloom_agg_step(fcinfo, st, k, make, aggname,
+									 st ? NULL : bloom_agg_context(fcinfo)));
+}
+
+/*
+ * One row of a value aggregate of kind k into st, or into a new state made
+ * in cxt (st NULL): the row's value (argument 1) and sizing arguments (2..).
+ */
+BloomAggState *
+bloom_agg_step(FunctionCallInfo fcinfo, BloomAggState *st, const BloomKindOps *k,
+			   BloomAggMake make, const char *aggname, MemoryContext cxt)
+{
+	if (st == NULL)
 	{
-		MemoryContext aggcxt = bloom_agg_context(fcinfo);
 		bool		exact = false;
-		void	   *f = make(fcinfo, aggcxt, &exact);
+		void	   *f = make(fcinfo, cxt, &exact);
 
-		st = bloom_state_new(aggcxt, k, f, exact);
+		st = bloom_state_new(cxt, k, f, exact);
 	}
-	else
-		st = (BloomAggState *) PG_GETARG_POINTER(0);
 	if (PG_NARGS() > 2)
 		bloom_agg_same_args(&st->args, fcinfo, 2, aggname ? aggname : k->agg_name);
 	bloom_state_add_arg(fcinfo, st);
-	PG_RETURN_POINTER(st);
+	return st;
 }
 
 /*
@@ -746,14 +802,26 @@ bloom_agg_apply(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMake mak
 Datum
 bloom_agg_finish(FunctionCallInfo fcinfo, const BloomKindOps *k)
 {
-	BloomAggState *st;
-	void	   *f;
-
 	bloom_agg_context(fcinfo);
 	if (PG_ARGISNULL(0))
 		PG_RETURN_POINTER(k->empty());
-	st = (BloomAggState *) PG_GETARG_POINTER(0);
-	k = st->kind;
+	PG_RETURN_POINTER(bloom_agg_result(fcinfo, (BloomAggState *) PG_GETARG_POINTER(0)));
+}
+
+/* The kind of a state. */
+const BloomKindOps *
+bloom_agg_state_kind(const BloomAggState *st)
+{
+	return st->kind;
+}
+
+/* The final filter of a state (bloom_agg_finish), in the current context. */
+void *
+bloom_agg_result(FunctionCallInfo fcinfo, BloomAggState *st)
+{
+	const BloomKindOps *k = st->kind;
+	void	   *f;
+
 	bloom_state_flush(st);
 	if (st->mode == BLOOM_AGG_EXACT)
 	{
@@ -778,7 +846,7 @@ bloom_agg_finish(FunctionCallInfo fcinfo, const BloomKindOps *k)
 		bloom_add_items(f, st->nadded);
 	}
 	k->check_full(f, fcinfo);
-	PG_RETURN_POINTER(f);
+	return f;
 }
 
 /* Does this aggregate call's state get combined (a partial aggregate)? */
@@ -911,18 +979,29 @@ bloom_agg_merge_states(FunctionCallInfo fcinfo)
 
 	if (b == NULL)
 		PG_RETURN_POINTER(a);	/* may be NULL too: the result is NULL */
+	/* a state deserialized in this aggregate context is ours to keep */
+	if (a == NULL && b->deserialized)
+	{
+		bloom_state_flush(b);
+		PG_RETURN_POINTER(b);
+	}
+	PG_RETURN_POINTER(bloom_agg_combine_into(a, b, aggcxt));
+}
+
+/*
+ * Merge state b into a (a lives in cxt) and return a; a NULL a gives a
+ * copy of b in cxt.  b is not changed beyond applying its queued hashes.
+ */
+BloomAggState *
+bloom_agg_combine_into(BloomAggState *a, BloomAggState *b, MemoryContext cxt)
+{
 	bloom_state_flush(b);
 	if (a == NULL)
-	{
-		/* a state deserialized in this aggregate context is ours to keep */
-		if (b->deserialized)
-			PG_RETURN_POINTER(b);
-		PG_RETURN_POINTER(bloom_state_copy(aggcxt, b));
-	}
+		return bloom_state_copy(cxt, b);
 	bloom_state_flush(a);
-	bloom_state_merge(a, b, aggcxt);
+	bloom_state_merge(a, b, cxt);
 	a->nadded += b->nadded;
-	PG_RETURN_POINTER(a);
+	return a;
 }
 
 /* ---- serialize / deserialize -------------------------------------------- */
@@ -937,38 +1016,48 @@ bloom_agg_merge_states(FunctionCallInfo fcinfo)
 Datum
 bloom_agg_serialize(FunctionCallInfo fcinfo)
 {
-	BloomAggState *st = (BloomAggState *) PG_GETARG_POINTER(0);
-	const BloomKindOps *k = st->kind;
 	StringInfoData buf;
 
 	bloom_agg_context(fcinfo);
+	pq_begintypsend(&buf);
+	bloom_agg_write(&buf, (BloomAggState *) PG_GETARG_POINTER(0));
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/*
+ * Append the serialized form of st to buf (a state in the list phase
+ * becomes its filter first: partial states travel as filters).
+ */
+void
+bloom_agg_write(StringInfo buf, BloomAggState *st)
+{
+	const BloomKindOps *k = st->kind;
+
 	bloom_state_flush(st);
 	if (st->mode == BLOOM_AGG_LIST)
-		bloom_state_list_to_filter(st); /* partial states travel as filters */
-	pq_begintypsend(&buf);
-	pq_sendbyte(&buf, k->agg_tag);
-	pq_sendbyte(&buf, (int) st->mode);
-	pq_sendint64(&buf, st->nadded);
-	pq_sendbyte(&buf, st->args.n);
+		bloom_state_list_to_filter(st);
+	pq_sendbyte(buf, k->agg_tag);
+	pq_sendbyte(buf, (int) st->mode);
+	pq_sendint64(buf, st->nadded);
+	pq_sendbyte(buf, st->args.n);
 	for (int i = 0; i < st->args.n; i++)
 	{
-		pq_sendint32(&buf, st->args.types[i]);
-		pq_sendint64(&buf, st->args.bits[i]);
+		pq_sendint32(buf, st->args.types[i]);
+		pq_sendint64(buf, st->args.bits[i]);
 	}
 	if (st->mode == BLOOM_AGG_FILTER)
 	{
 		BloomFilter *w = k->portable ? k->portable(st->filter) : (BloomFilter *) st->filter;
 
 		/* one allocation for a large filter state, not repeated doubling */
-		enlargeStringInfo(&buf, BLOOM_WIRE_HEADER_SIZE + (int) BLOOM_DATA_BYTES(w));
-		bloom_wire_append(&buf, w);
+		enlargeStringInfo(buf, BLOOM_WIRE_HEADER_SIZE + (int) BLOOM_DATA_BYTES(w));
+		bloom_wire_append(buf, w);
 	}
 	else
 	{
-		pq_sendbytes(&buf, st->hdr, (int) k->header_size);
-		bloom_hashset_send(&buf, &st->set);
+		pq_sendbytes(buf, st->hdr, (int) k->header_size);
+		bloom_hashset_send(buf, &st->set);
 	}
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
 /* Read the sizing arguments of a serialized state into a. */
@@ -984,6 +1073,8 @@ bloom_args_recv(const BloomKindOps *k, StringInfo buf, BloomAggArgs *a)
 	{
 		a->types[i] = pq_getmsgint(buf, 4);
 		a->bits[i] = pq_getmsgint64(buf);
+		if (a->types[i] != INT4OID && a->types[i] != INT8OID && a->types[i] != FLOAT8OID)
+			bloom_bad_state(k, "the sizing arguments are malformed");
 	}
 }
 
@@ -1027,33 +1118,66 @@ bloom_agg_deserialize(FunctionCallInfo fcinfo, const BloomKindOps *k)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
+	BloomAggState *st;
+
+	st = bloom_agg_read(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), k, aggcxt);
+	st->deserialized = true;
+	PG_RETURN_POINTER(st);
+}
+
+/* The kind whose serialized states begin with tag, or NULL. */
+static const BloomKindOps *
+bloom_agg_kind_of_tag(int tag)
+{
+	for (int i = 0; i < BLOOM_NKINDS; i++)
+	{
+		const BloomKindOps *k = bloom_kind_ops((BloomKind) i);
+
+		if (k != NULL && k->agg_tag == tag)
+			return k;
+	}
+	return NULL;
+}
+
+/*
+ * A state read from its serialized form (len bytes at data), validated like
+ * the kind's binary input, in cxt; k is the kind it must be, or NULL for
+ * any (the tag says).
+ */
+BloomAggState *
+bloom_agg_read(const char *data, int len, const BloomKindOps *k, MemoryContext cxt)
+{
+	const BloomKindOps *own;
 	StringInfoData buf;
 	BloomAggState *st;
 	BloomAggArgs args;
 	int			mode;
 	uint64		nadded;
 
-	buf.data = VARDATA_ANY(b);
-	buf.len = VARSIZE_ANY_EXHDR(b);
+	buf.data = (char *) data;
+	buf.len = len;
 	buf.cursor = 0;
-	if (buf.len < 10)
+	own = len > 0 ? bloom_agg_kind_of_tag((unsigned char) data[0]) : NULL;
+	if (k == NULL)
+		k = own ? own : &bloom_plain_ops;
+	if (len < 10)
 		bloom_bad_state(k, "the state is truncated");
-	if (pq_getmsgbyte(&buf) != k->agg_tag)
+	if (own != k)
 		bloom_bad_state(k, "unknown state kind");
+	(void) pq_getmsgbyte(&buf);
 	mode = pq_getmsgbyte(&buf);
 	nadded = (uint64) pq_getmsgint64(&buf);
 	bloom_args_recv(k, &buf, &args);
 	if (mode == BLOOM_AGG_FILTER)
-		st = bloom_state_new(aggcxt, k, bloom_agg_filter_recv(k, &buf, aggcxt), false);
+		st = bloom_state_new(cxt, k, bloom_agg_filter_recv(k, &buf, cxt), false);
 	else if (mode == BLOOM_AGG_EXACT)
-		st = bloom_agg_exact_recv(k, &buf, aggcxt);
+		st = bloom_agg_exact_recv(k, &buf, cxt);
 	else
 		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, k->state_msg,
-					"unknown state kind");
+					"unknown state phase");
 	st->nadded = nadded;
 	st->args = args;
-	st->deserialized = true;
-	PG_RETURN_POINTER(st);
+	return st;
 }
 
 /* ---- automatic sizing -------------------------------------------------------- */
@@ -1114,7 +1238,7 @@ bloom_agg_push(BloomAggState *st, uint64 h, bool count_item)
 }
 
 /* The filter of bloom_agg(x, capacity, fpr), from the first row's arguments. */
-static void *
+void *
 bloom_make_sized(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
 {
 	BloomFilter hdr;
@@ -1125,7 +1249,7 @@ bloom_make_sized(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
 }
 
 /* The filter of bloom_agg(x, size_bytes, hashes, seed). */
-static void *
+void *
 bloom_make_explicit(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
 {
 	BloomFilter hdr;

@@ -12,6 +12,7 @@
 
 #include "postgres.h"
 #include "fmgr.h"
+#include "lib/stringinfo.h"
 #if PG_VERSION_NUM >= 160000
 #include "varatt.h"			/* split out of postgres.h in 16 */
 #endif
@@ -56,6 +57,33 @@ extern BloomAggState *bloom_agg_auto_state(FunctionCallInfo fcinfo,
 										   const char *family);
 extern void bloom_agg_push(BloomAggState *st, uint64 h, bool count_item);
 extern const char *bloom_agg_family(BloomAggState *st);
+
+/*
+ * The pieces of the entry points, for the aggregates whose state is the
+ * bloom_agg_state type (bloom_agg_state.c) rather than `internal`: a row
+ * into a state, two states merged, a state's final filter, and the
+ * serialized form (what bloom_agg_serial and bloom_agg_deserial exchange)
+ * written and read back.
+ */
+extern Oid	bloom_agg_argtype(FunctionCallInfo fcinfo, int i);
+extern BloomAggState *bloom_agg_step(FunctionCallInfo fcinfo, BloomAggState *st,
+									 const BloomKindOps *k, BloomAggMake make,
+									 const char *aggname, MemoryContext cxt);
+extern BloomAggState *bloom_agg_combine_into(BloomAggState *a, BloomAggState *b,
+											 MemoryContext cxt);
+extern void *bloom_agg_result(FunctionCallInfo fcinfo, BloomAggState *st);
+extern const BloomKindOps *bloom_agg_state_kind(const BloomAggState *st);
+extern void bloom_agg_write(StringInfo buf, BloomAggState *st);
+extern BloomAggState *bloom_agg_read(const char *data, int len, const BloomKindOps *k,
+									 MemoryContext cxt);
+extern void *bloom_make_sized(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact);
+extern void *bloom_make_explicit(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact);
+
+/* The per-type aggregates over bloom_agg_state (bloom_agg_state.c). */
+extern Datum bloom_agg_state_apply(FunctionCallInfo fcinfo, const BloomKindOps *k,
+								   BloomAggMake make, const char *aggname);
+extern Datum bloom_agg_state_merge(FunctionCallInfo fcinfo, const BloomKindOps *k);
+extern Datum bloom_agg_state_finish(FunctionCallInfo fcinfo, const BloomKindOps *k);
 
 /*
  * A set-operation aggregate (union or intersection) of one kind: the step

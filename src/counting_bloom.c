@@ -558,6 +558,35 @@ counting_bloom_agg_auto_deserial(PG_FUNCTION_ARGS)
 	return bloom_agg_deserialize(fcinfo, &counting_bloom_ops);
 }
 
+/*
+ * counting_bloom_agg(T) and counting_bloom_agg(T, capacity, fpr) for the key
+ * types with aggregates of their own (the number of arguments says which
+ * form): the same states over the type bloom_agg_state (bloom_agg_state.c),
+ * which a distributed engine can split.
+ */
+PG_FUNCTION_INFO_V1(counting_bloom_agg_state_add);
+Datum
+counting_bloom_agg_state_add(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_apply(fcinfo, &counting_bloom_ops,
+								 PG_NARGS() == 2 ? bloom_agg_auto_header : counting_make_sized,
+								 NULL);
+}
+
+PG_FUNCTION_INFO_V1(counting_bloom_agg_state_combine);
+Datum
+counting_bloom_agg_state_combine(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_merge(fcinfo, &counting_bloom_ops);
+}
+
+PG_FUNCTION_INFO_V1(counting_bloom_agg_state_final);
+Datum
+counting_bloom_agg_state_final(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_finish(fcinfo, &counting_bloom_ops);
+}
+
 /* ---- counting_bloom_union_agg(counting_bloom) --------------------------- */
 
 /*

@@ -971,6 +971,16 @@ class Fuzzer:
             return lit(rng.choice(['', '%', '_', '%%', '\\', '\\%', 'a%b_c', '%abc%', 'abc', 'classic', 'blocked',
                                    'counting', 'scalable', 'xyz', '日本', 'ü', 'a' * 300, '%_%_%', 'timeout',
                                    'svc1 timeout', '...', '\\\\', 'x\\']))
+        if typ == 'bloom_agg_state':
+            # a state of the filter phase built from a filter's binary form (tag b, phase f, no rows,
+            # no sizing arguments), or that text mutated at one hex digit, or truncated
+            st = "('\\x6266000000000000000000' || encode(bloom_send(%s), 'hex'))" % self.filter_expr('bloom', depth + 1)
+            r = rng.random()
+            if r < 0.3:
+                st = "overlay(%s placing '%s' from %d for 1)" % (st, rng.choice('0f7a'), rng.randrange(3, 120))
+            elif r < 0.4:
+                st = 'left(%s, %d)' % (st, rng.randrange(0, 80))
+            return '%s::bloom_agg_state' % st
         if typ == 'bytea':
             return self.bytea_arg()
         if typ == 'boolean':

@@ -1,0 +1,309 @@
+# bloomset on Citus: a coordinator and two workers (PostgreSQL's TAP
+# cluster module, Citus preloaded on every node), a table distributed over
+# four shards and a local copy of it on the coordinator.  Checks that
+#   - the per-type bloom_agg aggregates are split: EXPLAIN VERBOSE shows the
+#     aggregate inside the workers' queries (worker_partial_agg), not a
+#     plain column list;
+#   - every aggregate over the distributed table -- ungrouped, grouped by a
+#     column that is not the distribution column, with FILTER, inside a
+#     subquery and a CTE, split or gathered -- equals the same aggregate over
+#     the local copy, byte for byte;
+#   - a filter from a reference table, and a scalar subquery's filter, probe
+#     the shards with the same answers as on the local copy;
+#   - bloomskip indexes are built on every shard, used there, and answer
+#     lookups as a sequential scan does.
+# Run by scripts/test.sh as the citus-<major> suite (Citus built by
+# scripts/citusbuild.sh), not by the other suites: it needs Citus installed.
+
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my @nodes;
+for my $name (qw(coordinator worker1 worker2))
+{
+	my $node = PostgreSQL::Test::Cluster->new($name);
+	$node->init;
+	# citus.local_hostname: how a node reaches itself (shard moves), here
+	# its Unix socket directory
+	$node->append_conf('postgresql.conf', sprintf(q{
+shared_preload_libraries = 'citus'
+citus.node_conninfo = 'sslmode=disable'
+citus.local_hostname = '%s'
+max_worker_processes = 16
+max_connections = 60
+bloomset.full_filter = off
+}, $node->host));
+	$node->start;
+	$node->safe_psql('postgres', 'CREATE EXTENSION citus');
+	push @nodes, $node;
+}
+my ($coord, @workers) = @nodes;
+
+$coord->safe_psql('postgres', sprintf(
+	q{SELECT citus_set_coordinator_host('%s', %d)}, $coord->host, $coord->port));
+for my $w (@workers)
+{
+	$coord->safe_psql('postgres', sprintf(
+		q{SELECT citus_add_node('%s', %d)}, $w->host, $w->port));
+}
+is($coord->safe_psql('postgres', q{SELECT count(*) FROM citus_get_active_worker_nodes()}),
+	'2', 'two workers are active');
+
+# CREATE EXTENSION on the coordinator reaches the workers
+$coord->safe_psql('postgres', 'CREATE EXTENSION bloomset');
+is($workers[0]->safe_psql('postgres',
+		q{SELECT extversion FROM pg_extension WHERE extname = 'bloomset'}),
+	$coord->safe_psql('postgres',
+		q{SELECT extversion FROM pg_extension WHERE extname = 'bloomset'}),
+	'bloomset is created on the workers');
+
+$coord->safe_psql('postgres', q{
+	SET citus.shard_count = 4;
+	CREATE TABLE events (id bigint NOT NULL, k bigint, t text, u uuid, grp integer,
+	                     s smallint, c char(12));
+	SELECT create_distributed_table('events', 'id');
+	INSERT INTO events
+	SELECT g, g * 7919 % 1000003, md5(g::text), md5(g::text)::uuid, g % 7,
+	       (g % 30000)::smallint, left(md5(g::text), 10)
+	  FROM generate_series(1, 60000) g;
+	INSERT INTO events (id) VALUES (0);
+	CREATE TABLE events_local AS SELECT * FROM events;
+	ANALYZE events;
+	ANALYZE events_local;
+});
+is($coord->safe_psql('postgres',
+		q{SELECT count(*) FROM citus_shards WHERE table_name = 'events'::regclass}),
+	'4', 'events has four shards');
+is($coord->safe_psql('postgres',
+		q{SELECT count(DISTINCT nodeport) FROM citus_shards WHERE table_name = 'events'::regclass}),
+	'2', 'the shards are on both workers');
+
+# The plan: the aggregate runs on the shards.
+my $plan = $coord->safe_psql('postgres', 'EXPLAIN VERBOSE SELECT bloom_agg(k) FROM events');
+note("EXPLAIN VERBOSE SELECT bloom_agg(k) FROM events:\n$plan");
+like($plan, qr/worker_(binary_)?partial_agg\('public\.bloom_agg\(bigint\)'::regprocedure, k\)/,
+	'the workers run bloom_agg(bigint) as a partial aggregate');
+unlike($plan, qr/SELECT k AS bloom_agg FROM/, 'the rows are not gathered');
+like($plan, qr/coord_(binary_)?combine_agg/, 'the coordinator combines the partial states');
+for my $agg ('bloom_agg(k, 100000, 0.01)', 'bloom_agg(t)', 'bloom_agg(u, 4096, 5, 42)',
+	'bloom_agg(s)', 'bloom_agg(c, 100000, 0.01)')
+{
+	like($coord->safe_psql('postgres', "EXPLAIN VERBOSE SELECT $agg FROM events"),
+		qr/partial_agg\(/, "$agg is split");
+}
+like($coord->safe_psql('postgres',
+		'EXPLAIN VERBOSE SELECT grp, bloom_agg(k, 100000, 0.01) FROM events GROUP BY grp'),
+	qr/partial_agg\(/, 'grouped by a non-distribution column: split');
+
+# Every aggregate over the distributed table equals the local one.  Each
+# query is run over events and over events_local; the text forms compared.
+my @queries = (
+	'SELECT bloom_agg(k) FROM %s',
+	'SELECT bloom_agg(k, 100000, 0.01) FROM %s',
+	'SELECT bloom_agg(k, 8192, 4, 77) FROM %s',
+	'SELECT bloom_agg(t) FROM %s',
+	'SELECT bloom_agg(t, 100000, 0.01) FROM %s',
+	'SELECT bloom_agg(u) FROM %s',
+	'SELECT bloom_agg(s) FROM %s',
+	'SELECT bloom_agg(c, 100000, 0.01) FROM %s',
+	'SELECT bloom_agg(k) FROM %s WHERE id < 0',
+	'SELECT bloom_agg(k) FILTER (WHERE k % 3 = 0) FROM %s',
+	'SELECT grp, bloom_agg(k, 100000, 0.01) FROM %s GROUP BY grp ORDER BY grp',
+	'SELECT grp, bloom_agg(t) FROM %s GROUP BY grp ORDER BY grp',
+	'SELECT id % 3, bloom_agg(k) FROM %s GROUP BY 1 ORDER BY 1',
+	'SELECT f FROM (SELECT bloom_agg(k, 100000, 0.01) AS f FROM %s WHERE grp < 5) s',
+	'WITH c AS (SELECT grp, bloom_agg(t) AS f FROM %s GROUP BY grp) SELECT bloom_union_agg(f) FROM c',
+	'SELECT bloom_agg(k::numeric) FROM %s',
+	'SELECT counting_bloom_agg(k, 100000, 0.01) FROM %s',
+	'SELECT counting_bloom_agg(k) FROM %s',
+	'SELECT bloom_ngram_agg(t) FROM %s WHERE id < 2000',
+	'SELECT bloom_token_agg(t) FROM %s WHERE id < 2000',
+	'SELECT bloom_parquet_agg(k, 100000, 0.01) FROM %s',
+	'SELECT bloom_union_agg(f) FROM (SELECT grp, bloom_agg(k, 100000, 0.01) AS f FROM %s GROUP BY grp) s',
+);
+my $differ = 0;
+for my $q (@queries)
+{
+	my $dist = $coord->safe_psql('postgres', sprintf($q, 'events'));
+	my $local = $coord->safe_psql('postgres', sprintf($q, 'events_local'));
+	if ($dist ne $local || $dist eq '')
+	{
+		$differ++;
+		diag("differs: $q (" . length($dist) . ' and ' . length($local) . ' characters)');
+	}
+}
+is($differ, 0, scalar(@queries) . ' aggregate queries: distributed equals local');
+
+# A scalable filter depends on the order of insertion (its rows are gathered
+# on the coordinator in the shards' order): it keeps its members and its rate.
+is($coord->safe_psql('postgres', q{
+	SELECT count(*) FROM events_local e, (SELECT scalable_bloom_agg(k) AS f FROM events) s
+	 WHERE e.k IS NOT NULL AND NOT s.f @> e.k}),
+	'0', 'scalable_bloom_agg over the distributed table: no false negatives');
+my $subs = q{SELECT count(*), bool_and(estimated_fpr <= target_fpr)
+  FROM scalable_bloom_info((SELECT scalable_bloom_agg(k) FROM %s))};
+is($coord->safe_psql('postgres', sprintf($subs, 'events')),
+	$coord->safe_psql('postgres', sprintf($subs, 'events_local')),
+	'scalable_bloom_agg over the distributed table: the same sub-filters, each within its rate');
+
+# Probes: a filter from a reference table, a scalar subquery's filter, the
+# join pre-filter.
+$coord->safe_psql('postgres', q{
+	CREATE TABLE hot (f bloom);
+	SELECT create_reference_table('hot');
+	INSERT INTO hot SELECT bloom_agg(k, 10000, 0.01) FROM events_local WHERE id % 97 = 0;
+	CREATE TABLE wanted (k bigint);
+	SELECT create_reference_table('wanted');
+	INSERT INTO wanted SELECT k FROM events_local WHERE id % 101 = 0;
+});
+my @probes = (
+	'SELECT count(*) FROM %s e, hot WHERE hot.f @> e.k',
+	'SELECT count(*) FROM %s e WHERE (SELECT f FROM hot) @> e.k',
+	'SELECT count(*) FROM %s e WHERE (SELECT bloom_agg(k, 1000, 0.01) FROM wanted) @> e.k',
+	'SELECT count(*) FROM %s e JOIN wanted w ON w.k = e.k WHERE (SELECT bloom_agg(k, 1000, 0.01) FROM wanted) @> e.k',
+);
+my $pdiffer = 0;
+for my $q (@probes)
+{
+	my $dist = $coord->safe_psql('postgres', sprintf($q, 'events'));
+	my $local = $coord->safe_psql('postgres', sprintf($q, 'events_local'));
+	$pdiffer++, diag("differs: $q ($dist and $local)") if $dist ne $local;
+}
+is($pdiffer, 0, scalar(@probes) . ' probe queries: distributed equals local');
+is($coord->safe_psql('postgres',
+		q{SELECT count(*) FROM events_local e WHERE e.k IN (SELECT k FROM wanted)
+		     AND NOT (SELECT f FROM hot) @> e.k AND e.id % 97 = 0}),
+	'0', 'the reference filter has no false negatives');
+
+# bloomskip on the distributed table: built per shard, used, exact.
+$coord->safe_psql('postgres', q{
+	CREATE INDEX events_k_skip ON events USING bloomskip (k) WITH (pages_per_range = 4);
+	CREATE INDEX events_t_ngram ON events USING bloomskip (t text_ngram_bloomskip_ops);
+});
+my $shard_indexes = 0;
+for my $w (@workers)
+{
+	# Citus hides shards from other applications' catalog queries
+	$shard_indexes += $w->safe_psql('postgres', q{
+		SET citus.show_shards_for_app_name_prefixes = '*';
+		SELECT count(*) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+		  JOIN pg_am a ON a.oid = c.relam
+		 WHERE a.amname = 'bloomskip' AND c.relname ~ '^events_k_skip_[0-9]+$'});
+}
+is($shard_indexes, 4, 'the bloomskip index exists on every shard');
+my $skipdiffer = 0;
+for my $q ('SELECT count(*) FROM %s WHERE k = 7919',
+	'SELECT count(*) FROM %s WHERE k = ANY (ARRAY[7919, 15838, 5, 999999])',
+	'SELECT count(*) FROM %s WHERE k IN (SELECT k FROM wanted)',
+	q{SELECT count(*) FROM %s WHERE t LIKE '%%abc1%%'})
+{
+	my $dist = $coord->safe_psql('postgres',
+		"SET citus.propagate_set_commands = 'local'; BEGIN; SET LOCAL enable_seqscan = off; "
+		  . sprintf($q, 'events') . '; COMMIT;');
+	my $local = $coord->safe_psql('postgres', sprintf($q, 'events_local'));
+	$skipdiffer++, diag("differs: $q ($dist and $local)") if $dist ne $local;
+}
+is($skipdiffer, 0, 'bloomskip lookups on the shards answer as the local sequential scan');
+my $shardplan = $coord->safe_psql('postgres', q{
+	SET citus.explain_all_tasks = on;
+	SET enable_seqscan = off;
+	EXPLAIN SELECT count(*) FROM events WHERE k = 7919});
+note("bloomskip on the shards:\n$shardplan");
+like($shardplan, qr/events_k_skip/, 'the shards use the bloomskip index');
+# bloomskip_check and bloomskip_info ask an index of one shard; over a
+# distributed index, the coordinator asks every shard (the reference's
+# one-line query)
+is($coord->safe_psql('postgres', q{
+	SELECT sum(result::bigint) FROM run_command_on_shards('events', $$
+	  SELECT sum(bloomskip_check(i.indexrelid::regclass)) FROM pg_index i
+	    JOIN pg_class c ON c.oid = i.indexrelid
+	   WHERE i.indrelid = '%s'::regclass AND starts_with(c.relname, 'events_k_skip')$$)}),
+	'0', 'bloomskip_check over every shard: 0 missing keys');
+is($coord->safe_psql('postgres', q{
+	SELECT bool_and(result::bigint > 0) FROM run_command_on_shards('events', $$
+	  SELECT (bloomskip_info(i.indexrelid::regclass)).summarized_ranges FROM pg_index i
+	    JOIN pg_class c ON c.oid = i.indexrelid
+	   WHERE i.indrelid = '%s'::regclass AND starts_with(c.relname, 'events_k_skip')$$)}),
+	't', 'bloomskip_info over every shard: summarized ranges on each');
+
+# REINDEX (plain and concurrent) reaches every shard's index; a shard moved
+# to the other worker keeps its index, which still answers exactly.
+$coord->safe_psql('postgres', 'REINDEX INDEX events_k_skip');
+$coord->safe_psql('postgres', 'REINDEX INDEX CONCURRENTLY events_k_skip');
+my ($shardid, $fromport) = split /\|/, $coord->safe_psql('postgres', q{
+	SELECT shardid, nodeport FROM citus_shards WHERE table_name = 'events'::regclass
+	 ORDER BY shardid LIMIT 1});
+my ($from) = grep { $_->port == $fromport } @workers;
+my ($to) = grep { $_->port != $fromport } @workers;
+$coord->safe_psql('postgres', sprintf(
+	q{SELECT citus_move_shard_placement(%d, '%s', %d, '%s', %d, shard_transfer_mode => 'block_writes')},
+	$shardid, $from->host, $from->port, $to->host, $to->port));
+is($coord->safe_psql('postgres',
+		"SELECT nodeport FROM citus_shards WHERE shardid = $shardid"),
+	$to->port, 'a shard moved to the other worker');
+my $moved = 0;
+for my $q ('SELECT count(*) FROM %s WHERE k = 7919',
+	'SELECT count(*) FROM %s WHERE k = ANY (ARRAY[7919, 15838, 5, 999999])',
+	'SELECT count(*) FROM %s WHERE k IN (SELECT k FROM wanted)')
+{
+	my $dist = $coord->safe_psql('postgres',
+		"SET citus.propagate_set_commands = 'local'; BEGIN; SET LOCAL enable_seqscan = off; "
+		  . sprintf($q, 'events') . '; COMMIT;');
+	my $local = $coord->safe_psql('postgres', sprintf($q, 'events_local'));
+	$moved++, diag("differs after REINDEX and the move: $q ($dist and $local)") if $dist ne $local;
+}
+is($moved, 0, 'after REINDEX, REINDEX CONCURRENTLY and a shard move: lookups exact');
+is($coord->safe_psql('postgres', q{
+	SELECT sum(result::bigint) FROM run_command_on_shards('events', $$
+	  SELECT sum(bloomskip_check(i.indexrelid::regclass)) FROM pg_index i
+	    JOIN pg_class c ON c.oid = i.indexrelid
+	   WHERE i.indrelid = '%s'::regclass AND starts_with(c.relname, 'events_k_skip')$$)}),
+	'0', 'bloomskip_check over every shard after the move: 0 missing keys');
+
+# The README's guide "Across machines: Citus", verbatim, in a schema of its
+# own: an empty table first, then rows, then the per-shard recipes.
+$coord->safe_psql('postgres', 'CREATE SCHEMA readme');
+my $path = "SET search_path = readme, public;\n";
+$coord->safe_psql('postgres', $path . q{
+CREATE TABLE events (id bigint NOT NULL, k bigint, day date);
+SELECT create_distributed_table('events', 'id');
+-- one filter of every key: each shard builds its partial filter, the
+-- coordinator merges them (filters move, not rows)
+SELECT bloom_agg(k, 2000000, 0.01) FROM events;
+-- one filter per tenant, chunk or day: grouped by any column
+SELECT day, bloom_agg(k) FROM events GROUP BY day;
+-- a skip index on every shard, used there for = and = ANY
+CREATE INDEX ON events USING bloomskip (k);
+});
+$coord->safe_psql('postgres', $path . q{
+	INSERT INTO events SELECT g, g * 31, date '2026-01-01' + g % 10
+	  FROM generate_series(1, 20000) g;
+	CREATE TABLE events_here AS SELECT * FROM events;
+});
+is($coord->safe_psql('postgres', $path . q{
+	SELECT (SELECT bloom_agg(k, 2000000, 0.01) FROM events)::text
+	     = (SELECT bloom_agg(k, 2000000, 0.01) FROM events_here)::text}),
+	't', 'README: the distributed aggregate equals the local one');
+is($coord->safe_psql('postgres', $path . q{
+SELECT bloom_union_agg(result::bloom) FROM run_command_on_shards('events',
+  $$SELECT bloom_agg(k::numeric, 2000000, 0.01) FROM %s$$);
+}),
+	$coord->safe_psql('postgres', $path . q{SELECT bloom_agg(k::numeric, 2000000, 0.01) FROM events_here}),
+	'README: the per-shard union by hand equals the local aggregate');
+my @checks = split /\n/, $coord->safe_psql('postgres', $path . q{
+SELECT shardid, result FROM run_command_on_shards('events', $$
+  SELECT bloomskip_check(i.indexrelid::regclass) FROM pg_index i
+    JOIN pg_class c ON c.oid = i.indexrelid
+   WHERE i.indrelid = '%s'::regclass AND starts_with(c.relname, 'events_k_idx')$$);
+});
+my $nshards = $coord->safe_psql('postgres',
+	q{SELECT count(*) FROM citus_shards WHERE table_name = 'readme.events'::regclass});
+is(scalar(grep { /\|0$/ } @checks) . ' of ' . scalar(@checks), "$nshards of $nshards",
+	'README: bloomskip_check on every shard answers 0');
+
+$_->stop for @nodes;
+done_testing();

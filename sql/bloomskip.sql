@@ -369,6 +369,11 @@ INSERT INTO parted SELECT i, md5(i::text) FROM generate_series(0, 9999) i;
 SELECT r.* FROM skip_diff('parted', 'k = ANY (ARRAY[17, 7017])', 'parted_1_k_idx') r;
 SELECT r.* FROM skip_diff('parted', 'k = 7017', 'parted_2_k_idx') r;
 SELECT bloomskip_check('parted_1_k_idx') + bloomskip_check('parted_2_k_idx') AS violations;
+-- the tools on the partitioned index itself name it as such and say what to pass
+SELECT * FROM bloomskip_info('parted_k');
+SELECT bloomskip_check('parted_k');
+SELECT bloomskip_range_filter('parted_k', 0);
+SELECT count(*) AS partition_indexes FROM pg_inherits WHERE inhparent = 'parted_k'::regclass;
 
 -- a nondeterministic collation hashes its sort key: 'ABC' finds 'abc'
 CREATE COLLATION skip_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);

@@ -39,6 +39,13 @@ skip_open_checked(Oid relid)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", relid)));
+	if (rel->rd_rel->relkind == RELKIND_PARTITIONED_INDEX &&
+		rel->rd_indam != NULL && rel->rd_indam->ambuild == skip_build)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is a partitioned bloomskip index", RelationGetRelationName(rel)),
+				 errdetail("A partitioned index has no pages of its own: each partition's index holds the ranges of its partition."),
+				 errhint("Pass the index of one of its partitions: pg_inherits lists them (inhrelid where inhparent is this index).")));
 	if (rel->rd_rel->relkind != RELKIND_INDEX || rel->rd_indam == NULL ||
 		rel->rd_indam->ambuild != skip_build)
 		ereport(ERROR,

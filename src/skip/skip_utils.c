@@ -737,6 +737,42 @@ skip_set_summarized(Relation index, uint64 summarized, uint32 nstaged, SkipMeta 
 	UnlockReleaseBuffer(buf);
 }
 
+/*
+ * Lower the metapage's boundaries after the heap shrank (skip_insert.c,
+ * skip_forget_truncated): summarized and writer to at most upto, nranges
+ * to at most nranges, and nstaged by as much as summarized drops (slots
+ * [0, nstaged) keep the ranges they held), in one record; *meta receives
+ * the metapage before the change.  Only a holder of the summarizing lock
+ * calls it.  Returns whether anything moved.
+ */
+bool
+skip_lower_bounds(Relation index, uint64 upto, uint64 nranges, SkipMeta *meta)
+{
+	Buffer		buf = skip_lock_meta(index, meta);
+	uint64		summarized = Min(meta->summarized, upto);
+	uint64		drop = meta->summarized - summarized;
+	bool		moved;
+	GenericXLogState *state;
+	SkipMeta   *m;
+
+	nranges = Max(Min(meta->nranges, nranges), Min(meta->writer, upto));
+	moved = summarized != meta->summarized || Min(meta->writer, upto) != meta->writer ||
+		nranges != meta->nranges;
+	if (moved)
+	{
+		state = GenericXLogStart(index);
+		m = (SkipMeta *) PageGetContents(GenericXLogRegisterBuffer(state, buf, 0));
+		m->summarized = summarized;
+		m->writer = Min(m->writer, upto);
+		m->nranges = nranges;
+		m->nstaged = m->nstaged > drop ? (uint32) (m->nstaged - drop) : 0;
+		skip_seal_meta(m);
+		GenericXLogFinish(state);
+	}
+	UnlockReleaseBuffer(buf);
+	return moved;
+}
+
 /* A new page at the end of a fork of the index, locked exclusively. */
 Buffer
 skip_new_buffer(Relation index, ForkNumber fork)

@@ -39,6 +39,8 @@ skip_vacuum_summarize(Relation index)
 	uint64		writer;
 
 	skip_read_bounds(index, &ppr, &writer);
+	if (skip_heap_shrank(writer, ppr, pages))
+		skip_forget_truncated(heap, index, PG_UINT64_MAX, true);
 	skip_summarize_upto(heap, index, pages > 0 ? (pages - 1) / ppr : 0, true);
 	table_close(heap, AccessShareLock);
 }

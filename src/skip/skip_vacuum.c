@@ -10,7 +10,10 @@
  * below the one of the heap's last page), so that an idle table ends with
  * only its last range open, and re-summarizes the ranges a summarizer that
  * failed left between the summarized and writer boundaries (the protocol
- * is in skip_utils.c); it then reports the index's size.
+ * is in skip_utils.c); first, if an earlier VACUUM truncated the heap, it
+ * forgets the ranges that are gone (skip_forget_truncated: this VACUUM's
+ * own truncation comes after the index cleanup).  It then reports the
+ * index's size.
  *
  *-------------------------------------------------------------------------
  */

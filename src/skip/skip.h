@@ -327,6 +327,7 @@ extern void skip_read_bounds(Relation index, uint32 *ppr, uint64 *writer);
 extern bool skip_advance_writer(Relation index, uint64 writer, SkipMeta *meta);
 extern void skip_set_summarized(Relation index, uint64 summarized, uint32 nstaged,
 								SkipMeta *meta);
+extern bool skip_lower_bounds(Relation index, uint64 upto, uint64 nranges, SkipMeta *meta);
 
 /* skip_keys.c */
 extern void skip_keyinfo_init(SkipKeyInfo *ki, Relation index, MemoryContext mcxt);
@@ -386,6 +387,8 @@ extern bool skip_insert(Relation index, Datum *values, bool *isnull,
 extern void skip_set_bits(Relation index, const SkipMeta *meta, uint64 range,
 						  const uint64 *h, int nh);
 extern void skip_summarize_upto(Relation heap, Relation index, uint64 upto, bool always);
+extern bool skip_heap_shrank(uint64 writer, uint32 ppr, BlockNumber heap_pages);
+extern void skip_forget_truncated(Relation heap, Relation index, uint64 keep, bool wait);
 extern void skip_write_columns(Relation index, const SkipMeta *meta, uint64 first,
 							   uint32 n, uint8 *const *filters);
 

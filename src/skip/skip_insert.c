@@ -584,6 +584,146 @@ skip_summarize_upto(Relation heap, Relation index, uint64 upto, bool always)
 }
 
 /*
+ * Has the heap lost pages the boundaries count (VACUUM truncated it)?
+ * writer is only ever raised to the range of a page the heap had (an
+ * insert's, or the last page's at VACUUM or build), so a writer past the
+ * range of the heap's last page means pages were removed since.
+ */
+bool
+skip_heap_shrank(uint64 writer, uint32 ppr, BlockNumber heap_pages)
+{
+	return writer > 0 && writer * (uint64) ppr >= (uint64) heap_pages;
+}
+
+/* Clear bits [c0, c1) of a row of bits. */
+static void
+skip_clear_bit_range(uint8 *row, uint64 c0, uint64 c1)
+{
+	while (c0 < c1 && c0 % 8 != 0)
+	{
+		row[c0 / 8] &= (uint8) ~(1 << (c0 % 8));
+		c0++;
+	}
+	if (c1 - c0 >= 8)
+	{
+		memset(row + c0 / 8, 0, (c1 - c0) / 8);
+		c0 += (c1 - c0) / 8 * 8;
+	}
+	while (c0 < c1)
+	{
+		row[c0 / 8] &= (uint8) ~(1 << (c0 % 8));
+		c0++;
+	}
+}
+
+/* Is any of bits [c0, c1) of a row set? */
+static bool
+skip_any_bit_in_range(const uint8 *row, uint64 c0, uint64 c1)
+{
+	for (uint64 c = c0; c < c1; c++)
+	{
+		if (c % 8 == 0 && c + 8 <= c1)
+		{
+			if (row[c / 8] != 0)
+				return true;
+			c += 7;
+		}
+		else if ((row[c / 8] >> (c % 8)) & 1)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Clear the columns of ranges [from, to) in every row of the segments of
+ * meta, a page at a time (only pages with a bit set are written), each
+ * page checked before and sealed after, as every writer of rows does.
+ */
+static void
+skip_clear_columns(Relation index, const SkipMeta *meta, uint64 from, uint64 to)
+{
+	for (uint32 s = 0; s < meta->nsegments; s++)
+	{
+		const SkipSegment *seg = &meta->segments[s];
+		uint64		c0,
+					c1;
+
+		if (seg->first_range + seg->capacity <= from || seg->first_range >= to)
+			continue;
+		c0 = Max(from, seg->first_range) - seg->first_range;
+		c1 = Min(to, seg->first_range + seg->capacity) - seg->first_range;
+		for (uint32 i = 0; i < seg->npages; i++)
+		{
+			BlockNumber blk = seg->first_block + i;
+			Buffer		buf = ReadBuffer(index, blk);
+			Page		page;
+			Size		rowbytes = seg->capacity / 8;
+			bool		any = false;
+
+			LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+			page = BufferGetPage(buf);
+			skip_check_rows_page(index, meta, seg, page, blk);
+			for (uint32 r = 0; r < seg->rows_per_page && !any; r++)
+				any = skip_any_bit_in_range((uint8 *) page + MAXALIGN(SizeOfPageHeaderData) +
+											r * rowbytes, c0, c1);
+			if (any)
+			{
+				GenericXLogState *state = GenericXLogStart(index);
+
+				page = GenericXLogRegisterBuffer(state, buf, 0);
+				for (uint32 r = 0; r < seg->rows_per_page; r++)
+					skip_clear_bit_range((uint8 *) page + MAXALIGN(SizeOfPageHeaderData) +
+										 r * rowbytes, c0, c1);
+				skip_seal_rows_page(meta, page);
+				GenericXLogFinish(state);
+			}
+			UnlockReleaseBuffer(buf);
+			CHECK_FOR_INTERRUPTS();
+		}
+	}
+}
+
+/*
+ * After VACUUM truncated the heap: forget the ranges it no longer has
+ * (the argument is in skip_utils.c, "Truncation").  Holding the
+ * summarizing lock (waiting for it if wait, else leaving the work to the
+ * next caller): lower summarized and writer to the range of the heap's
+ * last page, or to keep if lower (an insert's range: the range being
+ * filled again becomes the open tail), and nranges to the ranges the heap
+ * has; then read the heap's size again and clear the bits of the ranges
+ * past it, which no row visible to any scan can lie in.
+ */
+void
+skip_forget_truncated(Relation heap, Relation index, uint64 keep, bool wait)
+{
+	SkipMeta	before;
+	uint32		ppr;
+	uint64		writer;
+	BlockNumber pages;
+	uint64		last;
+	uint64		exist;
+
+	if (wait)
+		LockPage(index, SKIP_SUMMARIZE_LOCK, ExclusiveLock);
+	else if (!ConditionalLockPage(index, SKIP_SUMMARIZE_LOCK, ExclusiveLock))
+		return;
+	skip_read_bounds(index, &ppr, &writer);
+	pages = RelationGetNumberOfBlocks(heap);
+	if (skip_heap_shrank(writer, ppr, pages))
+	{
+		last = pages > 0 ? (pages - 1) / ppr : 0;
+		exist = ((uint64) pages + ppr - 1) / ppr;
+		skip_lower_bounds(index, Min(keep, last), exist, &before);
+		/* pages added since the first read are left alone: rows may be there */
+		pages = RelationGetNumberOfBlocks(heap);
+		exist = ((uint64) pages + ppr - 1) / ppr;
+		if (before.nranges > exist)
+			skip_clear_columns(index, &before, exist, before.nranges);
+	}
+	UnlockPage(index, SKIP_SUMMARIZE_LOCK, ExclusiveLock);
+}
+
+/*
  * aminsert: nothing for a row in the open tail (its range at or past
  * writer); a row past it first summarizes the ranges the table moved past;
  * a row below writer sets its keys' bits, extending the index if needed.
@@ -606,6 +746,12 @@ skip_insert(Relation index, Datum *values, bool *isnull,
 
 	skip_read_bounds(index, &ppr, &writer);
 	range = ItemPointerGetBlockNumber(ht_ctid) / ppr;
+	/* about to set bits: first see that the range was not truncated away */
+	if (range < writer && skip_heap_shrank(writer, ppr, RelationGetNumberOfBlocks(heapRel)))
+	{
+		skip_forget_truncated(heapRel, index, range, false);
+		skip_read_bounds(index, &ppr, &writer);
+	}
 	if (range > writer)
 	{
 		skip_summarize_upto(heapRel, index, range, false);

@@ -190,8 +190,13 @@ bloomskip_info(PG_FUNCTION_ARGS)
 	skip_require_built(index, "bloomskip_info", true);
 	skip_read_meta(index, &meta);
 	skip_fill(index, &meta, &fill);
+	/* the ranges the table has: VACUUM may have truncated it since the index counted */
+	heap = table_open(index->rd_index->indrelid, AccessShareLock);
+	heap_ranges = (RelationGetNumberOfBlocks(heap) + (uint64) meta.pages_per_range - 1) /
+		meta.pages_per_range;
+	table_close(heap, AccessShareLock);
 	v[0] = Int32GetDatum(meta.pages_per_range);
-	v[1] = Int64GetDatum(meta.nranges);
+	v[1] = Int64GetDatum(Min(meta.nranges, heap_ranges));
 	v[2] = Int32GetDatum(meta.nsegments);
 	v[3] = Int32GetDatum(meta.nbits);
 	v[4] = Int32GetDatum(meta.nhashes);
@@ -202,11 +207,7 @@ bloomskip_info(PG_FUNCTION_ARGS)
 	v[9] = Float8GetDatum(fill.maxfill);
 	v[10] = Float8GetDatum(meta.summarized ? fill.sumrate / meta.summarized : 0);
 	v[11] = Int64GetDatum(fill.outgrown);
-	heap = table_open(index->rd_index->indrelid, AccessShareLock);
-	heap_ranges = (RelationGetNumberOfBlocks(heap) + (uint64) meta.pages_per_range - 1) /
-		meta.pages_per_range;
-	table_close(heap, AccessShareLock);
-	v[12] = Int64GetDatum(meta.summarized);
+	v[12] = Int64GetDatum(Min(meta.summarized, heap_ranges));
 	v[13] = Int64GetDatum(heap_ranges > meta.summarized ? heap_ranges - meta.summarized : 0);
 	v[14] = Int64GetDatum(meta.nstaged);
 	relation_close(index, AccessShareLock);

@@ -71,7 +71,8 @@
  * appends are most inserts.  So the ranges the table is still filling at
  * its end are left open: a scan returns every page of them, and appends
  * into them write nothing.  Two boundaries in the metapage, both only
- * ever raised, with summarized <= writer <= nranges:
+ * ever raised (but after VACUUM truncated the heap: "Truncation" below),
+ * with summarized <= writer <= nranges:
  *
  *   summarized: ranges below have their bits; a scan reads the bits of
  *	 those and returns every page of every range from summarized on.
@@ -97,15 +98,21 @@
  *
  * Why no key is missed.  Take a tuple T whose keys are in range x and a
  * scan that reads summarized = s > x (if s <= x the scan returns x whole).
- * Some summarizer B raised summarized past x in (c), after reading the
- * heap's ranges from its S <= x, so x among them, in (b), after raising or
- * finding writer > x in (a).  T's inserter read writer after placing T on
- * its page: aminsert runs after the heap insert, which released the heap
- * page's lock.  If it read writer > x, it set T's bits in x's segment
- * itself before its transaction could commit.  If it read writer <= x,
- * that read preceded B's (a) (writer only grows, and B's (a) left it > x),
- * so T was on its page before B's (a), and B's heap read, which follows
- * (a) and locks each page, saw T (SnapshotAny includes uncommitted and
+ * Some summarizer B was the last to raise summarized past x in (c) before
+ * the scan read the metapage, and nothing lowered it to x or below since
+ * (see "Truncation": only a holder of the summarizing lock lowers it, and
+ * it lowers writer with it).  B read S <= x and W > x from the metapage
+ * holding the summarizing lock, which it held until (c), and read the
+ * heap's ranges [S, W), x among them, in (b).  T's inserter read writer
+ * after placing T on its page: aminsert runs after the heap insert, which
+ * released the heap page's lock.  If it read writer > x, it set T's bits
+ * in x's segment itself before its transaction could commit, and nothing
+ * clears bits below summarized.  If it read writer <= x, that read was not
+ * while B held the lock (writer >= W then), nor between B's (c) and the
+ * scan's metapage read (writer >= summarized > x then), nor after that
+ * read (T committed before the scan's snapshot); so it preceded B's
+ * metapage read, T was on its page before, and B's heap read, which
+ * locks each page, saw T (SnapshotAny includes uncommitted and
  * deleted tuples; HOT chains carry equal keys as bloomskip is not a
  * summarizing AM, and the chain's root, on the same page, is read), and
  * B wrote T's bits to x's slot or segment before (c).  The scan reads the
@@ -114,6 +121,39 @@
  * rewritten held a range that was sliced into its segment first.  Unlike
  * BRIN's placeholder tuple, no summarizer needs to see concurrent inserts:
  * raising writer first hands them to their inserters.
+ *
+ * Truncation.  VACUUM removes the empty pages at the heap's end after its
+ * index cleanup, so the metapage may count ranges the heap no longer has;
+ * an append that fills them again would set its keys' bits next to the
+ * old rows' (and an append rolled back leaves its keys there too), and
+ * lookups of those keys would read the range for nothing until REINDEX.
+ * writer is only ever raised to the range of a page the heap had (an
+ * insert's, the last page's at VACUUM or build), so a writer past the
+ * range of the heap's last page says that pages were removed.  An insert
+ * about to set bits (its range below writer) and VACUUM's cleanup check
+ * that (a size read of the heap) and, holding the summarizing lock (an
+ * insert that finds it held leaves the work to the next), (1) lower
+ * summarized and writer to the range of the heap's last page, or to the
+ * inserting row's range if lower (the range being filled again becomes
+ * the open tail), nranges to the ranges the heap has, and nstaged by as
+ * much as summarized drops (the slots left keep their ranges), in one
+ * metapage record; (2) read the heap's size again and clear, page by page
+ * of the segments, the bits of the ranges past it.  Lowering summarized
+ * only makes scans return more.  The bits cleared are of ranges at or
+ * past the summarized just set: a scan reading the new metapage returns
+ * them whole, and the next summarizer, which takes the lock after (2),
+ * reads them from the heap again (a row whose inserter set its bits and
+ * saw them cleared was on its page before (1)).  A scan that read the
+ * metapage before (1) may read a page after (2): the rows it can see
+ * committed before its snapshot, so before its metapage read, before (1)
+ * and before (2)'s size read, so they lie on pages that existed then, in
+ * ranges below those cleared.  Pages added between the two size reads,
+ * and the range being filled again (other scans may count on the bits of
+ * its rows), keep their old bits: false positives, a range or so per
+ * truncation, until REINDEX; so do ranges that a bulk extension refilled
+ * past writer before any insert looked.  The records follow the order (1),
+ * (2), so a crash or a standby sees the boundaries lowered before any bit
+ * is cleared.
  *
  * Standbys.  A hot standby without hot_standby_feedback runs snapshots
  * older than the primary's horizon, so a tuple the primary counts as dead
@@ -156,8 +196,10 @@
  * summarizing lock with its transaction.  Those ranges stay returned
  * whole, since summarized did not move, and the next summarizer reads
  * them again from the heap, overwriting any slot the failed one wrote.
- * After a crash, writer is at least what any committed inserter read: the
- * inserter's commit record follows the record that set the value it read.
+ * After a crash, the boundaries are those of the last metapage record
+ * replayed, and the value of writer any committed inserter read was set
+ * by a record before its commit record, so the argument above holds of
+ * the history replayed.
  *
  *-------------------------------------------------------------------------
  */
@@ -735,6 +777,42 @@ skip_set_summarized(Relation index, uint64 summarized, uint32 nstaged, SkipMeta 
 	*meta = *m;
 	GenericXLogFinish(state);
 	UnlockReleaseBuffer(buf);
+}
+
+/*
+ * Lower the metapage's boundaries after the heap shrank (skip_insert.c,
+ * skip_forget_truncated): summarized and writer to at most upto, nranges
+ * to at most nranges, and nstaged by as much as summarized drops (slots
+ * [0, nstaged) keep the ranges they held), in one record; *meta receives
+ * the metapage before the change.  Only a holder of the summarizing lock
+ * calls it.  Returns whether anything moved.
+ */
+bool
+skip_lower_bounds(Relation index, uint64 upto, uint64 nranges, SkipMeta *meta)
+{
+	Buffer		buf = skip_lock_meta(index, meta);
+	uint64		summarized = Min(meta->summarized, upto);
+	uint64		drop = meta->summarized - summarized;
+	bool		moved;
+	GenericXLogState *state;
+	SkipMeta   *m;
+
+	nranges = Max(Min(meta->nranges, nranges), Min(meta->writer, upto));
+	moved = summarized != meta->summarized || Min(meta->writer, upto) != meta->writer ||
+		nranges != meta->nranges;
+	if (moved)
+	{
+		state = GenericXLogStart(index);
+		m = (SkipMeta *) PageGetContents(GenericXLogRegisterBuffer(state, buf, 0));
+		m->summarized = summarized;
+		m->writer = Min(m->writer, upto);
+		m->nranges = nranges;
+		m->nstaged = m->nstaged > drop ? (uint32) (m->nstaged - drop) : 0;
+		skip_seal_meta(m);
+		GenericXLogFinish(state);
+	}
+	UnlockReleaseBuffer(buf);
+	return moved;
 }
 
 /* A new page at the end of a fork of the index, locked exclusively. */

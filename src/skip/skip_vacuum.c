@@ -10,7 +10,10 @@
  * below the one of the heap's last page), so that an idle table ends with
  * only its last range open, and re-summarizes the ranges a summarizer that
  * failed left between the summarized and writer boundaries (the protocol
- * is in skip_utils.c); it then reports the index's size.
+ * is in skip_utils.c); first, if an earlier VACUUM truncated the heap, it
+ * forgets the ranges that are gone (skip_forget_truncated: this VACUUM's
+ * own truncation comes after the index cleanup).  It then reports the
+ * index's size.
  *
  *-------------------------------------------------------------------------
  */
@@ -39,6 +42,8 @@ skip_vacuum_summarize(Relation index)
 	uint64		writer;
 
 	skip_read_bounds(index, &ppr, &writer);
+	if (skip_heap_shrank(writer, ppr, pages))
+		skip_forget_truncated(heap, index, PG_UINT64_MAX, true);
 	skip_summarize_upto(heap, index, pages > 0 ? (pages - 1) / ppr : 0, true);
 	table_close(heap, AccessShareLock);
 }

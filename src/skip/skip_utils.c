@@ -831,7 +831,7 @@ skip_lower_bounds(Relation index, uint64 upto, uint64 nranges, SkipMeta *meta)
 		m->nranges = nranges;
 		m->nstaged = m->nstaged > drop ? (uint32) (m->nstaged - drop) : 0;
 		/* the ranges cut lose their share of the keys (the sketch keeps them) */
-		if (m->stats.ranges > summarized)
+		if (m->version >= 4 && m->stats.ranges > summarized)
 		{
 			m->stats.keys *= (double) summarized / (double) m->stats.ranges;
 			m->stats.ranges = summarized;

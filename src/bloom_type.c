@@ -1035,49 +1035,6 @@ bloom_check_exact_hdr(const void *hdr)
 	return bloom_check_header((const BloomFilter *) hdr);
 }
 
-/* ---- batch calls (bloom_batch.h) ------------------------------------------ */
-
-/*
- * bloom_add_all(bloom, anycompatiblearray) -> bloom: a copy with every
- * non-null element added.
- */
-PG_FUNCTION_INFO_V1(bloom_add_all);
-Datum
-bloom_add_all(PG_FUNCTION_ARGS)
-{
-	return bloom_batch_add(fcinfo, BLOOM_KIND_PLAIN);
-}
-
-/*
- * bloom_contains_any(bloom, anycompatiblearray) -> boolean: may any
- * element be in?
- */
-PG_FUNCTION_INFO_V1(bloom_contains_any);
-Datum
-bloom_contains_any(PG_FUNCTION_ARGS)
-{
-	return bloom_batch_any(fcinfo, BLOOM_KIND_PLAIN);
-}
-
-/*
- * bloom_contains_all(bloom, anycompatiblearray) -> boolean: may every
- * element be in?
- */
-PG_FUNCTION_INFO_V1(bloom_contains_all);
-Datum
-bloom_contains_all(PG_FUNCTION_ARGS)
-{
-	return bloom_batch_all(fcinfo, BLOOM_KIND_PLAIN);
-}
-
-/* bloom_contains_each(bloom, anycompatiblearray) -> boolean[]: per element. */
-PG_FUNCTION_INFO_V1(bloom_contains_each);
-Datum
-bloom_contains_each(PG_FUNCTION_ARGS)
-{
-	return bloom_batch_each(fcinfo, BLOOM_KIND_PLAIN);
-}
-
 /* ---- the kind's operations (bloom_kind.h) ---------------------------------- */
 
 static bool
@@ -1172,3 +1129,46 @@ const BloomKindOps bloom_plain_ops = {
 	.merge = bloom_plain_merge,
 	.result = bloom_plain_result,
 };
+
+/* ---- batch calls (bloom_batch.h) ------------------------------------------ */
+
+/*
+ * bloom_add_all(bloom, anycompatiblearray) -> bloom: a copy with every
+ * non-null element added.
+ */
+PG_FUNCTION_INFO_V1(bloom_add_all);
+Datum
+bloom_add_all(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_add(fcinfo, BLOOM_KIND_PLAIN);
+}
+
+/*
+ * bloom_contains_any(bloom, anycompatiblearray) -> boolean: may any
+ * element be in?
+ */
+PG_FUNCTION_INFO_V1(bloom_contains_any);
+Datum
+bloom_contains_any(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_any(fcinfo, BLOOM_KIND_PLAIN);
+}
+
+/*
+ * bloom_contains_all(bloom, anycompatiblearray) -> boolean: may every
+ * element be in?
+ */
+PG_FUNCTION_INFO_V1(bloom_contains_all);
+Datum
+bloom_contains_all(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_all(fcinfo, BLOOM_KIND_PLAIN);
+}
+
+/* bloom_contains_each(bloom, anycompatiblearray) -> boolean[]: per element. */
+PG_FUNCTION_INFO_V1(bloom_contains_each);
+Datum
+bloom_contains_each(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_each(fcinfo, BLOOM_KIND_PLAIN);
+}

@@ -648,52 +648,6 @@ counting_bloom_union_deserial(PG_FUNCTION_ARGS)
 	return bloom_setop_deserialize(fcinfo, &counting_union_setop);
 }
 
-/* ---- batch calls (bloom_batch.h) ------------------------------------------ */
-
-/*
- * counting_bloom_add_all(counting_bloom, anycompatiblearray) ->
- * counting_bloom: a copy with every non-null element added.
- */
-PG_FUNCTION_INFO_V1(counting_bloom_add_all);
-Datum
-counting_bloom_add_all(PG_FUNCTION_ARGS)
-{
-	return bloom_batch_add(fcinfo, BLOOM_KIND_COUNTING);
-}
-
-/*
- * counting_bloom_contains_any(counting_bloom, anycompatiblearray) ->
- * boolean: may any element be in?
- */
-PG_FUNCTION_INFO_V1(counting_bloom_contains_any);
-Datum
-counting_bloom_contains_any(PG_FUNCTION_ARGS)
-{
-	return bloom_batch_any(fcinfo, BLOOM_KIND_COUNTING);
-}
-
-/*
- * counting_bloom_contains_all(counting_bloom, anycompatiblearray) ->
- * boolean: may every element be in?
- */
-PG_FUNCTION_INFO_V1(counting_bloom_contains_all);
-Datum
-counting_bloom_contains_all(PG_FUNCTION_ARGS)
-{
-	return bloom_batch_all(fcinfo, BLOOM_KIND_COUNTING);
-}
-
-/*
- * counting_bloom_contains_each(counting_bloom, anycompatiblearray) ->
- * boolean[]: per element.
- */
-PG_FUNCTION_INFO_V1(counting_bloom_contains_each);
-Datum
-counting_bloom_contains_each(PG_FUNCTION_ARGS)
-{
-	return bloom_batch_each(fcinfo, BLOOM_KIND_COUNTING);
-}
-
 /* ---- the kind's operations (bloom_kind.h) ---------------------------------- */
 
 static bool
@@ -792,3 +746,49 @@ const BloomKindOps counting_bloom_ops = {
 	.from_exact = counting_agg_from_exact,
 	.merge = counting_agg_merge,
 };
+
+/* ---- batch calls (bloom_batch.h) ------------------------------------------ */
+
+/*
+ * counting_bloom_add_all(counting_bloom, anycompatiblearray) ->
+ * counting_bloom: a copy with every non-null element added.
+ */
+PG_FUNCTION_INFO_V1(counting_bloom_add_all);
+Datum
+counting_bloom_add_all(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_add(fcinfo, BLOOM_KIND_COUNTING);
+}
+
+/*
+ * counting_bloom_contains_any(counting_bloom, anycompatiblearray) ->
+ * boolean: may any element be in?
+ */
+PG_FUNCTION_INFO_V1(counting_bloom_contains_any);
+Datum
+counting_bloom_contains_any(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_any(fcinfo, BLOOM_KIND_COUNTING);
+}
+
+/*
+ * counting_bloom_contains_all(counting_bloom, anycompatiblearray) ->
+ * boolean: may every element be in?
+ */
+PG_FUNCTION_INFO_V1(counting_bloom_contains_all);
+Datum
+counting_bloom_contains_all(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_all(fcinfo, BLOOM_KIND_COUNTING);
+}
+
+/*
+ * counting_bloom_contains_each(counting_bloom, anycompatiblearray) ->
+ * boolean[]: per element.
+ */
+PG_FUNCTION_INFO_V1(counting_bloom_contains_each);
+Datum
+counting_bloom_contains_each(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_each(fcinfo, BLOOM_KIND_COUNTING);
+}

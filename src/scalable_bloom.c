@@ -958,52 +958,6 @@ scalable_bloom_union_deserial(PG_FUNCTION_ARGS)
 	return bloom_setop_deserialize(fcinfo, &scalable_union_setop);
 }
 
-/* ---- batch calls (bloom_batch.h) ------------------------------------------ */
-
-/*
- * scalable_bloom_add_all(scalable_bloom, anycompatiblearray) ->
- * scalable_bloom: a copy with every non-null element added.
- */
-PG_FUNCTION_INFO_V1(scalable_bloom_add_all);
-Datum
-scalable_bloom_add_all(PG_FUNCTION_ARGS)
-{
-	return bloom_batch_add(fcinfo, BLOOM_KIND_SCALABLE);
-}
-
-/*
- * scalable_bloom_contains_any(scalable_bloom, anycompatiblearray) ->
- * boolean: may any element be in?
- */
-PG_FUNCTION_INFO_V1(scalable_bloom_contains_any);
-Datum
-scalable_bloom_contains_any(PG_FUNCTION_ARGS)
-{
-	return bloom_batch_any(fcinfo, BLOOM_KIND_SCALABLE);
-}
-
-/*
- * scalable_bloom_contains_all(scalable_bloom, anycompatiblearray) ->
- * boolean: may every element be in?
- */
-PG_FUNCTION_INFO_V1(scalable_bloom_contains_all);
-Datum
-scalable_bloom_contains_all(PG_FUNCTION_ARGS)
-{
-	return bloom_batch_all(fcinfo, BLOOM_KIND_SCALABLE);
-}
-
-/*
- * scalable_bloom_contains_each(scalable_bloom, anycompatiblearray) ->
- * boolean[]: per element.
- */
-PG_FUNCTION_INFO_V1(scalable_bloom_contains_each);
-Datum
-scalable_bloom_contains_each(PG_FUNCTION_ARGS)
-{
-	return bloom_batch_each(fcinfo, BLOOM_KIND_SCALABLE);
-}
-
 /* ---- the kind's operations (bloom_kind.h) ---------------------------------- */
 
 static bool
@@ -1144,3 +1098,49 @@ const BloomKindOps scalable_bloom_ops = {
 	.from_exact = scalable_agg_from_exact,
 	.merge = scalable_agg_merge,
 };
+
+/* ---- batch calls (bloom_batch.h) ------------------------------------------ */
+
+/*
+ * scalable_bloom_add_all(scalable_bloom, anycompatiblearray) ->
+ * scalable_bloom: a copy with every non-null element added.
+ */
+PG_FUNCTION_INFO_V1(scalable_bloom_add_all);
+Datum
+scalable_bloom_add_all(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_add(fcinfo, BLOOM_KIND_SCALABLE);
+}
+
+/*
+ * scalable_bloom_contains_any(scalable_bloom, anycompatiblearray) ->
+ * boolean: may any element be in?
+ */
+PG_FUNCTION_INFO_V1(scalable_bloom_contains_any);
+Datum
+scalable_bloom_contains_any(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_any(fcinfo, BLOOM_KIND_SCALABLE);
+}
+
+/*
+ * scalable_bloom_contains_all(scalable_bloom, anycompatiblearray) ->
+ * boolean: may every element be in?
+ */
+PG_FUNCTION_INFO_V1(scalable_bloom_contains_all);
+Datum
+scalable_bloom_contains_all(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_all(fcinfo, BLOOM_KIND_SCALABLE);
+}
+
+/*
+ * scalable_bloom_contains_each(scalable_bloom, anycompatiblearray) ->
+ * boolean[]: per element.
+ */
+PG_FUNCTION_INFO_V1(scalable_bloom_contains_each);
+Datum
+scalable_bloom_contains_each(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_each(fcinfo, BLOOM_KIND_SCALABLE);
+}

@@ -314,7 +314,7 @@ ab_profile_one() {
 	python3 - "$o1" "$o2" "$PROF_ROWS" "$TOP" <<'PY'
 import subprocess, sys, re
 def costs(path):
-	out = subprocess.run(["callgrind_annotate", "--threshold=100", path], capture_output=True, text=True).stdout
+	out = subprocess.run(["callgrind_annotate", "--auto=no", "--threshold=100", path], capture_output=True, text=True).stdout
 	total, fns = 0, {}
 	for line in out.splitlines():
 		m = re.match(r"\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(\S.*)$", line)

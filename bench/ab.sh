@@ -226,17 +226,22 @@ ab_time() {
 # the ratio rows of build l as 'label|median|min|max' lines
 ab_ratios() {
 	local l=$1
+	# one line per row of RATIOS, empty for a group not run (the report
+	# pairs them by position)
 	echo "$RATIOS" | while IFS='|' read -r label g num den goal; do
-		q "$l" -At -F'|' -v g="$g" -v num="$num" -v den="$den" <<'EOF'
+		echo "$(q "$l" -At -F'|' -v g="$g" -v num="$num" -v den="$den" <<'EOF'
 SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a.ms / b.ms)::numeric(6,2),
 	   min(a.ms / b.ms)::numeric(6,2), max(a.ms / b.ms)::numeric(6,2),
 	   (percentile_cont(0.5) WITHIN GROUP (ORDER BY a.ms))::numeric(10,0),
 	   (percentile_cont(0.5) WITHIN GROUP (ORDER BY b.ms))::numeric(10,0),
-	   (avg(a.cpu_share) * 100)::numeric(4,0)
+	   (avg(a.cpu_share) * 100)::numeric(4,0),
+	   percentile_cont(0.5) WITHIN GROUP (ORDER BY a.cpu_ms / b.cpu_ms)::numeric(6,2),
+	   min(a.cpu_ms / b.cpu_ms)::numeric(6,2), max(a.cpu_ms / b.cpu_ms)::numeric(6,2)
   FROM ab_r a JOIN ab_r b USING (grp, round)
  WHERE grp = :'g' AND a.name = :'num' AND b.name = :'den'
 HAVING count(*) > 0
 EOF
+)"
 	done
 }
 
@@ -257,31 +262,45 @@ ab_time_report() {
 	local i=0 la lb
 	mapfile -t RA < <(ab_ratios A)
 	mapfile -t RB < <(ab_ratios B)
-	echo "| row | A: ${DESC[A]} | B: ${DESC[B]} | B / A | goal |"
-	echo "|---|---:|---:|---:|---:|"
+	echo "| row | A: ${DESC[A]} | B: ${DESC[B]} | B / A | A, CPU time | B, CPU time | B / A, CPU | goal |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 	while IFS='|' read -r label g num den goal; do
 		la=${RA[$i]:-} lb=${RB[$i]:-}
 		i=$((i + 1))
 		[ -n "$la$lb" ] || continue
 		label=${label//BIG/$(q A -At -c "SELECT pg_size_pretty(length(bloom_to_bytea(f))::bigint) FROM filters WHERE name = 'big'")}
 		label=${label//, N,/, $ROWS,}
-		echo "| \`$label\` | $(fmt "$la") | $(fmt "$lb") | $(rel "$la" "$lb") | ≤ $goal |"
+		echo "| \`$label\` | $(fmt "$la") | $(fmt "$lb") | $(rel "$la" "$lb") | $(fmtc "$la") | $(fmtc "$lb") | $(relc "$la" "$lb") | ≤ $goal |"
 	done <<< "$RATIOS"
 	la=$(ab_parallel A) lb=$(ab_parallel B)
 	if [ -n "$la$lb" ]; then
-		echo "| parallel efficiency (2 workers) against count(s)'s | $(fmt "$la") | $(fmt "$lb") | $(rel "$la" "$lb") | ≥ 1.0 |"
+		echo "| parallel efficiency (2 workers) against count(s)'s | $(fmt "$la") | $(fmt "$lb") | $(rel "$la" "$lb") | | | | ≥ 1.0 |"
 	fi
 	echo
-	echo "Each cell: median of the per-round ratios [min–max] (ms of the two medians; CPU share of the numerator's backend)."
+	echo "Each cell: median of the per-round ratios [min–max] (ms of the two medians; CPU share of the numerator's backend). CPU time: the same ratios of the backend's CPU time (/proc/self/schedstat), which other work on the machine disturbs far less than wall time."
 	echo "Parallel efficiency: bloom_agg's speedup with 2 workers divided by count(s)'s speedup [min–max] (the two speedups)."
 }
 
 # 'median|min|max|ms_a|ms_b|cpu' -> '1.52 [1.50–1.60] (2010/1320 ms, 97 %)'
 fmt() {
 	[ -n "$1" ] || { echo "–"; return; }
-	IFS='|' read -r m lo hi x y c <<< "$1"
+	IFS='|' read -r m lo hi x y c _ <<< "$1"
 	if [ -n "$c" ]; then echo "$m [$lo–$hi] ($x/$y ms, $c % CPU)"
 	else echo "$m [$lo–$hi] (speedups $x/$y)"; fi
+}
+# the CPU-time ratio of an ab_ratios line: '1.40 [1.35–1.52]'
+fmtc() {
+	local m lo hi x y c cm clo chi
+	[ -n "$1" ] || { echo "–"; return; }
+	IFS='|' read -r m lo hi x y c cm clo chi <<< "$1"
+	[ -n "$cm" ] && echo "$cm [$clo–$chi]" || echo "–"
+}
+relc() {
+	local a b
+	[ -n "$1" ] && [ -n "$2" ] || { echo "–"; return; }
+	a=$(echo "$1" | cut -d'|' -f7) b=$(echo "$2" | cut -d'|' -f7)
+	[ -n "$a" ] && [ -n "$b" ] || { echo "–"; return; }
+	awk -v a="$a" -v b="$b" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print "–" }'
 }
 rel() {
 	[ -n "$1" ] && [ -n "$2" ] || { echo "–"; return; }

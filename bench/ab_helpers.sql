@@ -11,7 +11,15 @@
 
 CREATE TABLE ab_q (grp text, ord int, name text, query text, workers int DEFAULT 0,
 				   fname text, PRIMARY KEY (grp, name));
-CREATE TABLE ab_r (grp text, name text, round int, ms float8, cpu_share float8);
+CREATE TABLE ab_r (grp text, name text, round int, ms float8, cpu_share float8, cpu_ms float8);
+
+-- CPU time this backend has run, in ms (the scheduler's count in ns: on a
+-- machine shared with other work, a query's CPU time moves far less than
+-- its wall time)
+CREATE FUNCTION ab_cpu_ms() RETURNS float8
+LANGUAGE sql AS $$
+	SELECT split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::float8 / 1e6
+$$;
 
 -- CPU seconds this backend has used (utime + stime, 100 Hz ticks)
 CREATE FUNCTION ab_cpu_s() RETURNS float8
@@ -28,6 +36,7 @@ DECLARE
 	res record;
 	t0	timestamptz;
 	c0	float8;
+	n0	float8;
 	ms	float8;
 BEGIN
 	PERFORM set_config('parallel_setup_cost', '0', true);
@@ -42,12 +51,15 @@ BEGIN
 				SELECT bloom_from_bytea(bloom_to_bytea(f)) INTO fv FROM filters WHERE name = q.fname;
 			END IF;
 			c0 := ab_cpu_s();
+			n0 := ab_cpu_ms();
 			t0 := clock_timestamp();
 			EXECUTE q.query INTO res USING fv;
 			ms := 1000 * extract(epoch FROM clock_timestamp() - t0);
+			n0 := ab_cpu_ms() - n0;
 			IF i > 0 THEN
 				INSERT INTO ab_r VALUES (g, q.name, first_round + i - 1, ms,
-										 CASE WHEN q.workers = 0 THEN 1000 * (ab_cpu_s() - c0) / ms END);
+										 CASE WHEN q.workers = 0 THEN 1000 * (ab_cpu_s() - c0) / ms END,
+										 CASE WHEN q.workers = 0 THEN n0 END);
 			END IF;
 		END LOOP;
 	END LOOP;

@@ -12,7 +12,7 @@ SET parallel_leader_participation = off;
 EXPLAIN (COSTS OFF) SELECT bloom_agg(s) FROM par;
 CREATE TEMP TABLE par_parallel AS SELECT
   bloom_agg(s) AS auto_f, bloom_agg(s, 300000, 0.01) AS sized_f,
-  bloom_agg(x, 65536, 6, 3) AS explicit_f FROM par;
+  bloom_agg(x, 65536, 6, 3) AS explicit_f, counting_bloom_agg(x, 300000, 0.01) AS counting_f FROM par;
 CREATE TABLE par_unions AS
   SELECT x % 7 AS g, bloom_agg(x, 300000, 0.01) AS f FROM par GROUP BY 1;
 EXPLAIN (COSTS OFF) SELECT bloom_union_agg(f), bloom_intersect_agg(f) FROM par_unions;
@@ -38,6 +38,12 @@ SELECT f = (SELECT bloom_agg(x) FROM par_big) AS big_auto_same,
        (SELECT count(*) FROM par_big WHERE NOT bloom_contains(f, x)) AS false_negatives
 FROM par_big_f;
 SELECT count(*) AS parallel_false_negatives FROM par, par_parallel WHERE NOT bloom_contains(auto_f, s);
+-- the filter-phase states (hashes waiting in the prefetch queue when a
+-- worker's state is serialized, combined and finished) lose no key
+SELECT count(*) FILTER (WHERE NOT bloom_contains(sized_f, s)) AS sized_parallel_false_negatives,
+       count(*) FILTER (WHERE NOT bloom_contains(explicit_f, x)) AS explicit_parallel_false_negatives,
+       count(*) FILTER (WHERE NOT counting_bloom_contains(counting_f, x)) AS counting_parallel_false_negatives
+FROM par, par_parallel;
 DROP TABLE par, par_big, par_unions;
 
 -- partial aggregation where some partial states saw only NULLs: the family

@@ -71,3 +71,48 @@ WHERE NOT scalable_bloom_contains(
   scalable_bloom_add((SELECT f FROM salt WHERE k = 1 + v % 2), v + 100000),
   CASE WHEN v % 4 < 2 THEN v + 100000 ELSE v % 2000 + 1 END);
 DROP TABLE salt;
+
+-- a probe finds the stages of a filter the probe cache keeps once (the plan
+-- constant, a cached stored filter) and keeps them beside it: answers after
+-- adds and unions, with stored filters of different stage counts probed in
+-- turn, kept, evicted and read again (a cache of one filter: each change of
+-- filter frees the last one and its stages)
+CREATE TEMP TABLE smemo AS
+  SELECT k, scalable_bloom_agg(x, 100, 0.01) AS f
+    FROM generate_series(1, 3) k, generate_series(1, 3000 * k) x GROUP BY k;
+UPDATE smemo SET f = scalable_bloom_add(f, -k) WHERE k = 2;
+SET bloomset.full_filter = off;	-- the union overfills the first stage
+UPDATE smemo SET f = scalable_bloom_union(f, (SELECT scalable_bloom_agg(x, 100, 0.01)
+                                               FROM generate_series(20001, 20050) x))
+ WHERE k = 3;
+RESET bloomset.full_filter;
+SELECT k, (SELECT count(*) FROM scalable_bloom_info(f)) AS stages,
+       pg_column_size(f) > 2048 AS over_2kb
+  FROM smemo ORDER BY k;
+SELECT count(*) AS cached_false_negatives
+  FROM smemo, generate_series(1, 9000) v
+ WHERE v <= 3000 * k AND NOT scalable_bloom_contains(f, v);
+SET bloomset.probe_cache_size = '20kB';	-- holds one of the filters at most
+SELECT count(*) AS evicted_false_negatives
+  FROM (SELECT v, 1 + v % 3 AS k FROM generate_series(1, 9000) v) p JOIN smemo USING (k)
+ WHERE v <= 3000 * k AND NOT scalable_bloom_contains(f, v);
+RESET bloomset.probe_cache_size;
+SELECT count(*) AS added_and_union_false_negatives
+  FROM smemo, (SELECT -2 AS v UNION ALL SELECT generate_series(20001, 20050)) p
+ WHERE (k = 2 AND v = -2 OR k = 3 AND v > 0) AND NOT scalable_bloom_contains(f, v);
+SELECT count(*) AS constant_false_negatives
+  FROM generate_series(1, 9000) v
+ WHERE NOT scalable_bloom_contains((SELECT f FROM smemo WHERE k = 3), v);
+DO $$
+DECLARE
+	n bigint;
+	sf scalable_bloom;
+BEGIN
+	-- a variable holds the value detoasted, and a parameter of EXECUTE
+	-- ... USING becomes a plan constant
+	SELECT f INTO sf FROM smemo WHERE k = 3;
+	EXECUTE 'SELECT count(*) FROM generate_series(1, 9000) v WHERE NOT scalable_bloom_contains($1, v)'
+		INTO n USING sf;
+	RAISE NOTICE 'plan constant false negatives: %', n;
+END $$;
+DROP TABLE smemo;

@@ -728,15 +728,27 @@ bloom_args_equal(const BloomAggArgs *a, const BloomAggArgs *b)
 }
 
 /*
+ * Queue every hash of key value (bloom_key_hashes: a Parquet filter's key
+ * may have two).  Not inlined: its array of hashes would cost every row of
+ * the other schemes a stack-protector check.
+ */
+static pg_noinline void
+bloom_state_add_key_hashes(BloomAggState *st, Datum value)
+{
+	uint64		h[BLOOM_KEY_MAX_HASHES];
+	int			n = bloom_key_hashes(&st->value.ti, value, st->seed, st->scheme, h);
+
+	for (int i = 0; i < n; i++)
+		bloom_state_push(st, h[i]);
+}
+
+/*
  * Add argument 1 (if not NULL) to the state; the first value gives the
  * filter (or header) its element fields.
  */
 static void
 bloom_state_add_arg(FunctionCallInfo fcinfo, BloomAggState *st)
 {
-	uint64		h[BLOOM_KEY_MAX_HASHES];
-	int			n;
-
 	if (PG_ARGISNULL(1))
 		return;
 	if (!st->value.valid)
@@ -749,9 +761,16 @@ bloom_state_add_arg(FunctionCallInfo fcinfo, BloomAggState *st)
 		if (st->kind->adopted)
 			st->kind->adopted(hdr);
 	}
-	n = bloom_key_hashes(&st->value.ti, PG_GETARG_DATUM(1), st->seed, st->scheme, h);
-	for (int i = 0; i < n; i++)
-		bloom_state_push(st, h[i]);
+	/*
+	 * One hash a key except under the Parquet scheme (bloom_key_hashes): the
+	 * other schemes hash straight into the queue, without the key's array
+	 * of hashes, a row's share of the aggregate's own instructions.
+	 */
+	if (likely(st->scheme != BLOOM_SCHEME_PARQUET))
+		bloom_state_push(st, bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1),
+											  st->seed, st->scheme));
+	else
+		bloom_state_add_key_hashes(st, PG_GETARG_DATUM(1));
 	st->nadded++;
 }
 

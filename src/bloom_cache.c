@@ -105,6 +105,7 @@ typedef struct BloomCacheEntry
 	void	   *filter;			/* validated, of the cache's kind, in fn_mcxt */
 	Size		size;
 	uint8		path;			/* BLOOM_PATH_*: how values reach this filter */
+	void	   *kind_memo;		/* the kind's memo of filter (bloom_call_memo) */
 } BloomCacheEntry;
 
 /*
@@ -180,6 +181,7 @@ typedef struct BloomCallCache
 	void	   *const_filter;
 	bool		const_owned;
 	uint8		const_path;
+	void	   *const_memo;		/* the kind's memo of it (bloom_call_memo) */
 
 	/* values read in slices (BLOOM_MEMO_SLOTS, allocated on first use) */
 	BloomSliceMemo *memo;
@@ -347,7 +349,18 @@ bloom_cache_evict(BloomCallCache *cache)
 	pfree(e->filter);
 	if (e->ckey != NULL)
 		pfree(e->ckey);
+	if (e->kind_memo != NULL)
+		pfree(e->kind_memo);
 	pfree(e);
+}
+
+/* Forget the kind's memo of the plan constant (it is being replaced). */
+static void
+bloom_cache_forget_const_memo(BloomCallCache *cache)
+{
+	if (cache->const_memo != NULL)
+		pfree(cache->const_memo);
+	cache->const_memo = NULL;
 }
 
 /*
@@ -443,6 +456,7 @@ bloom_cache_set_const(FunctionCallInfo fcinfo, BloomCallCache *cache, Datum d,
 {
 	void	   *f = bloom_from_datum_kind(d, kind);
 
+	bloom_cache_forget_const_memo(cache);
 	if (cache->const_owned)
 		pfree(cache->const_filter);
 	cache->const_filter = NULL;
@@ -865,6 +879,30 @@ bloom_call_stable(FunctionCallInfo fcinfo, const void *f)
 }
 
 /*
+ * Where a kind keeps what it derives once from f, the filter a probe at
+ * this call site was just given (by bloom_call_parts), when f is one the
+ * cache keeps unchanged -- the plan constant or the cached filter in use:
+ * a slot holding NULL or the kind's memo (one palloc'd block in fn_mcxt,
+ * freed with the filter, so a memo never outlives the filter it describes).
+ * NULL for any other f (the caller derives what it needs per call).
+ */
+void	  **
+bloom_call_memo(FunctionCallInfo fcinfo, const void *f)
+{
+	BloomCallCache *cache = (BloomCallCache *) fcinfo->flinfo->fn_extra;
+	BloomCacheEntry *e;
+
+	if (cache == NULL || f == NULL)
+		return NULL;
+	if (f == cache->const_filter)
+		return &cache->const_memo;
+	if (dlist_is_empty(&cache->lru))
+		return NULL;
+	e = dlist_head_element(BloomCacheEntry, lru, &cache->lru);
+	return e->filter == f ? &e->kind_memo : NULL;
+}
+
+/*
  * The filter argument argno of kind, validated; *path points at how
  * values reach it (BLOOM_PATH_*), or at a scratch BLOOM_PATH_UNCHECKED for
  * a filter that is not cached.  Where the value is decides the read (see
@@ -889,6 +927,7 @@ bloom_call_filter_path(FunctionCallInfo fcinfo, int argno, BloomKind kind,
 	{
 		while (cache->nentries > 0)
 			bloom_cache_evict(cache);
+		bloom_cache_forget_const_memo(cache);
 		if (cache->const_owned)
 			pfree(cache->const_filter);
 		cache->const_filter = NULL;

@@ -49,5 +49,6 @@ extern BloomConversion *bloom_call_elements(FunctionCallInfo fcinfo, Oid elemtyp
 											BloomTypeInfo **ti);
 
 extern bool bloom_call_stable(FunctionCallInfo fcinfo, const void *f);
+extern void **bloom_call_memo(FunctionCallInfo fcinfo, const void *f);
 
 #endif							/* BLOOMSET_BLOOM_CACHE_H */

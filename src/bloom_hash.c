@@ -881,6 +881,20 @@ bloom_hash_datum_full64(const BloomTypeInfo *ti, Datum value, uint64 seed)
 }
 
 /*
+ * The first encoding of the key's class under the Parquet scheme
+ * (bloom_key_hashes).  Not inlined: its array of hashes would cost every
+ * hash of the other schemes a stack-protector check.
+ */
+static pg_noinline uint64
+bloom_hash_datum_parquet(const BloomTypeInfo *ti, Datum value)
+{
+	uint64		h[BLOOM_KEY_MAX_HASHES];
+
+	(void) bloom_parquet_hooks()->key_hashes(ti->pq_type, value, h);
+	return h[0];
+}
+
+/*
  * The element hash of a non-null value for a filter with the given seed
  * and hashing scheme: the one function from a value to the 64-bit hash
  * that the core (bloom_positions.c) maps to positions.
@@ -891,13 +905,7 @@ bloom_hash_datum(const BloomTypeInfo *ti, Datum value, uint64 seed, int scheme)
 	if (scheme == BLOOM_SCHEME_PGEXT)
 		return bloom_hash_datum_pgext(ti, value, seed);
 	if (scheme == BLOOM_SCHEME_PARQUET)
-	{
-		uint64		h[BLOOM_KEY_MAX_HASHES];
-
-		/* the first encoding of the key's class (bloom_key_hashes) */
-		(void) bloom_parquet_hooks()->key_hashes(ti->pq_type, value, h);
-		return h[0];
-	}
+		return bloom_hash_datum_parquet(ti, value);
 	Assert(scheme == BLOOM_SCHEME_FULL64);
 	return bloom_hash_datum_full64(ti, value, seed);
 }

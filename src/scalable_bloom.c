@@ -212,6 +212,34 @@ scalable_test(const ScalableFilter *f, uint64 h)
 }
 
 /*
+ * The stages of f for a probe at this call site.  A filter the probe cache
+ * keeps (the plan constant, a cached stored filter) has its stages found
+ * once, in a memo the cache frees with the filter, so a probe does not walk
+ * the chain of sub-filter headers -- a dependent load per stage -- every
+ * row; any other f is walked into *local.
+ */
+static const ScalableStages *
+scalable_probe_stages(FunctionCallInfo fcinfo, const ScalableFilter *f,
+					  ScalableStages *local)
+{
+	void	  **memo = bloom_call_memo(fcinfo, f);
+	ScalableStages *st;
+
+	if (memo == NULL)
+	{
+		scalable_stages(f, local);
+		return local;
+	}
+	if (*memo == NULL)
+	{
+		st = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(ScalableStages));
+		scalable_stages(f, st);
+		*memo = st;				/* kept complete */
+	}
+	return (const ScalableStages *) *memo;
+}
+
+/*
  * Add the n hashes h, in order, to *pf (which may be replaced by a grown
  * copy in cxt; the old one is then freed).  A hash some stage answers
  * "maybe" for uses no capacity; otherwise it goes into the newest stage,
@@ -537,14 +565,14 @@ scalable_bloom_contains(PG_FUNCTION_ARGS)
 	Datum		value;
 	ScalableFilter *f = (ScalableFilter *) bloom_call_probe(fcinfo, BLOOM_KIND_SCALABLE,
 														   &ti, &value);
-
+	ScalableStages local;
 	uint64		h;
 
 	if (f->family[0] == '\0')
 		PG_RETURN_BOOL(false);
 	h = bloom_hash_datum(ti, value, f->seed, f->scheme);
 	f = (ScalableFilter *) bloom_call_parts(fcinfo, f, &h, 1);
-	PG_RETURN_BOOL(scalable_test(f, h));
+	PG_RETURN_BOOL(scalable_stages_test(scalable_probe_stages(fcinfo, f, &local), h));
 }
 
 /* Union of b into a copy of a (same parameters): sub-filter-wise OR. */

@@ -212,6 +212,23 @@ CREATE OPERATOR CLASS @extschema@.tsvector_bloomskip_ops DEFAULT FOR TYPE tsvect
 COMMENT ON OPERATOR CLASS @extschema@.tsvector_bloomskip_ops USING bloomskip IS
 'bloomskip full-text search on tsvector: a range''s keys are its documents'' lexemes; a tsquery''s required lexemes (& and phrases: all, |: one of each side, ! and prefixes: none) must be in a range';
 
+-- bloomskip tags and attributes: arrays (@>, &&, <@, =) and jsonb
+CREATE FUNCTION @extschema@.bloomskip_array_class(internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloomskip_array_class'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloomskip_array_class(internal) IS
+'the operations of operator class array_bloomskip_ops: an array''s elements; @>, &&, = and <@ (support function 2, called by the server, not by users)';
+CREATE OPERATOR CLASS @extschema@.array_bloomskip_ops DEFAULT FOR TYPE anyarray
+	USING bloomskip AS
+	OPERATOR 1 = (anyarray, anyarray),
+	OPERATOR 7 @> (anyarray, anyarray),
+	OPERATOR 8 && (anyarray, anyarray),
+	OPERATOR 9 <@ (anyarray, anyarray),
+	FUNCTION 2 @extschema@.bloomskip_array_class(internal);
+COMMENT ON OPERATOR CLASS @extschema@.array_bloomskip_ops USING bloomskip IS
+'bloomskip @>, && and = on arrays of any type bloomskip hashes: a range''s keys are its arrays'' non-NULL elements, hashed as the element type''s equality class hashes them; @> and = need every element of the query in a range, && one of them; <@ reads every range';
+
 -- 1.4: aggregates that split across the machines of a distributed database
 --
 -- Citus runs a custom aggregate as partial aggregates on the shards and a

@@ -368,6 +368,7 @@ extern const SkipClassOps skip_tsvector_class;
 
 /* skip_array.c, skip_jsonb.c: the classes of arrays and jsonb */
 extern const SkipClassOps skip_array_class;
+extern const SkipClassOps skip_jsonb_class;
 
 /* skip_regex.c: the literal strings every match of a regular expression holds */
 typedef struct SkipRegexString

@@ -47,7 +47,7 @@
 #include "utils/typcache.h"
 
 /* elements per range assumed at an empty build, per equality key assumed */
-#define SKIP_ARRAY_EMPTY_FACTOR		8
+#define SKIP_ARRAY_EMPTY_FACTOR		3
 /* elements hashed between interrupt checks (a huge array is one value) */
 #define SKIP_ARRAY_CHECK_EVERY		65536
 

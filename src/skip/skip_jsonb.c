@@ -54,7 +54,7 @@
 #include "utils/jsonb.h"
 
 /* keys per range assumed at an empty build, per equality key assumed */
-#define SKIP_JSONB_EMPTY_FACTOR		16
+#define SKIP_JSONB_EMPTY_FACTOR		4
 /* scalars hashed between interrupt checks (a huge document is one value) */
 #define SKIP_JSONB_CHECK_EVERY		65536
 /* seeds of the pair keys' parts, apart from the existence keys' */

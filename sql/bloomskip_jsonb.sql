@@ -85,7 +85,9 @@ INSERT INTO jq VALUES
 	($$doc @> '[{"a": [3]}]'$$), ($$doc @> '[[["deep"]]]'$$), ($$doc @> '["deep"]'$$), ($$doc @> '{"": ""}'$$),
 	($$doc @> '{"k": {"k": {"k": {"k": {"k": {"k": {"k": {"k": {"k": {"k": "bottom"}}}}}}}}}}'$$),
 	($$doc @? '$.rare_key.a[*] ? (@.b == "quokka")'$$), ($$doc @@ '$.user.id == 3001'$$),
-	($$doc @> '{"user": {"id": 3001}}' AND doc ? 'rare_key'$$);
+	($$doc @> '{"user": {"id": 3001}}' AND doc ? 'rare_key'$$), ($$doc ? ANY (ARRAY['rare_key', 'nope'])$$),
+	($$doc @> ANY (ARRAY['{"user": {"id": 3001}}', '{"a": 2}', NULL]::jsonb[])$$),
+	($$doc @> ANY (ARRAY['{"user": {"id": 3001}}', '{}']::jsonb[])$$);
 SELECT q, (js_diff(q)).* FROM jq ORDER BY q COLLATE "C";
 -- every document's own user id and country, present and absent
 SELECT count(*) AS queries, count(*) FILTER (WHERE d.used) AS index_used,

@@ -91,14 +91,13 @@ skip_array_init(SkipKeyInfo *ki, Relation index, int attno, bytea *opts)
 }
 
 /*
- * Call emit(arg, key) for the key of every non-NULL element of array
- * value, hashed as the column's elements; returns how many.
+ * Call emit(arg, key) for the key of every non-NULL element of arr,
+ * hashed as the column's elements; returns how many.
  */
 static int
 skip_array_each_key(const BloomTypeInfo *ti, const SkipMeta *meta, uint64 seed,
-					Datum value, void (*emit) (void *arg, uint64 h), void *arg)
+					ArrayType *arr, void (*emit) (void *arg, uint64 h), void *arg)
 {
-	ArrayType  *arr = DatumGetArrayTypeP(value);
 	ArrayIterator it;
 	Datum		elem;
 	bool		isnull;
@@ -125,7 +124,8 @@ static int
 skip_array_value_keys(const SkipKeyInfo *ki, int attno, const SkipMeta *meta,
 					  uint64 seed, Datum value, SkipKeyBuf *buf)
 {
-	return skip_array_each_key(&ki->ti[attno], meta, seed, value, skip_keys_push, buf);
+	return skip_array_each_key(&ki->ti[attno], meta, seed, DatumGetArrayTypeP(value),
+							   skip_keys_push, buf);
 }
 
 /* emit for @> and =: each element its own clause. */
@@ -155,17 +155,19 @@ skip_array_query(const SkipKeyInfo *ki, int attno, const SkipMeta *meta, uint64 
 				 StrategyNumber strategy, Oid collation, const BloomTypeInfo *ti,
 				 Datum value, SkipQuery *q)
 {
+	ArrayType  *arr = DatumGetArrayTypeP(value);
+
 	/* an array of another element type (no operator of the class gives one) */
-	if (ARR_ELEMTYPE(DatumGetArrayTypeP(value)) != ki->ti[attno].typid)
+	if (ARR_ELEMTYPE(arr) != ki->ti[attno].typid)
 		return false;
 	switch (strategy)
 	{
 		case SKIP_STRATEGY_EQUAL:
 		case SKIP_STRATEGY_CONTAINS:
-			skip_array_each_key(&ki->ti[attno], meta, seed, value, skip_array_clause, q);
+			skip_array_each_key(&ki->ti[attno], meta, seed, arr, skip_array_clause, q);
 			return true;
 		case SKIP_STRATEGY_OVERLAP:
-			skip_array_each_key(&ki->ti[attno], meta, seed, value, skip_array_alt, q);
+			skip_array_each_key(&ki->ti[attno], meta, seed, arr, skip_array_alt, q);
 			skip_query_end_clause(q);
 			return true;
 		default:				/* <@: every range */

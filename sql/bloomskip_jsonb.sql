@@ -106,5 +106,16 @@ SELECT (js_diff($$doc ? 'appended'$$)).*, (js_diff($$doc @> '{"updated": [true]}
 -- a range's filter answers bloom_token_may_contain for a top-level key as ? does
 SELECT (bloom_info(bloomskip_range_filter('att_doc', 0))).element_family,
 	bloom_token_may_contain(bloomskip_range_filter('att_doc', 0), 'service') AS service_in_range_0;
+-- the planner counts the ranges the index passes: a rare pair through the
+-- index, a common one by the sequential scan
+SET max_parallel_workers_per_gather = 0;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM att WHERE doc @> '{"user": {"id": 3001}}';
+EXPLAIN (COSTS OFF) SELECT count(*) FROM att WHERE doc ? 'rare_key';
+EXPLAIN (COSTS OFF) SELECT count(*) FROM att WHERE doc @> '{"status": 404}';
+RESET max_parallel_workers_per_gather;
+-- the classes' support function 2
+SELECT f.opfname, p.amproc::regproc AS class_function
+FROM pg_amproc p JOIN pg_opfamily f ON f.oid = p.amprocfamily
+WHERE f.opfname IN ('array_bloomskip_ops', 'jsonb_bloomskip_ops') AND p.amprocnum = 2 ORDER BY 1;
 DROP TABLE att, jq;
 DROP FUNCTION js_diff(text);

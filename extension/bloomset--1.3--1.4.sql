@@ -1049,3 +1049,23 @@ CREATE AGGREGATE @extschema@.counting_bloom_agg(uuid, capacity bigint, fpr float
 );
 COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(uuid, bigint, float8) IS
 'counting filter of the non-null values, sized for capacity items at rate fpr';
+
+---------------------------------------------------------------------------
+-- bloomskip's planner reads what the index learnt of its keys (the distinct
+-- keys of a range, the ranges a key lies in); bloomskip_info shows it.  A
+-- function's result columns cannot change in place: dropped and created.
+---------------------------------------------------------------------------
+DROP FUNCTION @extschema@.bloomskip_info(regclass);
+CREATE FUNCTION @extschema@.bloomskip_info(index regclass,
+	OUT pages_per_range integer, OUT ranges bigint, OUT segments integer,
+	OUT bits_per_range integer, OUT hashes integer, OUT target_rate double precision,
+	OUT design_keys_per_range double precision, OUT index_pages bigint,
+	OUT mean_fill double precision, OUT max_fill double precision,
+	OUT estimated_rate double precision, OUT outgrown_ranges bigint,
+	OUT summarized_ranges bigint, OUT open_ranges bigint, OUT staged_ranges bigint,
+	OUT keys_per_range double precision, OUT ranges_per_key double precision)
+RETURNS record
+AS 'MODULE_PATHNAME', 'bloomskip_info'
+LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloomskip_info(regclass) IS
+'a bloomskip index''s parameters, ranges, segments, size, how full its summarized ranges are, their estimated false-positive rate, the summarized and open ranges, the summarized ranges still staged (not yet sliced into their segments), and what the planner reads: the distinct keys of a range and the ranges a key lies in, on average (NULL for an index that does not count them)';

@@ -2567,12 +2567,13 @@ CREATE FUNCTION @extschema@.bloomskip_info(index regclass,
 	OUT design_keys_per_range double precision, OUT index_pages bigint,
 	OUT mean_fill double precision, OUT max_fill double precision,
 	OUT estimated_rate double precision, OUT outgrown_ranges bigint,
-	OUT summarized_ranges bigint, OUT open_ranges bigint, OUT staged_ranges bigint)
+	OUT summarized_ranges bigint, OUT open_ranges bigint, OUT staged_ranges bigint,
+	OUT keys_per_range double precision, OUT ranges_per_key double precision)
 RETURNS record
 AS 'MODULE_PATHNAME', 'bloomskip_info'
 LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloomskip_info(regclass) IS
-'a bloomskip index''s parameters, ranges, segments, size, how full its summarized ranges are, their estimated false-positive rate, the summarized and open ranges, and the summarized ranges still staged (not yet sliced into their segments)';
+'a bloomskip index''s parameters, ranges, segments, size, how full its summarized ranges are, their estimated false-positive rate, the summarized and open ranges, the summarized ranges still staged (not yet sliced into their segments), and what the planner reads: the distinct keys of a range and the ranges a key lies in, on average (NULL for an index that does not count them)';
 
 CREATE FUNCTION @extschema@.bloomskip_check(index regclass)
 RETURNS bigint

@@ -496,18 +496,6 @@ bloom_read_slice(struct varlena *attr, Size off, Size len, char *dst)
 	pfree(s);
 }
 
-/*
- * Are probes of layout read in slices?  Those whose positions the core
- * gives from the header alone (bloom_probe_positions): blocked, classic,
- * counting.
- */
-static inline bool
-bloom_layout_sliced(int layout)
-{
-	return layout == BLOOM_LAYOUT_BLOCKED || layout == BLOOM_LAYOUT_CLASSIC ||
-		layout == BLOOM_LAYOUT_COUNTING || layout == BLOOM_LAYOUT_SCALABLE;
-}
-
 /* The call site's image buffer, at least size bytes (contents undefined). */
 static char *
 bloom_image(FunctionCallInfo fcinfo, BloomCallCache *cache, Size size)
@@ -601,7 +589,7 @@ bloom_memo_read(BloomSliceMemo *m, struct varlena *attr, char *img,
 	/* raises for a corrupt value, as a whole read would */
 	bloom_check_stored_size(hdr, stored, kind);
 	memcpy(m->hdr, img, hsize);
-	return bloom_layout_sliced(hdr->layout);
+	return ops->probe_width != NULL;	/* the kind says where probes read */
 }
 
 /*
@@ -692,31 +680,29 @@ bloom_range_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/* Positions a probe of one hash touches in the filter image f. */
-static int
-bloom_positions_per_hash(const BloomFilter *f)
+/*
+ * The kind of the sub-filter image sub, validated with its value: one that
+ * says where its probes read (a can't-happen otherwise).
+ */
+static const BloomKindOps *
+bloom_image_ops(const BloomFilter *sub)
 {
-	const ScalableFilter *sf = (const ScalableFilter *) f;
-	const BloomFilter *sub;
-	int			k = 0;
+	const BloomKindOps *ops = bloom_kind_of(sub);
 
-	if (f->layout != BLOOM_LAYOUT_SCALABLE)
-		return f->layout == BLOOM_LAYOUT_BLOCKED ? 1 : f->nhashes;
-	sub = scalable_first(sf);
-	for (int i = 0; i < sf->nsub; i++, sub = scalable_next(sub))
-		k += bloom_positions_per_hash(sub);
-	return k;
+	if (ops == NULL || ops->probe_span == NULL)
+		elog(ERROR, "bloomset: a sub-filter of layout %d is not read in slices", sub->layout);
+	return ops;
 }
 
 /*
  * The chunk ranges of the data bytes the hashes h[0 .. n) probe in the
- * (non-scalable) filter whose header is hdr, at byte base of the image,
- * into r; their number.  A position's bytes: its block (blocked), or the
- * 64-bit word holding its bit or counter (the word the test may load).
+ * filter without sub-filters whose header is hdr (of the kind ops), at byte
+ * base of the image, into r; their number.  A position's bytes are the
+ * kind's probe_span (the bytes its test may load).
  */
 static int
-bloom_filter_ranges(const BloomFilter *hdr, Size base, const uint64 *h, int n,
-					BloomChunkRange *r)
+bloom_filter_ranges(const BloomKindOps *ops, const BloomFilter *hdr, Size base,
+					const uint64 *h, int n, BloomChunkRange *r)
 {
 	uint64		pos[BLOOM_MAX_POSITIONS];
 	int			nr = 0;
@@ -730,12 +716,7 @@ bloom_filter_ranges(const BloomFilter *hdr, Size base, const uint64 *h, int n,
 			Size		off,
 						len;
 
-			if (hdr->layout == BLOOM_LAYOUT_BLOCKED)
-				off = (Size) pos[j] * (BLOOM_BLOCK_BITS / 8), len = BLOOM_BLOCK_BITS / 8;
-			else if (hdr->layout == BLOOM_LAYOUT_COUNTING)
-				off = (Size) (pos[j] / 16) * 8, len = 8;	/* 16 counters a word */
-			else
-				off = (Size) (pos[j] / 64) * 8, len = 8;
+			ops->probe_span(hdr, pos[j], &off, &len);
 			off += base + BLOOM_HEADER_SIZE - VARHDRSZ;
 			r[nr].first = (uint32) (off / TOAST_MAX_CHUNK_SIZE);
 			r[nr].last = (uint32) ((off + len - 1) / TOAST_MAX_CHUNK_SIZE);
@@ -747,21 +728,24 @@ bloom_filter_ranges(const BloomFilter *hdr, Size base, const uint64 *h, int n,
 
 /*
  * The chunk ranges of the data bytes the hashes h[0 .. n) probe in the
- * filter image f (room for n times bloom_positions_per_hash): its own, or
- * a scalable filter's sub-filters' (their headers are in the image).
+ * filter image f of the kind ops (room for n times its probe_width): its
+ * own, or, for a kind with sub-filters, its sub-filters' (their headers are
+ * in the image; each is a bloom image of the kind its layout names).
  */
 static int
-bloom_parts_ranges(const BloomFilter *f, const uint64 *h, int n, BloomChunkRange *r)
+bloom_parts_ranges(const BloomKindOps *ops, const BloomFilter *f, const uint64 *h, int n,
+				   BloomChunkRange *r)
 {
 	const ScalableFilter *sf = (const ScalableFilter *) f;
 	const BloomFilter *sub;
 	int			nr = 0;
 
-	if (f->layout != BLOOM_LAYOUT_SCALABLE)
-		return bloom_filter_ranges(f, 0, h, n, r);
+	if (!ops->has_subfilters)
+		return bloom_filter_ranges(ops, f, 0, h, n, r);
 	sub = scalable_first(sf);
 	for (int i = 0; i < sf->nsub; i++, sub = scalable_next(sub))
-		nr += bloom_filter_ranges(sub, (const char *) sub - (const char *) f, h, n, r + nr);
+		nr += bloom_filter_ranges(bloom_image_ops(sub), sub, (const char *) sub - (const char *) f,
+								  h, n, r + nr);
 	return nr;
 }
 
@@ -797,22 +781,25 @@ static void *
 bloom_read_parts(BloomCallCache *cache, struct varlena *attr, BloomSliceMemo *m,
 				 BloomFilter *f, const uint64 *h, int n)
 {
+	const BloomKindOps *ops = bloom_kind_ops(cache->kind);
 	Size		datasize = VARSIZE(f) - VARHDRSZ;
 	uint32		total = bloom_chunks_of(datasize);
+	int			width;
 	BloomChunkRange *r;
 	uint64		chunks;
 	int			nr;
 
 	if (n == 0)
 		return f;
-	if ((uint64) n * bloom_positions_per_hash(f) >= total)
+	width = ops->probe_width(f);
+	if ((uint64) n * width >= total)
 	{
 		/* at least a position per chunk: the whole value reads no more */
 		m->chunks = PG_UINT32_MAX / BLOOM_SLICE_CACHE_SHARE;
 		return bloom_from_datum_kind(PointerGetDatum(attr), cache->kind);
 	}
-	r = palloc(sizeof(BloomChunkRange) * n * bloom_positions_per_hash(f));
-	nr = bloom_merge_ranges(r, bloom_parts_ranges(f, h, n, r), &chunks);
+	r = palloc(sizeof(BloomChunkRange) * n * width);
+	nr = bloom_merge_ranges(r, bloom_parts_ranges(ops, f, h, n, r), &chunks);
 	if (chunks >= total)
 	{
 		pfree(r);

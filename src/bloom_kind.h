@@ -9,12 +9,13 @@
  * engine work on a filter they hold as `void *` and a BloomKind; what
  * differs between the kinds -- the header, where the element fields are,
  * how a value is validated, how a hash is tested, added and prefetched, how
- * a full filter is reported, how an aggregate state of the kind is built,
- * merged, serialized and finished -- they ask the kind's BloomKindOps,
- * never by comparing the kind.  Each type's file defines its table and
- * registers it when the module loads (bloom_module.c), so this registry
- * depends on nothing above the core and the types depend on it, not the
- * other way round.
+ * a full filter is reported, which bytes a probe of a stored value reads,
+ * how an aggregate state of the kind is built, merged, serialized and
+ * finished -- they ask the kind's BloomKindOps, never by comparing the
+ * kind.  Each type's file defines its table, holds its SQL entry points
+ * (the batch calls' included: bloom_batch.h) and registers the table when
+ * the module loads (bloom_module.c), so this registry depends on nothing
+ * above the core and the types depend on it, not the other way round.
  *
  *-------------------------------------------------------------------------
  */
@@ -85,6 +86,19 @@ typedef struct BloomKindOps
 	 * value f (the planner's selectivity of a probe)
 	 */
 	void		(*stats) (const void *f, double *items, double *fpr);
+
+	/*
+	 * Reading a stored value in slices (bloom_cache.c), for a kind whose
+	 * positions follow from the header alone (bloom_probe_positions); a kind
+	 * without probe_width is read whole.  probe_width: how many positions
+	 * one hash probes in the image f (a kind with sub-filters: in all of
+	 * them).  probe_span: the data bytes, from the end of f's header, that
+	 * testing position pos loads -- its block, or the 64-bit word holding
+	 * its bit or counter; NULL for a kind with sub-filters, each of which
+	 * is a bloom image whose own kind says.
+	 */
+	int			(*probe_width) (const BloomFilter *f);
+	void		(*probe_span) (const BloomFilter *f, uint64 pos, Size *off, Size *len);
 
 	/*
 	 * The aggregate engine (bloom_agg.c).  Shared by the kind's value and

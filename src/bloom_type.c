@@ -18,6 +18,7 @@
  */
 #include "bloom_type.h"
 #include "core/bloom_codec.h"
+#include "bloom_batch.h"
 #include "bloom_cache.h"
 #include "bloom_datum.h"
 #include "bloom_hash.h"
@@ -1079,6 +1080,23 @@ bloom_plain_stats(const void *f, double *items, double *fpr)
 	*fpr = bloom_current_fpr(bf);
 }
 
+/* Positions one hash probes: its block (blocked), or k bits (classic). */
+static int
+bloom_plain_probe_width(const BloomFilter *f)
+{
+	return f->layout == BLOOM_LAYOUT_BLOCKED ? 1 : f->nhashes;
+}
+
+/* The bytes testing position pos loads: its block, or the word of its bit. */
+static void
+bloom_plain_probe_span(const BloomFilter *f, uint64 pos, Size *off, Size *len)
+{
+	if (f->layout == BLOOM_LAYOUT_BLOCKED)
+		*off = (Size) pos * (BLOOM_BLOCK_BITS / 8), *len = BLOOM_BLOCK_BITS / 8;
+	else
+		*off = (Size) (pos / 64) * 8, *len = 8;
+}
+
 const BloomKindOps bloom_plain_ops = {
 	.kind = BLOOM_KIND_PLAIN,
 	.type_name = "bloom",
@@ -1096,6 +1114,8 @@ const BloomKindOps bloom_plain_ops = {
 	.add = bloom_plain_add,
 	.check_full = bloom_plain_check_full,
 	.stats = bloom_plain_stats,
+	.probe_width = bloom_plain_probe_width,
+	.probe_span = bloom_plain_probe_span,
 	.state_msg = BLOOM_STATE_MSG,
 	.empty = bloom_plain_empty,
 	.agg_name = "bloom_agg",
@@ -1109,3 +1129,46 @@ const BloomKindOps bloom_plain_ops = {
 	.merge = bloom_plain_merge,
 	.result = bloom_plain_result,
 };
+
+/* ---- batch calls (bloom_batch.h) ------------------------------------------ */
+
+/*
+ * bloom_add_all(bloom, anycompatiblearray) -> bloom: a copy with every
+ * non-null element added.
+ */
+PG_FUNCTION_INFO_V1(bloom_add_all);
+Datum
+bloom_add_all(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_add(fcinfo, BLOOM_KIND_PLAIN);
+}
+
+/*
+ * bloom_contains_any(bloom, anycompatiblearray) -> boolean: may any
+ * element be in?
+ */
+PG_FUNCTION_INFO_V1(bloom_contains_any);
+Datum
+bloom_contains_any(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_any(fcinfo, BLOOM_KIND_PLAIN);
+}
+
+/*
+ * bloom_contains_all(bloom, anycompatiblearray) -> boolean: may every
+ * element be in?
+ */
+PG_FUNCTION_INFO_V1(bloom_contains_all);
+Datum
+bloom_contains_all(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_all(fcinfo, BLOOM_KIND_PLAIN);
+}
+
+/* bloom_contains_each(bloom, anycompatiblearray) -> boolean[]: per element. */
+PG_FUNCTION_INFO_V1(bloom_contains_each);
+Datum
+bloom_contains_each(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_each(fcinfo, BLOOM_KIND_PLAIN);
+}

@@ -20,6 +20,7 @@
  */
 #include "counting_bloom.h"
 #include "bloom_agg.h"
+#include "bloom_batch.h"
 #include "bloom_cache.h"
 #include "bloom_datum.h"
 #include "bloom_hash.h"
@@ -699,6 +700,21 @@ counting_stats(const void *f, double *items, double *fpr)
 	*fpr = pow(-expm1(-(double) bf->nhashes * *items / m), bf->nhashes);
 }
 
+/* Positions one hash probes: k counters. */
+static int
+counting_probe_width(const BloomFilter *f)
+{
+	return f->nhashes;
+}
+
+/* The bytes testing position pos loads: the word of its counter. */
+static void
+counting_probe_span(const BloomFilter *f, uint64 pos, Size *off, Size *len)
+{
+	*off = (Size) (pos / 16) * 8;	/* 16 counters a word */
+	*len = 8;
+}
+
 const BloomKindOps counting_bloom_ops = {
 	.kind = BLOOM_KIND_COUNTING,
 	.type_name = "counting_bloom",
@@ -716,6 +732,8 @@ const BloomKindOps counting_bloom_ops = {
 	.add = counting_add,
 	.check_full = counting_check_full_op,
 	.stats = counting_stats,
+	.probe_width = counting_probe_width,
+	.probe_span = counting_probe_span,
 	.state_msg = "invalid serialized counting bloom aggregate state",
 	.empty = counting_agg_empty,
 	.agg_name = "counting_bloom_agg",
@@ -728,3 +746,49 @@ const BloomKindOps counting_bloom_ops = {
 	.from_exact = counting_agg_from_exact,
 	.merge = counting_agg_merge,
 };
+
+/* ---- batch calls (bloom_batch.h) ------------------------------------------ */
+
+/*
+ * counting_bloom_add_all(counting_bloom, anycompatiblearray) ->
+ * counting_bloom: a copy with every non-null element added.
+ */
+PG_FUNCTION_INFO_V1(counting_bloom_add_all);
+Datum
+counting_bloom_add_all(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_add(fcinfo, BLOOM_KIND_COUNTING);
+}
+
+/*
+ * counting_bloom_contains_any(counting_bloom, anycompatiblearray) ->
+ * boolean: may any element be in?
+ */
+PG_FUNCTION_INFO_V1(counting_bloom_contains_any);
+Datum
+counting_bloom_contains_any(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_any(fcinfo, BLOOM_KIND_COUNTING);
+}
+
+/*
+ * counting_bloom_contains_all(counting_bloom, anycompatiblearray) ->
+ * boolean: may every element be in?
+ */
+PG_FUNCTION_INFO_V1(counting_bloom_contains_all);
+Datum
+counting_bloom_contains_all(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_all(fcinfo, BLOOM_KIND_COUNTING);
+}
+
+/*
+ * counting_bloom_contains_each(counting_bloom, anycompatiblearray) ->
+ * boolean[]: per element.
+ */
+PG_FUNCTION_INFO_V1(counting_bloom_contains_each);
+Datum
+counting_bloom_contains_each(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_each(fcinfo, BLOOM_KIND_COUNTING);
+}

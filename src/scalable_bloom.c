@@ -35,6 +35,7 @@
 #include "scalable_bloom.h"
 #include "core/bloom_codec.h"
 #include "bloom_agg.h"
+#include "bloom_batch.h"
 #include "bloom_cache.h"
 #include "bloom_datum.h"
 #include "bloom_hash.h"
@@ -1051,6 +1052,19 @@ scalable_stats(const void *f, double *items, double *fpr)
 	*fpr = 1.0 - none;
 }
 
+/* Positions one hash probes: those of every sub-filter, by its own kind. */
+static int
+scalable_probe_width(const BloomFilter *f)
+{
+	const ScalableFilter *sf = (const ScalableFilter *) f;
+	const BloomFilter *sub = scalable_first(sf);
+	int			k = 0;
+
+	for (int i = 0; i < sf->nsub; i++, sub = scalable_next(sub))
+		k += bloom_kind_of(sub)->probe_width(sub);
+	return k;
+}
+
 const BloomKindOps scalable_bloom_ops = {
 	.kind = BLOOM_KIND_SCALABLE,
 	.type_name = "scalable_bloom",
@@ -1069,6 +1083,8 @@ const BloomKindOps scalable_bloom_ops = {
 	.add = scalable_add,
 	.check_full = scalable_check_full_op,
 	.stats = scalable_stats,
+	.probe_width = scalable_probe_width,
+	.probe_span = NULL,			/* the sub-filters' kind says */
 	.state_msg = SCALABLE_STATE_MSG,
 	.empty = scalable_agg_empty,
 	.portable = scalable_agg_portable,
@@ -1082,3 +1098,49 @@ const BloomKindOps scalable_bloom_ops = {
 	.from_exact = scalable_agg_from_exact,
 	.merge = scalable_agg_merge,
 };
+
+/* ---- batch calls (bloom_batch.h) ------------------------------------------ */
+
+/*
+ * scalable_bloom_add_all(scalable_bloom, anycompatiblearray) ->
+ * scalable_bloom: a copy with every non-null element added.
+ */
+PG_FUNCTION_INFO_V1(scalable_bloom_add_all);
+Datum
+scalable_bloom_add_all(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_add(fcinfo, BLOOM_KIND_SCALABLE);
+}
+
+/*
+ * scalable_bloom_contains_any(scalable_bloom, anycompatiblearray) ->
+ * boolean: may any element be in?
+ */
+PG_FUNCTION_INFO_V1(scalable_bloom_contains_any);
+Datum
+scalable_bloom_contains_any(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_any(fcinfo, BLOOM_KIND_SCALABLE);
+}
+
+/*
+ * scalable_bloom_contains_all(scalable_bloom, anycompatiblearray) ->
+ * boolean: may every element be in?
+ */
+PG_FUNCTION_INFO_V1(scalable_bloom_contains_all);
+Datum
+scalable_bloom_contains_all(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_all(fcinfo, BLOOM_KIND_SCALABLE);
+}
+
+/*
+ * scalable_bloom_contains_each(scalable_bloom, anycompatiblearray) ->
+ * boolean[]: per element.
+ */
+PG_FUNCTION_INFO_V1(scalable_bloom_contains_each);
+Datum
+scalable_bloom_contains_each(PG_FUNCTION_ARGS)
+{
+	return bloom_batch_each(fcinfo, BLOOM_KIND_SCALABLE);
+}

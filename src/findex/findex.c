@@ -65,7 +65,8 @@
  * This file holds the bit work (transposition, positions of keys, the AND
  * of stripes, the checks of stored rows) and the build's row source; the
  * SQL entry points and their statements over the index table are in
- * findex_sql.c.  Nothing here is an SQL object: the steps of the
+ * findex_table.c, findex_write.c, findex_update.c and findex_lookup.c.
+ * Nothing here is an SQL object: the steps of the
  * index are reachable only through its user-facing functions.
  *
  *-------------------------------------------------------------------------

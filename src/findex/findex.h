@@ -2,7 +2,10 @@
  *
  * findex.h
  *	  The filter index: the bit work and the build (findex.c) that the
- *	  SQL entry points (findex_sql.c) drive over the index table.
+ *	  SQL layer drives over the index table -- findex_table.c (the table and
+ *	  its statements, findex_table.h), findex_write.c (writing rows,
+ *	  findex_write.h), and the entry points in findex_update.c (create, add,
+ *	  remove) and findex_lookup.c (lookups, info).
  *
  * findex.c explains the table's rows; this header is what the SPI
  * layer needs of them: the row geometry, the checks of stored rows (each

@@ -9,8 +9,8 @@
  *	  symbol must exist for CREATE FUNCTION).
  *
  * The update to 1.3 drops these SQL functions: 1.3's filter index is the
- * C entry points of findex_sql.c, which call the bit work of
- * findex.c directly.  Until then every argument is checked here
+ * C entry points of findex_update.c and findex_lookup.c, which call the
+ * bit work of findex.c directly.  Until then every argument is checked here
  * (NULLs included: 1.2 declared some of these functions without STRICT),
  * as a user can call them with anything.  Nothing new goes here.
  *

@@ -116,6 +116,24 @@ typedef struct SkipSegment
 	uint32		npages;
 } SkipSegment;
 
+/*
+ * What the build and the summarizers learnt of an index's keys, for the
+ * planner (skip_cost.c): the ranges counted, the sum of their distinct
+ * keys, and a HyperLogLog sketch of the keys of all of them (registers of
+ * SKIP_STAT_REGISTERS, the rank of a key's mixed hash), whence the keys of
+ * the table and the ranges a key lies in.  Format 4 on, and only for an
+ * index of one column of the equality class (its keys are its values);
+ * zero otherwise: the cost model then uses the statistics alone.
+ */
+#define SKIP_STAT_BITS			10
+#define SKIP_STAT_REGISTERS		(1 << SKIP_STAT_BITS)
+typedef struct SkipStats
+{
+	uint64		ranges;			/* ranges counted */
+	double		keys;			/* sum of their distinct keys */
+	uint8		hll[SKIP_STAT_REGISTERS];
+} SkipStats;
+
 /* The metapage's contents (block 0). */
 typedef struct SkipMeta
 {
@@ -143,6 +161,8 @@ typedef struct SkipMeta
 	double		target_rate;	/* the rate m and k were chosen for */
 	double		design_distinct;	/* distinct keys per range m was sized for */
 	SkipSegment segments[SKIP_MAX_SEGMENTS];
+	/* format 4 on: what the planner reads (zero in format 3) */
+	SkipStats	stats;
 	/* format 4 on: CRC-32C of the fields above (skip_meta_checksum) */
 	uint32		checksum;
 	uint32		reserved;
@@ -335,7 +355,11 @@ extern Buffer skip_new_buffer(Relation index, ForkNumber fork);
 extern void skip_read_bounds(Relation index, uint32 *ppr, uint64 *writer);
 extern bool skip_advance_writer(Relation index, uint64 writer, SkipMeta *meta);
 extern void skip_set_summarized(Relation index, uint64 summarized, uint32 nstaged,
-								SkipMeta *meta);
+								const SkipStats *learnt, SkipMeta *meta);
+extern void skip_stats_add_key(SkipStats *st, uint64 h);
+extern void skip_stats_add_filter(SkipStats *st, const SkipMeta *meta, const uint8 *bits);
+extern bool skip_stats_figures(const SkipStats *st, double *keys_per_range,
+							   double *ranges_per_key);
 extern bool skip_lower_bounds(Relation index, uint64 upto, uint64 nranges, SkipMeta *meta);
 
 /* skip_keys.c */
@@ -390,6 +414,7 @@ extern int	skip_regex_required(const char *pat, int len, bool icase,
 extern IndexBuildResult *skip_build(Relation heap, Relation index,
 									struct IndexInfo *indexInfo);
 extern void skip_buildempty(Relation index);
+extern bool skip_stats_kept(const SkipKeyInfo *ki, const SkipMeta *meta);
 
 /* skip_insert.c */
 extern bool skip_insert(Relation index, Datum *values, bool *isnull,

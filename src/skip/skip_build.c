@@ -9,7 +9,9 @@
  * distinct count is kept.  The counts size the filters (skip_params_for:
  * the 95th percentile, doubled); the segments are then laid out and
  * filled a slice of pages at a time, each slice within
- * maintenance_work_mem, by re-reading the spill file.  The pages are
+ * maintenance_work_mem, by re-reading the spill file.  The counts and a
+ * sketch of the distinct hashes also go to the metapage's statistics for
+ * the planner (SkipStats, skip_cost.c).  The pages are
  * written through the buffer manager and WAL-logged as whole images at
  * the end (log_newpage_range), as other index builds do.
  *
@@ -47,9 +49,21 @@ typedef struct SkipBuildState
 	int64		ncounts;		/* allocated */
 	int64		nranges_seen;	/* highest range seen + 1 */
 	SkipKeyBuf	keys;			/* the keys of one row */
+	SkipStats  *stats;			/* the keys' sketch, or NULL (skip_stats_kept) */
 	double		indtuples;
 	MemoryContext tmpcxt;
 } SkipBuildState;
+
+/*
+ * Does the build or a summarizer of this index keep statistics of its keys
+ * (skip.h, SkipStats)?  Format 4 on, for one column of the equality class,
+ * whose keys are its values: ranges per key then means ranges per value.
+ */
+bool
+skip_stats_kept(const SkipKeyInfo *ki, const SkipMeta *meta)
+{
+	return meta->version >= 4 && ki->natts == 1 && ki->ops[0] == &skip_equal_class;
+}
 
 /* qsort comparator of uint64 */
 static int
@@ -83,6 +97,8 @@ skip_flush_range(SkipBuildState *bs)
 		bs->ncounts = newn;
 	}
 	bs->counts[bs->cur_range] += n;
+	for (int64 i = 0; bs->stats && i < n; i++)
+		skip_stats_add_key(bs->stats, bs->hashes[i]);
 	hdr.range = bs->cur_range;
 	hdr.count = n;
 	BufFileWrite(bs->spill, &hdr, sizeof(hdr));
@@ -151,6 +167,21 @@ skip_distinct_p95(const SkipBuildState *bs)
 	}
 	pfree(v);
 	return result;
+}
+
+/*
+ * What the build learnt of the keys of ranges [0, nranges): their exact
+ * distinct counts and the sketch of their keys (the last range, left open,
+ * is counted too: one range counted twice when it is summarized).
+ */
+static void
+skip_build_stats(const SkipBuildState *bs, uint64 nranges, SkipStats *stats)
+{
+	*stats = *bs->stats;
+	stats->ranges = nranges;
+	stats->keys = 0;
+	for (int64 i = 0; i < Min(bs->ncounts, bs->nranges_seen); i++)
+		stats->keys += (double) bs->counts[i];
 }
 
 /* Read n bytes of the spill file; false at its end. */
@@ -306,6 +337,8 @@ skip_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	bs.counts = palloc0(bs.ncounts * sizeof(uint64));
 	bs.tmpcxt = AllocSetContextCreate(CurrentMemoryContext, "bloomskip build",
 									  ALLOCSET_DEFAULT_SIZES);
+	if (skip_stats_kept(bs.ki, &bs.meta))
+		bs.stats = palloc0(sizeof(SkipStats));
 	table_index_build_scan(heap, index, indexInfo, false, true,
 						   skip_build_callback, &bs, NULL);
 	skip_flush_range(&bs);
@@ -321,6 +354,8 @@ skip_build(Relation heap, Relation index, IndexInfo *indexInfo)
 						RelationGetNumberOfAttributes(index));
 		bs.meta.seed = seed;
 	}
+	if (bs.stats)
+		skip_build_stats(&bs, nranges, &bs.meta.stats);
 	if (bs.meta.nbits >= SKIP_MAX_BITS)
 		ereport(NOTICE,
 				(errmsg("the filters of bloomskip index \"%s\" are capped at %d bits per range",

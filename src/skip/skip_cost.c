@@ -9,10 +9,30 @@
  * (skip_utils.c), then hands it to PostgreSQL's bitmap heap scan costing in
  * the only form that accepts it: the selectivity.
  *
- * True ranges.  The build sized the filters for the distinct keys of a
- * range (the metapage's design_distinct is SKIP_HEADROOM times the build's
- * 95th percentile d), so a range of R rows holds about R / d rows of each
- * value it holds.  A value of r rows (the conditions' selectivity, per
+ * True ranges, from what the index learnt.  The build and every
+ * summarization count, in the metapage (SkipStats, format 4, an index of
+ * one column of the equality class), the ranges they read, the sum of
+ * their distinct keys S (the build's exact counts; a summarized range's
+ * from its filter's fill X, -(m / k) ln(1 - X / m)) and a HyperLogLog
+ * sketch of their keys, whence the table's distinct keys D (within about
+ * 3 %).  A key then lies in S / D ranges on average, and a range of R rows
+ * holds R / (S / ranges) rows of each key it holds.  That is what the
+ * statistics get wrong when each key's rows sit together: ANALYZE's
+ * sample of a large table undercounts such ids (at 10 M rows a quarter of
+ * them: each then seems to have 30 rows and 4 ranges).  The statistics still say
+ * which values are frequent, and those counts are measured: a value the
+ * statistics give more rows than their average value (tuples /
+ * n_distinct: an MCV) gets the ranges of that excess on top of the
+ * average key's, so a value in every range still costs the whole table.
+ * The sketch keeps the keys of rows deleted since and of ranges VACUUM
+ * truncated away (the sum loses their share); the figures only steer the
+ * planner, no answer depends on them.
+ *
+ * True ranges, from the statistics (a format 3 index, built by 1.3, or
+ * one of several columns or another class).  The build sized the filters
+ * for the distinct keys of a range (the metapage's design_distinct is
+ * SKIP_HEADROOM times the build's 95th percentile d), so a range of R rows
+ * holds about R / d rows of each value it holds.  A value of r rows (the conditions' selectivity, per
  * value probed) thus lies in about r / (R / d) ranges.  It lies in at
  * least the share d / D of the ranges, D being the column's distinct
  * values in the statistics: the ten names of a column where every range
@@ -22,10 +42,8 @@
  * time then cost one range each, as the scan finds, not eight.  The
  * values probed (every element of an = ANY array) are placed
  * independently, so their ranges overlap as random draws.  The estimate is
- * as good as the statistics: ANALYZE samples whole pages, and on such
- * clustered ids it counts a quarter of the distinct values (each value
- * then seems to have 30 rows, so 4 ranges); ALTER TABLE ... SET
- * (n_distinct) corrects it.  The column's correlation with the physical
+ * as good as the statistics (on clustered ids, see above, ALTER TABLE ...
+ * SET (n_distinct) corrects it).  The column's correlation with the physical
  * order says how values follow one another, not how the rows of one value
  * group (the ten names correlate at 0.1 and fill every range), so it is
  * used, as BRIN's estimate does (the rows' least share of ranges divided
@@ -38,7 +56,7 @@
  * (1 - e^(-k d / m))^k, lower than the target rate the filter was sized
  * for with headroom; every other summarized range is returned at
  * 1 - (1 - rate)^probes.  The open ranges (not summarized) are returned
- * whole.
+ * whole: the table's pages past the summarized ranges.
  *
  * Heap pages.  PostgreSQL (cost_bitmap_heap_scan, compute_bitmap_pages)
  * turns the selectivity s into tuples t = s x reltuples and those into
@@ -243,24 +261,68 @@ skip_column_distinct(PlannerInfo *root, IndexPath *path)
 }
 
 /*
+ * What the index learnt of its keys (the metapage's SkipStats), as the
+ * model uses it; known is false for an index that keeps none.
+ */
+typedef struct SkipLearnt
+{
+	bool		known;
+	double		per_range;		/* distinct keys of a range, on average */
+	double		ranges_per_key; /* ranges a key lies in, on average */
+} SkipLearnt;
+
+/* Read meta's statistics into *l. */
+static void
+skip_learnt(const SkipMeta *meta, SkipLearnt *l)
+{
+	memset(l, 0, sizeof(SkipLearnt));
+	l->known = skip_stats_figures(&meta->stats, &l->per_range, &l->ranges_per_key);
+}
+
+/*
+ * Ranges one value of per_value rows (by the statistics) lies in, from
+ * what the index learnt: the average key's ranges, and the ranges the rows
+ * the statistics give it beyond the average value's fill (a frequent value
+ * ANALYZE counted); *per_value becomes the rows that makes.
+ */
+static double
+skip_learnt_ranges(const SkipLearnt *l, double per_range, double tuples,
+				   double ndistinct, double *per_value)
+{
+	double		in_range = Max(1.0, per_range / l->per_range);
+	double		excess = ndistinct > 0 ? Max(0.0, *per_value - tuples / ndistinct) : 0.0;
+
+	*per_value = l->ranges_per_key * in_range + excess;
+	return l->ranges_per_key + excess / in_range;
+}
+
+/*
  * Ranges holding rows selected rows, split into values groups, in a table
  * of tuples rows: see the essay.  d is the distinct keys of a range the
- * build saw (0: unknown).
+ * build saw (0: unknown); l what the index learnt.
  */
 static double
 skip_true_ranges(double nranges, double tuples, double rows, double values,
-				 double d, double ndistinct, double corr)
+				 double d, double ndistinct, double corr, const SkipLearnt *l)
 {
 	double		per_range = tuples / nranges;
 	double		per_value = rows / values;
-	double		scattered = nranges * (1.0 - exp(-per_value / nranges));
+	double		scattered;
 	double		least = Min(nranges, rows / per_range);
 	double		ranges;
 
-	if (d > 1.0)
+	if (l->known)
+	{
+		ranges = skip_learnt_ranges(l, per_range, tuples, ndistinct, &per_value);
+		scattered = nranges * (1.0 - exp(-per_value / nranges));
+		ranges = Min(scattered, ranges);
+		least = Min(nranges, per_value * values / per_range);
+	}
+	else if (d > 1.0)
 	{
 		double		in_range = Max(1.0, per_range / d);
 
+		scattered = nranges * (1.0 - exp(-per_value / nranges));
 		ranges = Max(per_value / in_range, Min(per_value, 1.0));
 		if (ndistinct > 0)
 			ranges = Max(ranges, nranges * Min(1.0, d / ndistinct));
@@ -268,6 +330,7 @@ skip_true_ranges(double nranges, double tuples, double rows, double values,
 	}
 	else
 	{
+		scattered = nranges * (1.0 - exp(-per_value / nranges));
 		ranges = scattered;
 		if (corr > 0)
 			ranges = Min(ranges, least / values / corr);
@@ -287,12 +350,14 @@ skip_estimate(const SkipMeta *meta, RelOptInfo *rel, double rows, double probes,
 	double		pages = Max((double) rel->pages, 1.0);
 	double		d = meta->design_distinct / SKIP_HEADROOM;
 	double		summarized, rate, per_range_pages;
+	SkipLearnt	learnt;
 
+	skip_learnt(meta, &learnt);
 	est->nranges = Max(ceil(pages / meta->pages_per_range), 1.0);
 	summarized = Min(est->nranges, (double) meta->summarized);
 	est->open_ranges = est->nranges - summarized;
 	est->true_ranges = skip_true_ranges(est->nranges, tuples, rows, values,
-										d > 1.0 ? d : 0.0, ndistinct, corr);
+										d > 1.0 ? d : 0.0, ndistinct, corr, &learnt);
 	/* of the true ranges, those summarized (the open ones are read anyway) */
 	est->true_ranges *= summarized / est->nranges;
 	if (d > 1.0 && meta->nbits > 0)
@@ -313,9 +378,10 @@ skip_estimate(const SkipMeta *meta, RelOptInfo *rel, double rows, double probes,
 		est->true_ranges = Min(est->true_ranges, passed);
 		est->false_ranges = Min(est->false_ranges, Max(passed - est->true_ranges, 0.0));
 	}
-	per_range_pages = pages / est->nranges;
-	est->heap_pages = Min(pages, (est->true_ranges + est->false_ranges +
-								  est->open_ranges) * per_range_pages);
+	/* a summarized range is whole; the open ones are the rest of the table */
+	per_range_pages = Min((double) meta->pages_per_range, pages);
+	est->heap_pages = Min(pages, (est->true_ranges + est->false_ranges) * per_range_pages +
+						  Max(pages - summarized * per_range_pages, 0.0));
 }
 
 /*

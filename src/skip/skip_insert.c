@@ -324,7 +324,7 @@ skip_slice_staged(Relation index, SkipMeta *meta)
 		return;
 	skip_stage_read(index, meta, &st, true);
 	skip_write_columns(index, meta, st.first, st.n, st.bits);
-	skip_set_summarized(index, meta->summarized, 0, meta);
+	skip_set_summarized(index, meta->summarized, 0, NULL, meta);
 	for (uint32 i = 0; i < st.n; i++)
 		pfree(st.bits[i]);
 	pfree(st.bits);
@@ -338,6 +338,7 @@ typedef struct SkipSumState
 	uint64		first;
 	uint32		n;
 	uint8	   *filters;		/* n filters of m / 8 bytes, one after the other */
+	SkipStats  *learnt;			/* the keys' sketch, or NULL (skip_stats_kept) */
 	MemoryContext tmpcxt;
 } SkipSumState;
 
@@ -365,6 +366,8 @@ skip_sum_callback(Relation index, ItemPointer tid, Datum *values,
 	{
 		int			np = skip_positions(&ss->meta, keys.h[j], pos);
 
+		if (ss->learnt)
+			skip_stats_add_key(ss->learnt, keys.h[j]);
 		for (int q = 0; q < np; q++)
 			f[pos[q] / 8] |= (uint8) (1 << (pos[q] % 8));
 	}
@@ -480,11 +483,12 @@ skip_read_heap_pages(Relation heap, Relation index, IndexInfo *ii, SkipSumState 
  * filters (n x m / 8 bytes, zeroed): live, in progress, recently dead or
  * dead but not pruned yet.  A table of another access method than heap is
  * read as BRIN reads it (table_index_build_range_scan with anyvisible:
- * what is dead by this server's horizon is left out).
+ * what is dead by this server's horizon is left out).  learnt (zeroed)
+ * receives what the ranges teach of their keys where the index keeps it.
  */
 static void
 skip_read_filters(Relation heap, Relation index, const SkipMeta *meta,
-				  uint64 first, uint32 n, uint8 *filters)
+				  uint64 first, uint32 n, uint8 *filters, SkipStats *learnt)
 {
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "bloomskip summarize",
 											  ALLOCSET_DEFAULT_SIZES);
@@ -500,6 +504,7 @@ skip_read_filters(Relation heap, Relation index, const SkipMeta *meta,
 	ss->first = first;
 	ss->n = n;
 	ss->filters = filters;
+	ss->learnt = skip_stats_kept(&ss->ki, meta) ? learnt : NULL;
 	ss->tmpcxt = AllocSetContextCreate(cxt, "bloomskip summarize row", ALLOCSET_SMALL_SIZES);
 	if (b1 > b0 && heap->rd_tableam == GetHeapamTableAmRoutine())
 		skip_read_heap_pages(heap, index, ii, ss, (BlockNumber) b0, (BlockNumber) (b1 - b0));
@@ -507,6 +512,8 @@ skip_read_filters(Relation heap, Relation index, const SkipMeta *meta,
 		table_index_build_range_scan(heap, index, ii, false, true, false,
 									 (BlockNumber) b0, (BlockNumber) (b1 - b0),
 									 skip_sum_callback, ss, NULL);
+	for (uint32 i = 0; ss->learnt && i < n; i++)
+		skip_stats_add_filter(ss->learnt, meta, filters + (Size) i * (meta->nbits / 8));
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
 }
@@ -535,14 +542,15 @@ skip_summarize_locked(Relation heap, Relation index, SkipMeta *meta)
 		uint64		from = meta->summarized;
 		uint32		n = (uint32) Min((uint64) batch, to - from);
 		uint8	   *filters = palloc0(fbytes * n);
+		SkipStats  *learnt = palloc0(sizeof(SkipStats));
 
-		skip_read_filters(heap, index, meta, from, n, filters);
+		skip_read_filters(heap, index, meta, from, n, filters, learnt);
 		if (stage)
 		{
 			if (meta->nstaged + n > meta->stage_slots)
 				skip_slice_staged(index, meta);
 			skip_stage_write(index, meta, from, n, filters);
-			skip_set_summarized(index, from + n, meta->nstaged + n, meta);
+			skip_set_summarized(index, from + n, meta->nstaged + n, learnt, meta);
 		}
 		else
 		{
@@ -551,9 +559,10 @@ skip_summarize_locked(Relation heap, Relation index, SkipMeta *meta)
 			for (uint32 i = 0; i < n; i++)
 				each[i] = filters + (Size) i * fbytes;
 			skip_write_columns(index, meta, from, n, each);
-			skip_set_summarized(index, from + n, 0, meta);
+			skip_set_summarized(index, from + n, 0, learnt, meta);
 			pfree(each);
 		}
+		pfree(learnt);
 		pfree(filters);
 	}
 }

@@ -168,10 +168,15 @@ skip_fill(Relation index, const SkipMeta *meta, SkipFill *fill)
 	}
 }
 
+/* bloomskip_info's columns, and those of its declaration by 1.3 */
+#define SKIP_INFO_COLUMNS		17
+#define SKIP_INFO_COLUMNS_1_3	15
+
 PG_FUNCTION_INFO_V1(bloomskip_info);
 /*
  * bloomskip_info(index): parameters, size, boundaries and fill of a
- * bloomskip index (the fill over the summarized ranges).
+ * bloomskip index (the fill over the summarized ranges), and the figures
+ * its planner reads (NULL where it keeps none).
  */
 Datum
 bloomskip_info(PG_FUNCTION_ARGS)
@@ -179,8 +184,9 @@ bloomskip_info(PG_FUNCTION_ARGS)
 	Relation	index = skip_open_checked(PG_GETARG_OID(0));
 	SkipMeta	meta;
 	TupleDesc	desc;
-	Datum		v[15];
-	bool		nulls[15] = {0};
+	Datum		v[SKIP_INFO_COLUMNS];
+	bool		nulls[SKIP_INFO_COLUMNS] = {0};
+	double		keys_per_range, ranges_per_key;
 	Relation	heap;
 	uint64		heap_ranges;
 	SkipFill	fill;
@@ -210,6 +216,12 @@ bloomskip_info(PG_FUNCTION_ARGS)
 	v[12] = Int64GetDatum(Min(meta.summarized, heap_ranges));
 	v[13] = Int64GetDatum(heap_ranges > meta.summarized ? heap_ranges - meta.summarized : 0);
 	v[14] = Int64GetDatum(meta.nstaged);
+	nulls[15] = nulls[16] = !skip_stats_figures(&meta.stats, &keys_per_range, &ranges_per_key);
+	v[15] = Float8GetDatum(nulls[15] ? 0.0 : keys_per_range);
+	v[16] = Float8GetDatum(nulls[16] ? 0.0 : ranges_per_key);
+	/* 1.3's declaration (a database not updated yet) has the first 15 */
+	if (desc->natts != SKIP_INFO_COLUMNS && desc->natts != SKIP_INFO_COLUMNS_1_3)
+		elog(ERROR, "bloomskip_info is declared with %d columns", desc->natts);
 	relation_close(index, AccessShareLock);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), v, nulls)));
 }

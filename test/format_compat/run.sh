@@ -22,7 +22,14 @@
 # them, bloom_scheme says 1), that adding to a stored 1.1 filter hashes with
 # its scheme, that a stored filter does not combine with a new (scheme 2)
 # one but does with one built with bloom_with_scheme(..., 1), and that
-# adding to a stored 1.0 scalable filter works.  Last line:
+# adding to a stored 1.0 scalable filter works.  Between 1.1 and this build,
+# installs 1.3 as released (RELEASE_1_3) and builds, in a database of its
+# own, a bloomskip index of page format 3 on a spans-like table (ids written
+# 8 at a time; the statistics of a large table emulated with n_distinct):
+# this build plans its queries exactly as 1.3 did (the index keeps no
+# statistics of its keys: the planner reads the column's), before and after
+# the update, and REINDEX (format 4, which counts them) turns the join of a
+# few incoming ids into a nested loop over the index.  Last line:
 #   SUITE format-compat: N passed, M failed
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../../scripts/lib.sh
@@ -31,6 +38,7 @@ set +e
 
 RELEASE_1_0=f246e53		# the last commit of bloomset 1.0 (released)
 RELEASE_1_1=15d4e8e		# the last commit of bloomset 1.1 (released)
+RELEASE_1_3=8c4102d		# the last commit of bloomset 1.3 (released)
 pass=0 fail=0
 WORK=$(mktemp -d /tmp/bloomset-compat.XXXXXX)
 chmod 755 "$WORK"
@@ -60,12 +68,15 @@ install_tree() {
 		make -C "$1" -s PG_CONFIG=$SYS_BIN/pg_config DESTDIR="$PRIV" install >/dev/null 2>&1
 }
 
-mkdir -p "$WORK/old" "$WORK/v11" "$WORK/new"
+mkdir -p "$WORK/old" "$WORK/v11" "$WORK/v13" "$WORK/new"
 git -C "$REPO_ROOT" archive "$RELEASE_1_0" Makefile bloomset.control 'bloomset--1.0.sql' src \
 	| tar xf - -C "$WORK/old" || { echo "FAIL  cannot extract $RELEASE_1_0"; fail=1; finish; }
 git -C "$REPO_ROOT" archive "$RELEASE_1_1" Makefile bloomset.control 'bloomset--1.0.sql' \
 	'bloomset--1.1.sql' 'bloomset--1.0--1.1.sql' src \
 	| tar xf - -C "$WORK/v11" || { echo "FAIL  cannot extract $RELEASE_1_1"; fail=1; finish; }
+git -C "$REPO_ROOT" archive "$RELEASE_1_3" Makefile bloomset.control src \
+	$(git -C "$REPO_ROOT" ls-tree --name-only "$RELEASE_1_3" | grep '^bloomset--.*\.sql$') \
+	| tar xf - -C "$WORK/v13" || { echo "FAIL  cannot extract $RELEASE_1_3"; fail=1; finish; }
 (cd "$REPO_ROOT" && tar cf - --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
 	Makefile bloomset.control extension src) | tar xf - -C "$WORK/new"
 check "1.0 release builds and installs" install_tree "$WORK/old" || finish
@@ -136,7 +147,39 @@ check "1.1 stores filters of every kind" bash -c "! grep -q ERROR '$WORK/create.
 psql_q -At -f "$WORK/observe.sql" > "$WORK/before.txt" 2>&1
 grep -q '^1.1|scalable|' "$WORK/before.txt" || { echo "FAIL  observe under 1.1"; cat "$WORK/before.txt"; fail=$((fail + 1)); finish; }
 
-# stop (keeping the data), install this build over 1.1, start again
+# a bloomskip index of format 3, built by 1.3 in a database of its own
+# (this one stays at 1.1): 300,000 spans, a trace's 8 rows together, 30
+# incoming ids; n_distinct as ANALYZE's sample says at 100 M rows
+as_pg $PG_BIN/pg_ctl -D "$PGTMP/data" -m fast -w stop >/dev/null
+check "1.3 release builds and installs" install_tree "$WORK/v13" || finish
+as_pg $PG_BIN/pg_ctl -D "$PGTMP/data" -l "$PGTMP/server.log" -w start >/dev/null
+psql_q -c "CREATE DATABASE skip13" >/dev/null
+psql_q -d skip13 > "$WORK/skip13.log" 2>&1 <<'SQL'
+CREATE EXTENSION bloomset VERSION '1.3';
+CREATE TABLE sp (trace_id bigint, ts timestamptz, name text, payload text) WITH (autovacuum_enabled = false);
+INSERT INTO sp SELECT hashint8extended(r / 8, 1), timestamptz '2026-01-01 00:00:00+00' + r * interval '10 ms',
+	'n' || r % 10, lpad(to_hex(hashint8extended(r, 3)), 56, '0') FROM generate_series(0, 299999) r;
+CREATE INDEX sp_trace ON sp USING bloomskip (trace_id);
+CREATE INDEX sp_name ON sp USING bloomskip (name);
+ALTER TABLE sp ALTER trace_id SET (n_distinct = -0.004);
+VACUUM ANALYZE sp;
+CREATE TABLE sp_in AS SELECT hashint8extended(floor((j + 0.2) * 37500 / 30)::bigint, 1) AS id FROM generate_series(0, 29) j;
+ANALYZE sp_in;
+SQL
+cat > "$WORK/skip13_plans.sql" <<'SQL'
+SELECT format('trace_id = ANY (%L::bigint[])', array_agg(id)) AS any30 FROM sp_in \gset
+EXPLAIN (COSTS OFF) SELECT count(*), max(s.ts) FROM sp_in i JOIN sp s ON s.trace_id = i.id;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM sp WHERE :any30;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM sp WHERE trace_id = hashint8extended(4242, 1);
+EXPLAIN (COSTS OFF) SELECT count(*) FROM sp WHERE name = 'n3';
+SELECT (SELECT count(*) FROM sp_in i JOIN sp s ON s.trace_id = i.id) = 240 AS join_rows;
+SQL
+psql_q -d skip13 -At -f "$WORK/skip13_plans.sql" > "$WORK/skip13-1.3.txt" 2>&1
+check "1.3 builds a format-3 bloomskip index and plans on it" \
+	bash -c "! grep -q ERROR '$WORK/skip13.log' && grep -q 'Bitmap Index Scan on sp_trace' '$WORK/skip13-1.3.txt'" ||
+	{ cat "$WORK/skip13.log" "$WORK/skip13-1.3.txt"; }
+
+# stop (keeping the data), install this build over 1.1 (and 1.3's library), start again
 as_pg $PG_BIN/pg_ctl -D "$PGTMP/data" -m fast -w stop >/dev/null
 check "this build installs over 1.1" install_tree "$WORK/new" || finish
 as_pg $PG_BIN/pg_ctl -D "$PGTMP/data" -l "$PGTMP/server.log" -w start >/dev/null
@@ -197,6 +240,25 @@ check "a 1.0 scalable value rewritten is stored in format 2 ($old_size -> $new_s
 psql_q -c "UPDATE kinds SET s = scalable_bloom_add(scalable_bloom_add(s, 100001), 100002) WHERE name LIKE 'scalable%'" >/dev/null 2>&1
 check "adding to a 1.0 or 1.1 scalable filter keeps every member" \
 	test "$(psql_q -Atc "SELECT count(*) FROM kinds, generate_series(1, 5000) g WHERE name = 'scalable' AND NOT s @> g")$(psql_q -Atc "SELECT bool_and(s @> 100001 AND s @> 100002) FROM kinds WHERE name LIKE 'scalable%'")" = 0t
+# the format-3 index: the plans 1.3 made, under 1.3's objects and after
+# the update; it counts nothing (bloomskip_info's new columns NULL); after
+# REINDEX (format 4) the join of 30 ids is a nested loop over the index
+psql_q -d skip13 -At -f "$WORK/skip13_plans.sql" > "$WORK/skip13-lib.txt" 2>&1
+check "a format-3 bloomskip index: this library plans as 1.3 did (join, = ANY, point, a value in every range)" \
+	diff -u "$WORK/skip13-1.3.txt" "$WORK/skip13-lib.txt"
+psql_q -d skip13 -c "ALTER EXTENSION bloomset UPDATE" >/dev/null 2>&1
+psql_q -d skip13 -At -f "$WORK/skip13_plans.sql" > "$WORK/skip13-updated.txt" 2>&1
+check "a format-3 bloomskip index: the same plans after the update" \
+	diff -u "$WORK/skip13-1.3.txt" "$WORK/skip13-updated.txt"
+check "a format-3 bloomskip index counts no keys (keys_per_range, ranges_per_key NULL)" \
+	test "$(psql_q -d skip13 -Atc "SELECT keys_per_range IS NULL AND ranges_per_key IS NULL FROM bloomskip_info('sp_trace')")" = t
+psql_q -d skip13 -c "REINDEX INDEX sp_trace" >/dev/null 2>&1
+reindexed_nested_loop() {
+	test "$(psql_q -d skip13 -Atc "SELECT ranges_per_key BETWEEN 1 AND 1.1 FROM bloomskip_info('sp_trace')")" = t &&
+		psql_q -d skip13 -At -f "$WORK/skip13_plans.sql" | grep -A3 'Nested Loop' | grep -q 'Bitmap Heap Scan on sp s'
+}
+check "after REINDEX (format 4): keys counted, the join a nested loop over the index" reindexed_nested_loop
+
 check "the server log has no crash" \
 	bash -c "! grep -qE 'terminated by signal|PANIC' '$PGTMP/server.log'"
 finish

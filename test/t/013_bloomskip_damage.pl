@@ -20,6 +20,7 @@ use File::Copy ();
 my $BLCKSZ = 8192;
 my $HDR = 24;                  # MAXALIGN(SizeOfPageHeaderData): the metapage's contents
 my $SEG0 = $HDR + 96;          # offsetof(SkipMeta, segments[0])
+my $STATS = $SEG0 + 24 * 64;   # offsetof(SkipMeta, stats): what the planner reads
 
 # the targeted cases: [name, code(file handle, meta info)]
 sub meta_field
@@ -89,6 +90,8 @@ my @targeted = (
 	meta_field('segment 1 first range + 64', $SEG0 + 24, 'Q<', sub { $_[0] + 64 }),
 	meta_field('version', $HDR + 4, 'L<', sub { $_[0] + 1 }),
 	meta_field('magic', $HDR, 'L<', sub { $_[0] ^ 1 }),
+	meta_field('planner keys * 2', $STATS + 8, 'd<', sub { $_[0] * 2 }),
+	meta_field('planner sketch register 0 + 1', $STATS + 16, 'C', sub { $_[0] + 1 }),
 	[
 		'staging slot 0: range + 1',
 		sub { my ($fh) = @_; my $v = unpack('Q<', read_at($fh, $BLCKSZ + $HDR, 8));

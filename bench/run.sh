@@ -41,7 +41,10 @@
 #              BENCH_GROUPS=skipngram bash bench/run.sh); skiptext -- bloomskip's
 #              n-gram classes for ILIKE, ~ and ~* against pg_trgm GIN, its own report
 #              bench/results/skiptext-latest.md, see bench/skiptext.sh:
-#              BENCH_GROUPS=skiptext bash bench/run.sh.
+#              BENCH_GROUPS=skiptext bash bench/run.sh; skiparray -- bloomskip's
+#              array and jsonb classes against GIN (own report,
+#              bench/results/skiparray-latest.md, see bench/skiparray.sh:
+#              BENCH_GROUPS=skiparray bash bench/run.sh).
 # Progress goes to stderr; the report to stdout and the file.
 set -euo pipefail
 
@@ -65,6 +68,10 @@ if [[ " ${BENCH_GROUPS:-} " == *" skipam "* ]]; then
 fi
 # the n-gram operator class of bloomskip: opt-in as skipam, its own data,
 # server and report (bench/skipngram.sh)
+if [[ " ${BENCH_GROUPS:-} " == *" skiparray "* ]]; then
+	SKIPARRAY_CMDLINE=$CMDLINE bash "$BENCH_DIR/skiparray.sh"
+	BENCH_GROUPS=$(echo " $BENCH_GROUPS " | sed -e 's/ skiparray / /g' -e 's/^ *//' -e 's/ *$//')
+fi
 if [[ " ${BENCH_GROUPS:-} " == *" skiptext "* ]]; then
 	SKIPTEXT_CMDLINE=$CMDLINE bash "$BENCH_DIR/skiptext.sh"
 	BENCH_GROUPS=$(echo " $BENCH_GROUPS " | sed -e 's/ skiptext / /g' -e 's/^ *//' -e 's/ *$//')

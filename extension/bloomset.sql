@@ -2527,6 +2527,40 @@ CREATE OPERATOR CLASS @extschema@.tsvector_bloomskip_ops DEFAULT FOR TYPE tsvect
 COMMENT ON OPERATOR CLASS @extschema@.tsvector_bloomskip_ops USING bloomskip IS
 'bloomskip full-text search on tsvector: a range''s keys are its documents'' lexemes; a tsquery''s required lexemes (& and phrases: all, |: one of each side, ! and prefixes: none) must be in a range';
 
+-- bloomskip tags and attributes: arrays (@>, &&, <@, =) and jsonb
+CREATE FUNCTION @extschema@.bloomskip_array_class(internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloomskip_array_class'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloomskip_array_class(internal) IS
+'the operations of operator class array_bloomskip_ops: an array''s elements; @>, &&, = and <@ (support function 2, called by the server, not by users)';
+CREATE OPERATOR CLASS @extschema@.array_bloomskip_ops DEFAULT FOR TYPE anyarray
+	USING bloomskip AS
+	OPERATOR 1 = (anyarray, anyarray),
+	OPERATOR 7 @> (anyarray, anyarray),
+	OPERATOR 8 && (anyarray, anyarray),
+	OPERATOR 9 <@ (anyarray, anyarray),
+	FUNCTION 2 @extschema@.bloomskip_array_class(internal);
+COMMENT ON OPERATOR CLASS @extschema@.array_bloomskip_ops USING bloomskip IS
+'bloomskip @>, && and = on arrays of any type bloomskip hashes: a range''s keys are its arrays'' non-NULL elements, hashed as the element type''s equality class hashes them; @> and = need every element of the query in a range, && one of them; <@ reads every range';
+CREATE FUNCTION @extschema@.bloomskip_jsonb_class(internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'bloomskip_jsonb_class'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloomskip_jsonb_class(internal) IS
+'the operations of operator class jsonb_bloomskip_ops: a document''s top-level keys and path-and-value pairs; ?, ?|, ?&, @>, @? and @@ (support function 2, called by the server, not by users)';
+CREATE OPERATOR CLASS @extschema@.jsonb_bloomskip_ops DEFAULT FOR TYPE jsonb
+	USING bloomskip AS
+	OPERATOR 7 @> (jsonb, jsonb),
+	OPERATOR 10 ? (jsonb, text),
+	OPERATOR 11 ?| (jsonb, text[]),
+	OPERATOR 12 ?& (jsonb, text[]),
+	OPERATOR 13 @? (jsonb, jsonpath),
+	OPERATOR 14 @@ (jsonb, jsonpath),
+	FUNCTION 2 @extschema@.bloomskip_jsonb_class(internal);
+COMMENT ON OPERATOR CLASS @extschema@.jsonb_bloomskip_ops USING bloomskip IS
+'bloomskip ?, ?|, ?& and @> on jsonb: a range''s keys are its documents'' top-level keys (what ? finds) and every scalar''s path of keys with its value, paired as jsonb_path_ops pairs them (numbers by numeric equality); @> needs every pair of the query in a range; @? and @@ read every range';
+
 CREATE FUNCTION @extschema@.bloomskip_info(index regclass,
 	OUT pages_per_range integer, OUT ranges bigint, OUT segments integer,
 	OUT bits_per_range integer, OUT hashes integer, OUT target_rate double precision,

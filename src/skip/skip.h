@@ -5,7 +5,8 @@
  *	  (skip_handler.c: handler, options, validation; skip_utils.c: pages,
  *	  sizing and the metapage; skip_keys.c: a column's operator class and
  *	  the equality class; skip_query.c: a scan value's query; the classes
- *	  skip_ngram.c (with skip_regex.c) and skip_tsvector.c; skip_build.c;
+ *	  skip_ngram.c (with skip_regex.c), skip_tsvector.c, skip_array.c and
+ *	  skip_jsonb.c; skip_build.c;
  *	  skip_insert.c; skip_stage.c: the staging area; skip_scan.c;
  *	  skip_vacuum.c; skip_cost.c; skip_tools.c).
  *	  The design is described in skip_utils.c.
@@ -213,7 +214,15 @@ typedef struct SkipOptions
 #define SKIP_STRATEGY_REGEX		4	/* ~ (and SIMILAR TO, which becomes ~) */
 #define SKIP_STRATEGY_IREGEX	5	/* ~* */
 #define SKIP_STRATEGY_TSQUERY	6	/* tsvector @@ tsquery */
-#define SKIP_NSTRATEGIES		6
+#define SKIP_STRATEGY_CONTAINS	7	/* @> (arrays, jsonb) */
+#define SKIP_STRATEGY_OVERLAP	8	/* && (arrays) */
+#define SKIP_STRATEGY_CONTAINED	9	/* <@ (arrays) */
+#define SKIP_STRATEGY_EXISTS	10	/* jsonb ? */
+#define SKIP_STRATEGY_EXISTS_ANY	11	/* jsonb ?| */
+#define SKIP_STRATEGY_EXISTS_ALL	12	/* jsonb ?& */
+#define SKIP_STRATEGY_PATH_EXISTS	13	/* jsonb @? jsonpath */
+#define SKIP_STRATEGY_PATH_MATCH	14	/* jsonb @@ jsonpath */
+#define SKIP_NSTRATEGIES		14
 #define SKIP_STRATEGY_BIT(s)	(((uint32) 1) << (s))
 /* support functions: the opclass options, the class's operations */
 #define SKIP_OPTIONS_PROC		1
@@ -380,6 +389,12 @@ extern const SkipClassOps skip_ngram_ci_class;
 
 /* skip_tsvector.c: the full-text class */
 extern const SkipClassOps skip_tsvector_class;
+
+/* skip_array.c, skip_jsonb.c: the classes of arrays and jsonb */
+extern const SkipClassOps skip_array_class;
+extern const SkipClassOps skip_jsonb_class;
+extern double skip_collection_share(Relation index, const SkipMeta *meta,
+									 const SkipQuery *q);
 
 /* skip_regex.c: the literal strings every match of a regular expression holds */
 typedef struct SkipRegexString

@@ -119,6 +119,8 @@ typedef struct SkipPatterns
 	double		keys;			/* probes beyond one per pattern clause */
 	int			clauses;		/* the most keys a lacking range must pass (0: none) */
 	bool		every_range;	/* a pattern asks nothing */
+	double		share;			/* array and jsonb classes: the summarized
+								 * ranges the index says pass (-1: not read) */
 } SkipPatterns;
 
 /* What the model predicts a scan reads. */
@@ -369,6 +371,13 @@ skip_estimate(const SkipMeta *meta, RelOptInfo *rel, double rows, double probes,
 		rate = pow(rate, Min(pat->clauses, SKIP_COST_MAX_CLAUSES));
 	est->false_ranges = (1.0 - pow(1.0 - rate, probes)) *
 		Max(summarized - est->true_ranges, 0.0);
+	if (pat->share >= 0)
+	{
+		double		passed = pat->share * summarized;
+
+		est->true_ranges = Min(est->true_ranges, passed);
+		est->false_ranges = Min(est->false_ranges, Max(passed - est->true_ranges, 0.0));
+	}
 	/* a summarized range is whole; the open ones are the rest of the table */
 	per_range_pages = Min((double) meta->pages_per_range, pages);
 	est->heap_pages = Min(pages, (est->true_ranges + est->false_ranges) * per_range_pages +
@@ -448,6 +457,7 @@ skip_patterns(IndexPath *path, Relation irel, const SkipMeta *meta, SkipPatterns
 	ListCell   *lc;
 
 	memset(pat, 0, sizeof(SkipPatterns));
+	pat->share = -1.0;
 	foreach(lc, path->indexclauses)
 	{
 		IndexClause *iclause = lfirst_node(IndexClause, lc);
@@ -476,6 +486,15 @@ skip_patterns(IndexPath *path, Relation irel, const SkipMeta *meta, SkipPatterns
 		}
 		pat->keys += Max(q.keys.n - 1, 0);
 		pat->clauses = Max(pat->clauses, skip_query_tests(&q));
+		/* the array and jsonb classes count their ranges (skip_array_cost.c) */
+		if (ki->ops[iclause->indexcol] == &skip_array_class ||
+			ki->ops[iclause->indexcol] == &skip_jsonb_class)
+		{
+			double		share = skip_collection_share(irel, meta, &q);
+
+			if (share >= 0)
+				pat->share = pat->share < 0 ? share : Min(pat->share, share);
+		}
 	}
 }
 

@@ -179,9 +179,11 @@ skip_validate_op(const char *famname, Form_pg_amop op, const SkipClassOps *c)
 		!check_amop_signature(op->amopopr, BOOLOID, op->amoplefttype, op->amoprighttype))
 		return skip_invalid(famname, "has an operator that is not a boolean search operator:",
 							format_operator(op->amopopr));
+	/* the array and jsonb strategies' types are their class's to check */
 	if (op->amopstrategy == SKIP_STRATEGY_TSQUERY ?
 		(op->amoplefttype != TSVECTOROID || op->amoprighttype != TSQUERYOID) :
 		op->amopstrategy != SKIP_STRATEGY_EQUAL &&
+		op->amopstrategy < SKIP_STRATEGY_CONTAINS &&
 		(op->amoplefttype != TEXTOID || op->amoprighttype != TEXTOID))
 		return skip_invalid(famname, "has a pattern operator not on text (or a full-text one not on tsvector and tsquery):",
 							format_operator(op->amopopr));

@@ -2391,6 +2391,132 @@ class Fuzzer:
         else:
             self.st.skipped['skip_pattern_equals_seqscan'] += 1
 
+    def skip_elem(self, typ):
+        """one random element of an array of typ, as a SQL literal: few distinct values (duplicates
+        across rows and inside an array), NULL now and then, numerics in several scales"""
+        rng = self.rng
+        if rng.random() < 0.05:
+            return 'NULL'
+        v = rng.randrange(rng.choice([3, 30, 3000]))
+        if typ == 'text':
+            return lit(rng.choice(['t', 'tag:', '', 'Quokka ']) + str(v))
+        if typ == 'numeric':
+            return rng.choice([str(v), '%d.0' % v, '%d.000' % v, '-%d.5' % v])
+        if typ == 'uuid':
+            return "md5('%d')::uuid" % v
+        if typ == 'date':
+            return "date '2024-01-01' + %d" % v
+        return str(v if rng.random() < 0.9 else -v)
+
+    def skip_array(self, typ):
+        """a random array of typ: empty, of NULLs, with duplicates, or huge; 2-D now and then"""
+        rng = self.rng
+        c = rng.random()
+        if c < 0.05:
+            return "'{}'::%s[]" % typ
+        n = rng.choice([1, 2, 3, 5]) if c < 0.97 else rng.choice([300, 3000])
+        if rng.random() < 0.03:
+            e = [self.skip_elem(typ) for _ in range(4)]
+            return 'ARRAY[[%s, %s], [%s, %s]]::%s[]' % (e[0], e[1], e[2], e[3], typ)
+        return 'ARRAY[%s]::%s[]' % (', '.join(self.skip_elem(typ) for _ in range(n)), typ)
+
+    def skip_doc(self, depth=0):
+        """a random jsonb document as text: nested objects and arrays, numbers in several scales,
+        json nulls, duplicate keys (jsonb keeps the last), top-level scalars and arrays"""
+        rng = self.rng
+        c = rng.random()
+        if depth > 6 or c < 0.3:
+            v = rng.randrange(rng.choice([3, 40]))
+            return rng.choice(['%d' % v, '%d.0' % v, '-%d' % v, '"k%d"' % v, '"%d"' % v, 'true', 'false',
+                               'null', '""', '1e2', '100'])
+        if c < 0.5:
+            return '[' + ', '.join(self.skip_doc(depth + 1) for _ in range(rng.choice([0, 1, 2, 4]))) + ']'
+        keys = ['"k%d"' % rng.randrange(rng.choice([4, 30])) for _ in range(rng.choice([0, 1, 2, 4]))]
+        return '{' + ', '.join('%s: %s' % (k, self.skip_doc(depth + 1)) for k in keys) + '}'
+
+    def oracle_skip_collection(self):
+        """bloomskip's array and jsonb classes (when they exist): over random arrays (NULL elements,
+        empty, huge, duplicates) or random documents (deep nesting, duplicate keys, nulls), the
+        bitmap plan on an array_bloomskip_ops or jsonb_bloomskip_ops index gives exactly the rows of
+        the sequential scan for @>, &&, <@, = and ?, ?|, ?&, @>, @?, @@"""
+        rng = self.rng
+        r = self.run
+        is_json = rng.random() < 0.5
+        cls = 'jsonb_bloomskip_ops' if is_json else 'array_bloomskip_ops'
+        if cls not in self.skip_classes:
+            self.st.skipped['skip_collection_equals_seqscan'] += 1
+            return
+        typ = 'jsonb' if is_json else rng.choice(['int4', 'int8', 'int2', 'text', 'numeric', 'uuid', 'date'])
+        gen = self.skip_doc if is_json else (lambda: self.skip_array(typ))
+        r('DROP TABLE IF EXISTS fz_skip_c', bloom=False)
+        r('CREATE TABLE fz_skip_c (id int, v %s)' % (typ if is_json else typ + '[]'), bloom=False)
+        rows = rng.choice([50, 400, 1500])
+        vals = [('NULL' if rng.random() < 0.03 else (lit(gen()) + '::jsonb' if is_json else gen()))
+                for _ in range(rows)]
+        for i in range(0, rows, 200):
+            r('INSERT INTO fz_skip_c VALUES %s' % ', '.join('(%d, %s)' % (i + j, v) for j, v in
+                                                         enumerate(vals[i:i + 200])), bloom=False)
+        _, code = r('CREATE INDEX fz_skip_ci ON fz_skip_c USING %s (v %s) WITH (pages_per_range = %d)'
+                    % (SKIP_AM, cls, rng.choice([1, 2, 4])), oracle='skip_collection')
+        if code:
+            self.st.skipped['skip_collection_equals_seqscan'] += 1
+            return
+        if rng.random() < 0.5:
+            r('INSERT INTO fz_skip_c SELECT g, %s FROM generate_series(10001, 10050) g'
+              % (lit(gen()) + '::jsonb' if is_json else gen()), oracle='skip_collection')
+        r('ANALYZE fz_skip_c', bloom=False)
+        for _ in range(rng.randrange(2, 7)):
+            if is_json:
+                op = rng.choice(['?', '?|', '?&', '@>', '@>', '@?', '@@'])
+                if op == '?':
+                    arg = lit(rng.choice(['k%d' % rng.randrange(30), '', '1']))
+                elif op in ('?|', '?&'):
+                    arg = 'ARRAY[%s]::text[]' % ', '.join(rng.choice(["'k%d'" % rng.randrange(30), 'NULL'])
+                                                         for _ in range(rng.choice([0, 1, 2, 4])))
+                elif op == '@>':
+                    src = vals[rng.randrange(rows)]
+                    arg = src if rng.random() < 0.4 and src != 'NULL' else lit(self.skip_doc(rng.choice([2, 4]))) + '::jsonb'
+                else:
+                    arg = lit(rng.choice(['$.k%d' % rng.randrange(30), '$.k1 == 1', '$.* ? (@ == "k2")',
+                                          'exists($.k3.k1)', '$.k0[*] == 2'])) + '::jsonpath'
+            else:
+                op = rng.choice(['@>', '@>', '&&', '<@', '='])
+                arg = self.skip_array(typ)
+                if op == '=' and rng.random() < 0.6:
+                    arg = vals[rng.randrange(rows)]
+                    if arg == 'NULL':
+                        arg = "'{}'::%s[]" % typ
+            self.skip_collection_compare('v %s %s' % (op, arg))
+
+    def skip_collection_compare(self, cond):
+        sql = "SELECT count(*), md5(string_agg(id::text, ',' ORDER BY id)) FROM fz_skip_c WHERE %s" % cond
+        res = []
+        self.set('statement_timeout', "'5s'")
+        for mode in ('index', 'seq'):
+            if mode == 'index':
+                self.set('enable_seqscan', 'off')
+                self.set('enable_indexscan', 'off')
+                self.set('enable_bitmapscan', 'on')
+                plan, _ = self.run('EXPLAIN (COSTS OFF) ' + sql, oracle='skip_collection')
+                if plan is not None:
+                    used = any('fz_skip_ci' in p[0] for p in plan)
+                    self.st.passed['skip_collection_plan_used' if used else 'skip_collection_plan_seq'] += 1
+            else:
+                self.set('enable_seqscan', 'on')
+                self.set('enable_bitmapscan', 'off')
+            res.append(self.run(sql, oracle='skip_collection'))
+        for name in ('enable_seqscan', 'enable_indexscan', 'enable_bitmapscan', 'statement_timeout'):
+            self.run('RESET %s' % name, bloom=False)
+        (r0, c0), (r1, c1) = res
+        if r0 is not None and r1 is not None:
+            self.check('skip_collection_equals_seqscan', r0 == r1, 'index %s / seq scan %s' % (r0, r1), sql)
+        elif c0 != c1 and '08006' not in (c0, c1) and '57014' not in (c0, c1):
+            self.check('skip_collection_equals_seqscan', False, 'index %s / seq scan %s' % (c0, c1), sql)
+        elif c0 == c1 and c0 not in ('08006', '57014'):
+            self.st.passed['skip_collection_same_error'] += 1
+        else:
+            self.st.skipped['skip_collection_equals_seqscan'] += 1
+
     def skip_compare(self, fam, typ):
         rng = self.rng
         form = rng.choice(['eq', 'eq', 'any', 'in', 'join', 'and'])
@@ -2527,6 +2653,7 @@ class Fuzzer:
         if self.has_skip:
             kinds.append((self.oracle_skip, 0.4))
             kinds.append((self.oracle_skip_pattern, float(os.environ.get('SQLFUZZ_SKIP_PATTERN_WEIGHT', '0.4'))))
+            kinds.append((self.oracle_skip_collection, float(os.environ.get('SQLFUZZ_SKIP_COLLECTION_WEIGHT', '0.4'))))
         fns = [k for k, w in kinds]
         weights = [w for k, w in kinds]
         t0 = time.time()
@@ -2660,6 +2787,10 @@ class Fuzzer:
             print('  bloomskip patterns (index plan = sequential scan): %d comparisons, %d same errors, the index '
                   'plan ran %d of %d' % (st.passed.get('skip_pattern_equals_seqscan', 0),
                                          st.passed.get('skip_pattern_same_error', 0), pu, pu + ps))
+            cu, cs = st.passed.get('skip_collection_plan_used', 0), st.passed.get('skip_collection_plan_seq', 0)
+            print('  bloomskip arrays and jsonb (index plan = sequential scan): %d comparisons, %d same errors, '
+                  'the index plan ran %d of %d' % (st.passed.get('skip_collection_equals_seqscan', 0),
+                                                   st.passed.get('skip_collection_same_error', 0), cu, cu + cs))
         else:
             print('  bloomskip: no access method of that name in this build: its oracle did not run')
         if used + plain >= 20 and used < 0.3 * (used + plain):

@@ -1,0 +1,166 @@
+-- bench/skiparray.sql -- tables and timing functions of the skiparray group
+-- (bench/skiparray.sh): bloomskip's array and jsonb classes
+-- (array_bloomskip_ops, jsonb_bloomskip_ops) against GIN (array_ops,
+-- jsonb_ops, jsonb_path_ops) and the sequential scan, on events with a
+-- text[] of tags, a bigint[] of ids and a jsonb of attributes.
+--
+-- Events (ska_event(i), in insertion order):
+--   tags:  env:0..2 (a third each: the common value), svc:0..49, and
+--          user:U with U = i * 7919 mod 100003 (about 10 events each,
+--          scattered over the table: the rare tag)
+--   ids:   i, i * 31337 mod 1000003 (the rare id: one or two events) and
+--          a batch id, 1000000000 + i mod 10 (the common id)
+--   attrs: {"user": {"id": U, "tier": i mod 3}, "http": {"status": 200,
+--          404 or 500}, "kN": true (N = i mod 40)}, plus "quokka": 1 on one
+--          event in 250,000 (the rare key)
+-- Each case is a condition on one column, run as the planner plans it with
+-- whichever index exists on that column (ska_measure); 'forced' rows run
+-- the common case as a sequential scan and as a bitmap scan of the index.
+
+CREATE TABLE ska_case (ord int, col text, kase text, cond text, expect bigint);
+CREATE TABLE ska_idx (ord serial, idx text, col text, ddl text, build_ms float8, bytes bigint,
+	append_ms float8, info text);
+CREATE TABLE ska_r (idx text, kase text, mode text, rep int, ms float8, buffers bigint, nrows bigint, plan text);
+
+CREATE FUNCTION ska_tags(i bigint) RETURNS text[] LANGUAGE sql IMMUTABLE AS $$
+	SELECT ARRAY['env:' || (i % 3), 'svc:' || (i % 50), 'user:' || (i * 7919 % 100003)]
+$$;
+CREATE FUNCTION ska_ids(i bigint) RETURNS bigint[] LANGUAGE sql IMMUTABLE AS $$
+	SELECT ARRAY[i, i * 31337 % 1000003, 1000000000 + i % 10]
+$$;
+CREATE FUNCTION ska_attrs(i bigint) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
+	SELECT jsonb_build_object('user', jsonb_build_object('id', i * 7919 % 100003, 'tier', i % 3),
+		'http', jsonb_build_object('status', (ARRAY[200, 404, 500])[i % 3 + 1]),
+		'k' || (i % 40), true)
+		|| CASE WHEN i % 250000 = 3 THEN '{"quokka": 1}'::jsonb ELSE '{}' END
+$$;
+
+CREATE FUNCTION ska_load(n bigint) RETURNS void
+LANGUAGE plpgsql AS $fn$
+BEGIN
+	SET LOCAL client_min_messages = warning;
+	DROP TABLE IF EXISTS ev;
+	CREATE TABLE ev (id bigint, ts timestamptz, tags text[], ids bigint[], attrs jsonb);
+	INSERT INTO ev SELECT i, timestamptz '2026-01-01' + i * interval '10 ms', ska_tags(i), ska_ids(i), ska_attrs(i)
+	FROM generate_series(1, n) i;
+	TRUNCATE ska_case;
+	INSERT INTO ska_case VALUES
+		(1, 'tags', 'rare tag', $$tags @> ARRAY['user:4242']$$, NULL),
+		(2, 'tags', 'rare tag AND common tag', $$tags @> ARRAY['user:4242', 'env:1']$$, NULL),
+		(3, 'tags', 'rare tag OR rare tag (&&)', $$tags && ARRAY['user:4242', 'user:777']$$, NULL),
+		(4, 'tags', 'common tag', $$tags @> ARRAY['env:1']$$, NULL),
+		(5, 'ids', 'rare id', $$ids @> ARRAY[777777::bigint]$$, NULL),
+		(6, 'ids', 'common id', $$ids @> ARRAY[1000000003::bigint]$$, NULL),
+		(7, 'attrs', 'rare key (?)', $$attrs ? 'quokka'$$, NULL),
+		(8, 'attrs', 'rare key-value pair (@>)', $$attrs @> '{"user": {"id": 4242}}'$$, NULL),
+		(9, 'attrs', 'rare pair AND common pair', $$attrs @> '{"user": {"id": 4242}, "http": {"status": 404}}'$$, NULL),
+		(10, 'attrs', 'common pair (@>)', $$attrs @> '{"http": {"status": 404}}'$$, NULL);
+END
+$fn$;
+
+-- the oracle: each case's count by a sequential scan, before any index
+CREATE FUNCTION ska_oracle() RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+	c record;
+	n bigint;
+BEGIN
+	SET LOCAL enable_bitmapscan = off;
+	SET LOCAL enable_indexscan = off;
+	FOR c IN SELECT * FROM ska_case ORDER BY ord LOOP
+		EXECUTE 'SELECT count(*) FROM ev WHERE ' || c.cond INTO n;
+		UPDATE ska_case SET expect = n WHERE ord = c.ord;
+	END LOOP;
+END
+$$;
+
+-- build an index (ddl, on ev; NULL: none) and record its size and time
+CREATE FUNCTION ska_build(label text, column_name text, ddl text) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+	t0 timestamptz := clock_timestamp();
+	ms float8;
+BEGIN
+	IF ddl IS NOT NULL THEN
+		EXECUTE ddl;
+	END IF;
+	ms := 1000 * extract(epoch FROM clock_timestamp() - t0);
+	INSERT INTO ska_idx (idx, col, ddl, build_ms, bytes, info)
+	SELECT label, column_name, ddl, CASE WHEN ddl IS NULL THEN NULL ELSE ms END,
+		CASE WHEN ddl IS NULL THEN NULL ELSE pg_relation_size(to_regclass('ev_ix')) END,
+		CASE WHEN label LIKE 'bloomskip%' THEN
+			(SELECT format('%s bits and %s hashes a range of %s pages, rate %s, %s ranges',
+						   bits_per_range, hashes, pages_per_range, round(target_rate::numeric, 4), ranges)
+			   FROM bloomskip_info(to_regclass('ev_ix'))) END;
+END
+$$;
+
+-- appends: n events after the first "base" inserted into ev with the index
+-- (in batches of 10,000, as a loader commits), ms; then deleted again (the
+-- caller's VACUUM truncates them away, untimed)
+CREATE FUNCTION ska_append(label text, base bigint, n bigint) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+	t0 timestamptz := clock_timestamp();
+BEGIN
+	FOR b IN 0 .. (n - 1) / 10000 LOOP
+		INSERT INTO ev SELECT i, timestamptz '2026-01-01' + i * interval '10 ms', ska_tags(i), ska_ids(i),
+			ska_attrs(i)
+		FROM generate_series(base + b * 10000 + 1, base + least((b + 1) * 10000, n)) i;
+	END LOOP;
+	UPDATE ska_idx SET append_ms = 1000 * extract(epoch FROM clock_timestamp() - t0) WHERE idx = label;
+	DELETE FROM ev WHERE id > base;
+END
+$$;
+
+-- one round under EXPLAIN (ANALYZE, BUFFERS), then reps timed rounds
+CREATE FUNCTION ska_run(label text, c ska_case, mode text, reps int) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+	j json;
+	t0 timestamptz;
+	n bigint;
+BEGIN
+	PERFORM set_config('enable_bitmapscan', (mode <> 'seq forced')::text, true);
+	PERFORM set_config('enable_indexscan', (mode <> 'seq forced')::text, true);
+	PERFORM set_config('enable_seqscan', (mode <> 'index forced')::text, true);
+	EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, COSTS OFF, FORMAT JSON) SELECT count(*) FROM ev WHERE '
+		|| c.cond INTO j;
+	INSERT INTO ska_r VALUES (label, c.kase, mode, 0, NULL, sng_buffers(j->0->'Plan'), NULL, sng_plan(j->0->'Plan'));
+	FOR r IN 1 .. reps LOOP
+		t0 := clock_timestamp();
+		EXECUTE 'SELECT count(*) FROM ev WHERE ' || c.cond INTO n;
+		INSERT INTO ska_r VALUES (label, c.kase, mode, r, 1000 * extract(epoch FROM clock_timestamp() - t0), NULL, n, NULL);
+	END LOOP;
+	PERFORM set_config('enable_bitmapscan', 'on', true);
+	PERFORM set_config('enable_indexscan', 'on', true);
+	PERFORM set_config('enable_seqscan', 'on', true);
+END
+$$;
+
+-- every case of column col as the planner plans it; for bloomskip, the
+-- common cases also forced both ways
+CREATE FUNCTION ska_measure(label text, column_name text, reps int) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+	c ska_case;
+BEGIN
+	FOR c IN SELECT * FROM ska_case WHERE column_name IS NULL OR col = column_name ORDER BY ord LOOP
+		PERFORM ska_run(label, c, 'planner', reps);
+		IF label LIKE 'bloomskip%' AND c.kase LIKE 'common%' THEN
+			PERFORM ska_run(label, c, 'seq forced', reps);
+			PERFORM ska_run(label, c, 'index forced', reps);
+		END IF;
+	END LOOP;
+END
+$$;
+
+-- per index, case and mode: median ms, buffers, plan, counts right
+CREATE VIEW ska_sum AS
+SELECT r.idx, r.kase, r.mode, c.ord, c.col,
+	percentile_cont(0.5) WITHIN GROUP (ORDER BY r.ms) FILTER (WHERE r.rep > 0) AS ms,
+	max(r.buffers) FILTER (WHERE r.rep = 0) AS buffers,
+	max(r.plan) FILTER (WHERE r.rep = 0) AS plan,
+	count(*) FILTER (WHERE r.rep > 0 AND r.nrows IS DISTINCT FROM c.expect) AS wrong
+  FROM ska_r r JOIN ska_case c ON c.kase = r.kase
+ GROUP BY r.idx, r.kase, r.mode, c.ord, c.col;

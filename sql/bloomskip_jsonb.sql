@@ -1,0 +1,121 @@
+-- bloomskip's jsonb class, jsonb_bloomskip_ops: a range's keys are its
+-- documents' top-level keys (what ? finds) and their path-and-value pairs
+-- (as jsonb_path_ops pairs them); ?, ?|, ?& ask for keys, @> for pairs,
+-- @? and @@ read every range.  The oracle: the rows of the index plan are
+-- exactly those of the sequential scan, for deep nesting, arrays, numbers
+-- equal under jsonb equality, json nulls and SQL NULLs, duplicate keys,
+-- top-level arrays and scalars.
+
+\set SHOW_CONTEXT never
+SET client_min_messages = warning;
+
+CREATE FUNCTION js_diff(cond text, OUT used boolean, OUT nrows bigint, OUT diff bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+	plan text := '';
+	line text;
+BEGIN
+	PERFORM set_config('enable_seqscan', 'off', true);
+	PERFORM set_config('enable_indexscan', 'off', true);
+	FOR line IN EXECUTE format('EXPLAIN (COSTS OFF) SELECT ctid FROM att WHERE %s', cond) LOOP
+		plan := plan || line || E'\n';
+	END LOOP;
+	used := plan LIKE E'%Bitmap Index Scan on att_doc\n%';
+	EXECUTE format('CREATE TEMP TABLE js_ix AS SELECT ctid AS c FROM att WHERE %s', cond);
+	PERFORM set_config('enable_seqscan', 'on', true);
+	PERFORM set_config('enable_bitmapscan', 'off', true);
+	EXECUTE format('CREATE TEMP TABLE js_sq AS SELECT ctid AS c FROM att WHERE %s', cond);
+	SELECT count(*) INTO nrows FROM js_sq;
+	SELECT count(*) INTO diff FROM ((TABLE js_ix EXCEPT ALL TABLE js_sq)
+		UNION ALL (TABLE js_sq EXCEPT ALL TABLE js_ix)) d;
+	DROP TABLE js_ix;
+	DROP TABLE js_sq;
+	PERFORM set_config('enable_seqscan', 'on', true);
+	PERFORM set_config('enable_bitmapscan', 'on', true);
+	PERFORM set_config('enable_indexscan', 'on', true);
+END
+$$;
+
+CREATE TABLE att (id int, doc jsonb) WITH (autovacuum_enabled = false);
+INSERT INTO att
+SELECT i, jsonb_build_object(
+	'service', 'svc' || (i % 50),
+	'status', (ARRAY[200, 404, 500])[i % 3 + 1],
+	'user', jsonb_build_object('id', i, 'tier', CASE WHEN i % 2 = 0 THEN 'gold' ELSE 'free' END,
+		'geo', jsonb_build_object('country', 'c' || (i % 40), 'deep', jsonb_build_object('x',
+			jsonb_build_object('y', jsonb_build_object('z', i % 13))))),
+	'tags', jsonb_build_array('t' || (i % 7), 't' || (i % 11), i % 5),
+	'amount', ((i % 9) || '.50')::numeric,
+	'flag', i % 4 = 0,
+	'note', CASE WHEN i % 5 = 0 THEN NULL ELSE 'n' || i END)
+	|| CASE WHEN i % 3001 = 0 THEN '{"rare_key": {"a": [1, 2, {"b": "quokka"}]}}'::jsonb ELSE '{}' END
+FROM generate_series(1, 12000) i;
+INSERT INTO att VALUES (-1, NULL), (-2, '{}'), (-3, '[]'), (-4, '"rare_key"'), (-5, '["rare_key", "x", 1]'),
+	(-6, '{"a": 1, "a": 2.0}'), (-7, 'null'), (-8, '42.000'), (-9, '[[["deep"]]]'),
+	(-10, '{"k": {"k": {"k": {"k": {"k": {"k": {"k": {"k": {"k": {"k": "bottom"}}}}}}}}}}'),
+	(-11, '{"": ""}'), (-12, '[{"a": 1}, {"a": [2, 3]}]');
+CREATE INDEX att_doc ON att USING bloomskip (doc);
+ANALYZE att;
+SELECT bloomskip_check('att_doc') AS missing;
+EXPLAIN (COSTS OFF) SELECT * FROM att WHERE doc ? 'rare_key';
+-- the README's block
+\o /dev/null
+CREATE INDEX ON att USING bloomskip (doc);
+SELECT * FROM att WHERE doc @> '{"user": {"id": 3001}}';
+SELECT * FROM att WHERE doc ? 'rare_key';
+\o
+DROP INDEX att_doc_idx;
+
+CREATE TABLE jq (q text);
+INSERT INTO jq VALUES
+	($$doc ? 'rare_key'$$), ($$doc ? 'service'$$), ($$doc ? 'nope'$$), ($$doc ? 'id'$$), ($$doc ? 'x'$$),
+	($$doc ? 'a'$$), ($$doc ? ''$$), ($$doc ? 'deep'$$), ($$doc ?| '{rare_key,nope}'$$), ($$doc ?| '{}'$$),
+	($$doc ?| '{NULL}'$$), ($$doc ?| '{NULL,rare_key}'$$), ($$doc ?& '{rare_key,service}'$$),
+	($$doc ?& '{rare_key,nope}'$$), ($$doc ?& '{}'$$), ($$doc ?& '{NULL}'$$), ($$doc ?& '{x,rare_key}'$$),
+	($$doc @> '{"user": {"id": 3001}}'$$), ($$doc @> '{"user": {"id": 3001.0}}'$$),
+	($$doc @> '{"user": {"id": 3001, "tier": "free"}}'$$), ($$doc @> '{"user": {"id": 3001, "tier": "gold"}}'$$),
+	($$doc @> '{"amount": 4.5}'$$), ($$doc @> '{"amount": 4.50000}'$$), ($$doc @> '{"amount": -4.5}'$$),
+	($$doc @> '{"note": null}'$$), ($$doc @> '{"flag": true, "status": 404}'$$),
+	($$doc @> '{"tags": ["t3"]}'$$), ($$doc @> '{"tags": ["t3", 4, "t6"]}'$$), ($$doc @> '{"tags": "t3"}'$$),
+	($$doc @> '{"user": {"geo": {"deep": {"x": {"y": {"z": 12}}}}}}'$$),
+	($$doc @> '{"rare_key": {"a": [{"b": "quokka"}]}}'$$), ($$doc @> '{"rare_key": {"a": [2]}}'$$),
+	($$doc @> '{"rare_key": {}}'$$), ($$doc @> '{}'$$), ($$doc @> '[]'$$), ($$doc @> '"rare_key"'$$),
+	($$doc @> '["rare_key"]'$$), ($$doc @> '1'$$), ($$doc @> '[1]'$$), ($$doc @> '42'$$), ($$doc @> '42.0'$$),
+	($$doc @> 'null'$$), ($$doc @> '{"a": 2}'$$), ($$doc @> '{"a": 1}'$$), ($$doc @> '[{"a": 3}]'$$),
+	($$doc @> '[{"a": [3]}]'$$), ($$doc @> '[[["deep"]]]'$$), ($$doc @> '["deep"]'$$), ($$doc @> '{"": ""}'$$),
+	($$doc @> '{"k": {"k": {"k": {"k": {"k": {"k": {"k": {"k": {"k": {"k": "bottom"}}}}}}}}}}'$$),
+	($$doc @? '$.rare_key.a[*] ? (@.b == "quokka")'$$), ($$doc @@ '$.user.id == 3001'$$),
+	($$doc @> '{"user": {"id": 3001}}' AND doc ? 'rare_key'$$), ($$doc ? ANY (ARRAY['rare_key', 'nope'])$$),
+	($$doc @> ANY (ARRAY['{"user": {"id": 3001}}', '{"a": 2}', NULL]::jsonb[])$$),
+	($$doc @> ANY (ARRAY['{"user": {"id": 3001}}', '{}']::jsonb[])$$);
+SELECT q, (js_diff(q)).* FROM jq ORDER BY q COLLATE "C";
+-- every document's own user id and country, present and absent
+SELECT count(*) AS queries, count(*) FILTER (WHERE d.used) AS index_used,
+	count(*) FILTER (WHERE d.diff <> 0) AS wrong, count(*) FILTER (WHERE d.nrows = 0) AS absent
+FROM generate_series(1, 12001, 397) i,
+	LATERAL js_diff(format('doc @> %L', jsonb_build_object('user', jsonb_build_object('id', i,
+		'geo', jsonb_build_object('country', 'c' || (i % 40)))))) d;
+-- appended and updated documents, then VACUUM summarizes them
+INSERT INTO att SELECT -100 - i, jsonb_build_object('appended', i, 'user', jsonb_build_object('id', -i))
+FROM generate_series(1, 30) i;
+UPDATE att SET doc = doc || '{"updated": [true]}' WHERE id % 2999 = 0;
+VACUUM att;
+SELECT bloomskip_check('att_doc') AS missing;
+SELECT (js_diff($$doc ? 'appended'$$)).*, (js_diff($$doc @> '{"updated": [true]}'$$)).*,
+	(js_diff($$doc @> '{"user": {"id": -7}}'$$)).*;
+-- a range's filter answers bloom_token_may_contain for a top-level key as ? does
+SELECT (bloom_info(bloomskip_range_filter('att_doc', 0))).element_family,
+	bloom_token_may_contain(bloomskip_range_filter('att_doc', 0), 'service') AS service_in_range_0;
+-- the planner counts the ranges the index passes: a rare pair through the
+-- index, a common one by the sequential scan
+SET max_parallel_workers_per_gather = 0;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM att WHERE doc @> '{"user": {"id": 3001}}';
+EXPLAIN (COSTS OFF) SELECT count(*) FROM att WHERE doc ? 'rare_key';
+EXPLAIN (COSTS OFF) SELECT count(*) FROM att WHERE doc @> '{"status": 404}';
+RESET max_parallel_workers_per_gather;
+-- the classes' support function 2
+SELECT f.opfname, p.amproc::regproc AS class_function
+FROM pg_amproc p JOIN pg_opfamily f ON f.oid = p.amprocfamily
+WHERE f.opfname IN ('array_bloomskip_ops', 'jsonb_bloomskip_ops') AND p.amprocnum = 2 ORDER BY 1;
+DROP TABLE att, jq;
+DROP FUNCTION js_diff(text);

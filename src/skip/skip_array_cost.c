@@ -1,0 +1,135 @@
+/*-------------------------------------------------------------------------
+ *
+ * skip_array_cost.c
+ *	  The share of a bloomskip index's summarized ranges that a query of the
+ *	  array or jsonb class passes, read from the index itself when a plan is
+ *	  costed (skip_cost.c asks for it for those classes only).
+ *
+ * PostgreSQL's estimate of how many rows hold an array element or a jsonb
+ * key is its statistics' (the most common elements; for any other, a
+ * fraction of the least common one's frequency): a tag on 10 rows of a
+ * million is estimated at thousands, which the cost model, not knowing
+ * where those rows sit, spreads over every range, and the sequential scan
+ * wins.  The index knows better: the ranges a query passes are the ones
+ * whose bits hold its keys, and counting them reads what the scan's first
+ * step reads -- k rows of bits per key and segment, each row holding a bit
+ * per range -- plus the staging area.  So the planner gets the very count
+ * the scan will return (true and false ranges together), at the price of a
+ * few buffer reads per plan.
+ *
+ * At most SKIP_SHARE_MAX_CLAUSES clauses, SKIP_SHARE_MAX_ALTS alternatives
+ * of a clause and SKIP_SHARE_MAX_KEYS keys of an alternative are read;
+ * beyond, a clause counts as passing everywhere or an alternative as
+ * needing only the keys read: the share is never below the scan's.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "skip.h"
+
+#include "miscadmin.h"
+#include "port/pg_bitutils.h"
+
+#define SKIP_SHARE_MAX_CLAUSES	8
+#define SKIP_SHARE_MAX_ALTS		16
+#define SKIP_SHARE_MAX_KEYS		8
+
+/* In bits (n ranges, n / 8 rounded up bytes): the ranges whose filter may hold h. */
+static void
+skip_share_key(Relation index, const SkipMeta *meta, const SkipStaged *st,
+			   uint64 h, uint8 *bits, uint64 n)
+{
+	uint64		pos[BLOOM_MAX_POSITIONS];
+	int			np = skip_positions(meta, h, pos);
+
+	memset(bits, 0xFF, (n + 7) / 8);
+	for (uint32 s = 0; s < meta->nsegments; s++)
+	{
+		const SkipSegment *seg = &meta->segments[s];
+		uint64		last = Min(seg->first_range + seg->capacity, n);
+
+		if (seg->first_range >= n)
+			continue;
+		for (int q = 0; q < np; q++)
+		{
+			BlockNumber blk;
+			Size		off;
+			Buffer		buf;
+			const uint8 *row;
+
+			skip_row_location(seg, pos[q], &blk, &off);
+			buf = ReadBuffer(index, blk);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			skip_check_rows_page(index, meta, seg, BufferGetPage(buf), blk);
+			row = (const uint8 *) BufferGetPage(buf) + off;
+			for (uint64 r = seg->first_range; r < last; r++)
+			{
+				uint64		col = r - seg->first_range;
+
+				if (!((row[col / 8] >> (col % 8)) & 1))
+					bits[r / 8] &= (uint8) ~(1 << (r % 8));
+			}
+			UnlockReleaseBuffer(buf);
+			CHECK_FOR_INTERRUPTS();
+		}
+	}
+	/* a staged range's filter holds its keys until it is sliced */
+	for (uint64 r = n - Min((uint64) meta->nstaged, n); r < n; r++)
+	{
+		const uint8 *staged = skip_staged_bits(st, r);
+
+		if (staged && skip_bits_have(staged, pos, np))
+			bits[r / 8] |= (uint8) (1 << (r % 8));
+	}
+}
+
+/*
+ * The share (0 to 1) of the summarized ranges of index whose filters pass
+ * q, as a scan reads them; -1 when no range is summarized.
+ */
+double
+skip_collection_share(Relation index, const SkipMeta *meta, const SkipQuery *q)
+{
+	uint64		n = meta->summarized;
+	Size		bytes = (n + 7) / 8;
+	uint8	   *all, *clause, *alt, *key;
+	SkipStaged	st;
+	uint64		set = 0;
+
+	if (n == 0)
+		return -1.0;
+	skip_stage_read(index, meta, &st, false);
+	all = palloc(bytes);
+	clause = palloc(bytes);
+	alt = palloc(bytes);
+	key = palloc(bytes);
+	memset(all, 0xFF, bytes);
+	for (int c = 0; c < Min(q->nclauses, SKIP_SHARE_MAX_CLAUSES); c++)
+	{
+		int			a0 = c > 0 ? q->clause_end[c - 1] : 0;
+
+		if (q->clause_end[c] - a0 > SKIP_SHARE_MAX_ALTS)
+			continue;
+		memset(clause, 0, bytes);
+		for (int a = a0; a < q->clause_end[c]; a++)
+		{
+			int			k0 = a > 0 ? q->alt_end[a - 1] : 0;
+
+			memset(alt, 0xFF, bytes);
+			for (int k = k0; k < Min(q->alt_end[a], k0 + SKIP_SHARE_MAX_KEYS); k++)
+			{
+				skip_share_key(index, meta, &st, q->keys.h[k], key, n);
+				for (Size b = 0; b < bytes; b++)
+					alt[b] &= key[b];
+			}
+			for (Size b = 0; b < bytes; b++)
+				clause[b] |= alt[b];
+		}
+		for (Size b = 0; b < bytes; b++)
+			all[b] &= clause[b];
+	}
+	if (n % 8)
+		all[bytes - 1] &= (uint8) ((1 << (n % 8)) - 1);
+	for (Size b = 0; b < bytes; b++)
+		set += pg_popcount32(all[b]);
+	return (double) set / (double) n;
+}

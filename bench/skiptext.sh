@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # bench/skiptext.sh -- case group "skiptext" of bench/run.sh: bloomskip's
-# n-gram classes for text search (ILIKE through text_ngram_ci_bloomskip_ops,
-# ~ and ~* through text_ngram_bloomskip_ops and ~* through the ci class too)
-# against pg_trgm's GIN index (gin_trgm_ops, which serves all of them) and
-# the sequential scan.  Opt-in: BENCH_GROUPS=skiptext bash bench/run.sh, or
-# directly bash bench/skiptext.sh.  Its own throwaway cluster, configured as
+# classes for text search (ILIKE through text_ngram_ci_bloomskip_ops, ~ and
+# ~* through text_ngram_bloomskip_ops and ~* through the ci class too)
+# against pg_trgm's GIN index (gin_trgm_ops, which serves all of them), and
+# tsvector_bloomskip_ops (@@) against GIN on tsvector, and the sequential
+# scan.  Opt-in: BENCH_GROUPS=skiptext bash bench/run.sh, or directly bash
+# bench/skiptext.sh.  Its own throwaway cluster, configured as
 # bench_setup's default, and its own report, bench/results/skiptext-latest.md.
 #
 # Data: the log lines of bench/skipngram.sql (BENCH_SKIPTEXT_ROWS, default
-# 1,000,000).  Indexes, each alone on the table: none; pg_trgm GIN; bloomskip
-# n-gram; bloomskip n-gram ci.  Cases: a needle in one line by ILIKE, ~ and
-# ~*; a rare event (one line in 10,007) by ILIKE and ~; a common word (one
-# line in 7) by ~* and ILIKE.  Per index and case: one round under EXPLAIN
-# (ANALYZE, BUFFERS) (the planner's plan, shared buffers hit + read), then
+# 1,000,000), and their to_tsvector('simple', ...) in a table of their own.
+# Indexes, each alone on its table: none; pg_trgm GIN; bloomskip n-gram;
+# bloomskip n-gram ci; on the tsvector table none, GIN and bloomskip.  Cases:
+# a needle in one line by ILIKE, ~, ~* and @@ (its lexemes); a rare event
+# (one line in 10,007) by ILIKE, ~ and @@; a common word (one line in 7) by
+# ~*, ILIKE and @@.  Per index and case: one round under EXPLAIN (ANALYZE,
+# BUFFERS) (the planner's plan, shared buffers hit + read), then
 # BENCH_SKIPTEXT_REPS timed rounds (default 3), median; every count checked
-# against the sequential scan's.  The machine may be shared: sizes and
-# buffers are exact, times carry the load average printed in the report.
+# against the sequential scan's.  Then as many lines again are appended
+# through each index (GIN with fastupdate on, its default): the time and
+# what the index grew by; they are deleted again before the next index.
+# The machine may be shared: sizes and buffers are exact, times carry the
+# load average printed in the report.
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -30,13 +36,16 @@ STX_CMDLINE=${SKIPTEXT_CMDLINE:-bench/skiptext.sh}
 stx_sql() { psql_q -v VERBOSITY=terse "$@"; }
 stx_q() { stx_sql -At -F $'\t' "$@"; }
 
-# label|DDL of the index (none: no index)
+# label|table|DDL of the index (none: no index)
 stx_indexes() {
 	cat <<'EOF2'
-none|
-pg_trgm GIN|CREATE INDEX logs_ix ON logs USING gin (msg gin_trgm_ops)
-bloomskip n-gram|CREATE INDEX logs_ix ON logs USING bloomskip (msg text_ngram_bloomskip_ops)
-bloomskip n-gram ci|CREATE INDEX logs_ix ON logs USING bloomskip (msg text_ngram_ci_bloomskip_ops)
+none|logs|
+pg_trgm GIN|logs|CREATE INDEX logs_ix ON logs USING gin (msg gin_trgm_ops)
+bloomskip n-gram|logs|CREATE INDEX logs_ix ON logs USING bloomskip (msg text_ngram_bloomskip_ops)
+bloomskip n-gram ci|logs|CREATE INDEX logs_ix ON logs USING bloomskip (msg text_ngram_ci_bloomskip_ops)
+none (tsvector)|logs_ts|
+tsvector GIN|logs_ts|CREATE INDEX logs_ix ON logs_ts USING gin (tsv)
+bloomskip tsvector|logs_ts|CREATE INDEX logs_ix ON logs_ts USING bloomskip (tsv)
 EOF2
 }
 
@@ -47,35 +56,42 @@ stx_sql -f "$BENCH_DIR/skipngram.sql" >/dev/null
 stx_sql -f "$BENCH_DIR/skiptext.sql" >/dev/null
 say "skiptext: loading $STX_ROWS rows"
 t0=$(date +%s)
-echo "SELECT sng_load($STX_ROWS); SELECT stx_cases($STX_ROWS);" | stx_sql >/dev/null
-echo "VACUUM ANALYZE logs;" | stx_sql
+echo "SELECT sng_load($STX_ROWS); SELECT stx_load_more($STX_ROWS); SELECT stx_cases($STX_ROWS);" | stx_sql >/dev/null
+echo "VACUUM ANALYZE logs; VACUUM ANALYZE logs_ts;" | stx_sql
 LOAD_S=$(( $(date +%s) - t0 ))
 say "skiptext: the oracle (sequential scans)"
 echo "SELECT stx_oracle();" | stx_sql >/dev/null
-while IFS='|' read -r label ddl; do
+while IFS='|' read -r label tbl ddl; do
 	say "skiptext: $label: build"
 	if [ -n "$ddl" ]; then
 		printf "SELECT sng_build('%s', '%s');\n" "$label" "${ddl//\'/\'\'}" | stx_sql >/dev/null
-		echo "VACUUM ANALYZE logs;" | stx_sql
+		echo "VACUUM ANALYZE $tbl;" | stx_sql
 	else
 		echo "SELECT sng_build('$label', NULL);" | stx_sql >/dev/null
 	fi
 	say "skiptext: $label: lookups"
 	echo "SELECT stx_measure('$label', $STX_REPS);" | stx_sql >/dev/null
-	[ -z "$ddl" ] || echo "DROP INDEX logs_ix;" | stx_sql
+	[ -n "$ddl" ] || continue
+	say "skiptext: $label: appends"
+	echo "SELECT stx_append_rows('$label');" | stx_sql >/dev/null
+	echo "DROP INDEX logs_ix; DELETE FROM $tbl WHERE id > $STX_ROWS;" | stx_sql
+	echo "VACUUM $tbl;" | stx_sql
 done < <(stx_indexes)
 T_END=$(date +%s)
 
 # ---- the report ----
-TABLE_INFO=$(echo "SELECT format('%s rows, %s pages, %s, mean line %s bytes; loaded in $LOAD_S s', count(*), pg_relation_size('logs') / 8192, pg_size_pretty(pg_relation_size('logs')), round(avg(octet_length(msg)))) FROM logs" | stx_q)
+TABLE_INFO=$(echo "SELECT format('%s rows, %s pages, %s, mean line %s bytes; their tsvectors %s pages, %s; loaded in $LOAD_S s', count(*), pg_relation_size('logs') / 8192, pg_size_pretty(pg_relation_size('logs')), round(avg(octet_length(msg))), pg_relation_size('logs_ts') / 8192, pg_size_pretty(pg_relation_size('logs_ts'))) FROM logs" | stx_q)
 CASES=$(stx_q <<'SQL'
 SELECT format('- %s: `%s`, %s rows', kase, cond, expect) FROM stx_case ORDER BY ord;
 SQL
 )
 INDEXES=$(stx_q <<'SQL'
-SELECT format('| %s | %s | %s | %s |', idx, coalesce(pg_size_pretty(bytes), '-'),
-	coalesce(round((build_ms / 1000)::numeric, 1)::text, '-'), coalesce(info, ''))
-  FROM sng_idx ORDER BY ord;
+SELECT format('| %s | %s | %s | %s | %s | %s | %s |', i.idx, coalesce(pg_size_pretty(i.bytes), '-'),
+	coalesce(round((i.build_ms / 1000)::numeric, 1)::text, '-'),
+	coalesce(round((a.ms / 1000)::numeric, 1)::text, '-'),
+	coalesce(pg_size_pretty(a.bytes_after - a.bytes_before), '-'),
+	coalesce(a.rows::text, '-'), coalesce(i.info, ''))
+  FROM sng_idx i LEFT JOIN stx_append a ON a.idx = i.idx ORDER BY i.ord;
 SQL
 )
 ROWS=$(stx_q <<'SQL'
@@ -85,18 +101,20 @@ SELECT format('| %s | %s | %s | %s | %s | %s |', s.kase, s.idx, s.buffers, round
 SQL
 )
 RATIOS=$(stx_q <<'SQL'
-WITH g AS (SELECT * FROM sng_idx WHERE idx = 'pg_trgm GIN')
-SELECT format('| %s / pg_trgm GIN | %s | %s | %s |', b.idx, round((b.bytes::numeric / g.bytes), 3),
+SELECT format('| %s / %s | %s | %s | %s | %s |', b.idx, g.idx, round((b.bytes::numeric / g.bytes), 3),
 	round((b.build_ms / g.build_ms)::numeric, 2),
+	(SELECT format('time x%s, growth x%s', round((ab.ms / ag.ms)::numeric, 2),
+		round((ab.bytes_after - ab.bytes_before)::numeric / nullif(ag.bytes_after - ag.bytes_before, 0), 3))
+	   FROM stx_append ab, stx_append ag WHERE ab.idx = b.idx AND ag.idx = g.idx),
 	(SELECT string_agg(format('%s: buffers x%s, ms x%s', sb.kase,
 		round(sb.buffers::numeric / nullif(sg.buffers, 0), 2), round((sb.ms / nullif(sg.ms, 0))::numeric, 2)), '; ' ORDER BY sb.ord)
 	   FROM stx_sum sb JOIN stx_sum sg ON sg.kase = sb.kase AND sg.idx = g.idx WHERE sb.idx = b.idx))
-  FROM sng_idx b, g WHERE b.idx LIKE 'bloomskip%' ORDER BY b.ord;
+  FROM stx_anchor x JOIN sng_idx b ON b.idx = x.idx JOIN sng_idx g ON g.idx = x.anchor ORDER BY b.ord;
 SQL
 )
 SETTINGS=$(bench_settings)
 {
-	echo "# bloomskip n-gram classes against pg_trgm GIN: ILIKE, ~, ~*"
+	echo "# bloomskip for text search against GIN: ILIKE, ~, ~* (pg_trgm), @@ (tsvector)"
 	echo
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); command: \`$STX_CMDLINE\` (${STX_REPS} timed rounds, median); $(( T_END - T_START )) s in all"
 	echo "- machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo) RAM, load average at start $LOAD_START, at end $(cut -d' ' -f1-3 /proc/loadavg) (shared with other work: sizes and buffers are exact, times are not quiet)"
@@ -105,15 +123,15 @@ SETTINGS=$(bench_settings)
 	echo "- cases (the planner chooses the plan; counts checked against one sequential scan before any index):"
 	echo "$CASES"
 	echo
-	echo "| index | size | build s | parameters |"
-	echo "|---|---|---|---|"
+	echo "| index | size | build s | append s | index grew by | rows appended | parameters |"
+	echo "|---|---|---|---|---|---|---|"
 	echo "$INDEXES"
 	echo
 	echo "| case | index | buffers | ms | plan | count = seq scan |"
 	echo "|---|---|---|---|---|---|"
 	echo "$ROWS"
 	echo
-	echo "| ratio | size | build | lookups |"
-	echo "|---|---|---|---|"
+	echo "| ratio | size | build | appends | lookups |"
+	echo "|---|---|---|---|---|"
 	echo "$RATIOS"
 } | tee "$STX_OUT"

@@ -1,8 +1,11 @@
 -- bench/skiptext.sql -- tables and timing functions of the skiptext group
 -- (bench/skiptext.sh): bloomskip's n-gram classes (text_ngram_bloomskip_ops
 -- for ~ and ~*, text_ngram_ci_bloomskip_ops for ILIKE and ~*) against
--- pg_trgm's GIN index and the sequential scan, on the log lines of
--- bench/skipngram.sql (the same generator, loaded from that file).
+-- pg_trgm's GIN index, and tsvector_bloomskip_ops (@@) against GIN on
+-- tsvector, and the sequential scan, on the log lines of
+-- bench/skipngram.sql (the same generator, loaded from that file): table
+-- logs (id, msg) for the text cases, logs_ts (id, tsv), the lines'
+-- to_tsvector('simple', ...), for the full-text ones.
 --
 -- Indexes are built and recorded by sng_build (into sng_idx); plans and
 -- buffers are read by sng_plan and sng_buffers.  The cases are
@@ -13,8 +16,45 @@
 CREATE FUNCTION stx_escape(s text) RETURNS text LANGUAGE sql IMMUTABLE AS
 $$ SELECT regexp_replace(s, '([.*+?^${}()|\[\]\\])', '\\\1', 'g') $$;
 
-CREATE TABLE stx_case (ord int, kase text, cond text, expect bigint);
+CREATE TABLE stx_case (ord int, kase text, cond text, expect bigint, tbl text DEFAULT 'logs');
 CREATE TABLE stx_r (idx text, kase text, rep int, ms float8, buffers bigint, nrows bigint, plan text);
+-- each index's table and the GIN index it is compared with
+CREATE TABLE stx_anchor (idx text, tbl text, anchor text);
+INSERT INTO stx_anchor VALUES ('none', 'logs', NULL), ('pg_trgm GIN', 'logs', NULL),
+	('bloomskip n-gram', 'logs', 'pg_trgm GIN'), ('bloomskip n-gram ci', 'logs', 'pg_trgm GIN'),
+	('none (tsvector)', 'logs_ts', NULL), ('tsvector GIN', 'logs_ts', NULL),
+	('bloomskip tsvector', 'logs_ts', 'tsvector GIN');
+-- per index: 1 M appended lines (time, index bytes before and after)
+CREATE TABLE stx_append (idx text, rows bigint, ms float8, bytes_before bigint, bytes_after bigint);
+
+-- the table of full-text documents, and the lines to append to each table
+-- (rows n + 1 .. 2n of the generator, made once, so an append times only
+-- the insert)
+CREATE FUNCTION stx_load_more(n bigint) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+	CREATE TABLE logs_ts AS SELECT id, to_tsvector('simple', msg) AS tsv FROM logs;
+	CREATE TABLE logs_more AS SELECT i AS id, sng_line(i) AS msg FROM generate_series(n + 1, 2 * n) i;
+	CREATE TABLE logs_ts_more AS SELECT id, to_tsvector('simple', msg) AS tsv FROM logs_more;
+END
+$$;
+
+-- append the lines to the table of index label (which exists as logs_ix);
+-- the caller removes them again (DELETE, then VACUUM truncates the table)
+CREATE FUNCTION stx_append_rows(label text) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+	t text := (SELECT tbl FROM stx_anchor WHERE idx = label);
+	before bigint := pg_relation_size('logs_ix');
+	t0 timestamptz := clock_timestamp();
+	n bigint;
+BEGIN
+	EXECUTE format('INSERT INTO %I SELECT * FROM %I', t, t || '_more');
+	GET DIAGNOSTICS n = ROW_COUNT;
+	INSERT INTO stx_append VALUES (label, n, 1000 * extract(epoch FROM clock_timestamp() - t0),
+		before, pg_relation_size('logs_ix'));
+END
+$$;
 
 CREATE FUNCTION stx_cases(n bigint) RETURNS void
 LANGUAGE plpgsql AS $$
@@ -23,13 +63,16 @@ DECLARE
 BEGIN
 	TRUNCATE stx_case;
 	INSERT INTO stx_case VALUES
-		(1, 'ILIKE rare', format('msg ILIKE %L', '%TRACE=' || upper(t) || '%'), NULL),
-		(2, '~ rare', format('msg ~ %L', 'trace=' || stx_escape(t) || '( |$)'), NULL),
-		(3, '~* rare', format('msg ~* %L', 'TRACE=' || stx_escape(upper(t))), NULL),
-		(4, 'ILIKE medium', format('msg ILIKE %L', '%Quota Exceeded%'), NULL),
-		(5, '~ medium', format('msg ~ %L', 'quota (exceeded|full) on volume v[0-9]'), NULL),
-		(6, '~* common', format('msg ~* %L', 'error'), NULL),
-		(7, 'ILIKE common', format('msg ILIKE %L', '%error%'), NULL);
+		(1, 'ILIKE rare', format('msg ILIKE %L', '%TRACE=' || upper(t) || '%'), NULL, 'logs'),
+		(2, '~ rare', format('msg ~ %L', 'trace=' || stx_escape(t) || '( |$)'), NULL, 'logs'),
+		(3, '~* rare', format('msg ~* %L', 'TRACE=' || stx_escape(upper(t))), NULL, 'logs'),
+		(4, 'ILIKE medium', format('msg ILIKE %L', '%Quota Exceeded%'), NULL, 'logs'),
+		(5, '~ medium', format('msg ~ %L', 'quota (exceeded|full) on volume v[0-9]'), NULL, 'logs'),
+		(6, '~* common', format('msg ~* %L', 'error'), NULL, 'logs'),
+		(7, 'ILIKE common', format('msg ILIKE %L', '%error%'), NULL, 'logs'),
+		(8, '@@ rare', format('tsv @@ plainto_tsquery(''simple'', %L)', t), NULL, 'logs_ts'),
+		(9, '@@ medium', format('tsv @@ to_tsquery(''simple'', %L)', 'quota & exceeded'), NULL, 'logs_ts'),
+		(10, '@@ common', format('tsv @@ to_tsquery(''simple'', %L)', 'error'), NULL, 'logs_ts');
 END
 $$;
 
@@ -43,13 +86,14 @@ BEGIN
 	SET LOCAL enable_bitmapscan = off;
 	SET LOCAL enable_indexscan = off;
 	FOR c IN SELECT * FROM stx_case ORDER BY ord LOOP
-		EXECUTE 'SELECT count(*) FROM logs WHERE ' || c.cond INTO n;
+		EXECUTE 'SELECT count(*) FROM ' || c.tbl || ' WHERE ' || c.cond INTO n;
 		UPDATE stx_case SET expect = n WHERE ord = c.ord;
 	END LOOP;
 END
 $$;
 
--- every case: round 0 under EXPLAIN (ANALYZE, BUFFERS), rounds 1 .. reps timed
+-- every case of the index's table: round 0 under EXPLAIN (ANALYZE,
+-- BUFFERS), rounds 1 .. reps timed
 CREATE FUNCTION stx_measure(label text, reps int) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -57,14 +101,15 @@ DECLARE
 	j json;
 	t0 timestamptz;
 	n bigint;
+	q text;
 BEGIN
-	FOR c IN SELECT * FROM stx_case ORDER BY ord LOOP
-		EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, COSTS OFF, FORMAT JSON) SELECT count(*) FROM logs WHERE '
-			|| c.cond INTO j;
+	FOR c IN SELECT * FROM stx_case WHERE tbl = (SELECT tbl FROM stx_anchor WHERE idx = label) ORDER BY ord LOOP
+		q := 'SELECT count(*) FROM ' || c.tbl || ' WHERE ' || c.cond;
+		EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, COSTS OFF, FORMAT JSON) ' || q INTO j;
 		INSERT INTO stx_r VALUES (label, c.kase, 0, NULL, sng_buffers(j->0->'Plan'), NULL, sng_plan(j->0->'Plan'));
 		FOR r IN 1 .. reps LOOP
 			t0 := clock_timestamp();
-			EXECUTE 'SELECT count(*) FROM logs WHERE ' || c.cond INTO n;
+			EXECUTE q INTO n;
 			INSERT INTO stx_r VALUES (label, c.kase, r, 1000 * extract(epoch FROM clock_timestamp() - t0), NULL, n, NULL);
 		END LOOP;
 	END LOOP;

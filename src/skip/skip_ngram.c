@@ -19,7 +19,10 @@
  *	 Turkish dotted and dotless i), digits and ASCII punctuation.  The
  *	 regular expression engine matches a letter of the pattern by its upper
  *	 and lower case (and forces C rules for ASCII), so every match holds one
- *	 variant of each such n-gram.
+ *	 variant of each such n-gram.  Each variant is read on its own (up to
+ *	 k page reads each), so ~* costs more here than on the ci class; the
+ *	 n-grams between others are still asked, as one spanning a word and a
+ *	 number is often what tells a needle from its neighbours.
  *
  * text_ngram_ci_bloomskip_ops: the keys are the n-grams of lower(value)
  * under the column's collation.  ILIKE compares exactly lower(value) LIKE
@@ -278,15 +281,97 @@ skip_regex_run(const char *s, int len, void *arg)
 	}
 }
 
+/* qsort comparator of uint64 keys */
+static int
+skip_key_cmp(const void *a, const void *b)
+{
+	uint64		x = *(const uint64 *) a;
+	uint64		y = *(const uint64 *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* Is h among the sorted keys k[0 .. n)? */
+static bool
+skip_key_in(const uint64 *k, int n, uint64 h)
+{
+	return bsearch(&h, k, n, sizeof(uint64), skip_key_cmp) != NULL;
+}
+
+/*
+ * A clause of several strings without case variants: each string's
+ * n-grams as one alternative, but the n-grams every string has asked once,
+ * as a clause of their own (the OR of (C and Di) is C and the OR of the Di;
+ * where some Di is empty, that OR holds wherever C does, and an empty
+ * alternative drops its clause).  "ab(c|d)e" asks for its shared n-grams
+ * once, and "x( |$)", whose strings are "x " and "x", only for x's: each
+ * alternative of a clause is read on its own, so a shared n-gram asked in
+ * every one costs its page reads that many times.
+ */
+static void
+skip_regex_factored(const SkipRegexClause *clause, SkipRegexCtx *ctx, bool fold)
+{
+	SkipQuery  *q = ctx->q;
+	uint64	  **keys = palloc(sizeof(uint64 *) * clause->n);
+	int		   *nkeys = palloc(sizeof(int) * clause->n);
+	uint64	   *common;
+	int			ncommon = 0;
+
+	for (int a = 0; a < clause->n; a++)
+	{
+		SkipQuery	one;
+
+		skip_query_init(&one, CurrentMemoryContext);
+		ctx->q = &one;
+		skip_runs(clause->alt[a].s, clause->alt[a].len, ctx->n, fold, skip_regex_run, ctx);
+		ctx->q = q;
+		if (one.keys.n == 0)
+			return;				/* a string without n-grams: the clause asks nothing */
+		qsort(one.keys.h, one.keys.n, sizeof(uint64), skip_key_cmp);
+		keys[a] = one.keys.h;
+		nkeys[a] = 0;
+		for (int i = 0; i < one.keys.n; i++)
+			if (i == 0 || keys[a][nkeys[a] - 1] != one.keys.h[i])
+				keys[a][nkeys[a]++] = one.keys.h[i];
+	}
+	/* the shared n-grams (sorted, as the first string's are) */
+	common = palloc(sizeof(uint64) * nkeys[0]);
+	for (int i = 0; i < nkeys[0]; i++)
+	{
+		bool		all = true;
+
+		for (int a = 1; a < clause->n && all; a++)
+			all = skip_key_in(keys[a], nkeys[a], keys[0][i]);
+		if (all)
+			common[ncommon++] = keys[0][i];
+	}
+	if (ncommon > 0)
+	{
+		for (int i = 0; i < ncommon; i++)
+			skip_query_key(q, common[i]);
+		skip_query_end_alt(q);
+		skip_query_end_clause(q);
+	}
+	for (int a = 0; a < clause->n; a++)
+	{
+		for (int i = 0; i < nkeys[a]; i++)
+			if (!skip_key_in(common, ncommon, keys[a][i]))
+				skip_query_key(q, keys[a][i]);
+		skip_query_end_alt(q);
+	}
+	skip_query_end_clause(q);
+}
+
 /*
  * A regular expression's required strings into q.  Without case variants
  * or with lowering (case-sensitive match on the n-gram class, or the ci
  * class), each clause is the OR of its strings, each the AND of its
- * n-grams (of the runs the ci class keeps).  With case variants (~* on
- * the n-gram class), a one-string clause gives a clause per n-gram (the
- * OR of its variants), and a clause of several strings the OR of the
- * variants of each string's first n-gram.  A string giving no n-gram
- * makes its clause ask nothing.
+ * n-grams (of the runs the ci class keeps), the n-grams all of them share
+ * taken out as a clause of their own (skip_regex_factored).  With case
+ * variants (~* on the n-gram class), a one-string clause gives a clause
+ * per n-gram (the OR of its variants); a clause of several
+ * strings gives the OR of the variants of each string's first n-gram.  A
+ * string giving no n-gram makes its clause ask nothing.
  */
 static void
 skip_regex_query(SkipRegexClause *clauses, int nclauses, int n, uint64 seed,
@@ -303,7 +388,12 @@ skip_regex_query(SkipRegexClause *clauses, int nclauses, int n, uint64 seed,
 					  skip_regex_run, &ctx);
 			continue;
 		}
-		ctx.first_only = variants;
+		if (!variants)
+		{
+			skip_regex_factored(&clauses[c], &ctx, fold);
+			continue;
+		}
+		ctx.first_only = true;
 		for (int a = 0; a < clauses[c].n; a++)
 		{
 			int			before = q->keys.n;
@@ -313,8 +403,6 @@ skip_regex_query(SkipRegexClause *clauses, int nclauses, int n, uint64 seed,
 					  skip_regex_run, &ctx);
 			if (q->keys.n == before)
 				q->clause_dropped = true;
-			if (!variants)
-				skip_query_end_alt(q);
 		}
 		skip_query_end_clause(q);
 	}

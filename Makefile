@@ -57,7 +57,7 @@ $(OBJS): $(wildcard src/*.h src/*/*.h)
 # source for fresh installs; test/upgrade compares what both create)
 bloomset--$(EXTVERSION).sql: extension/bloomset.sql $(wildcard extension/bloomset--*--$(EXTVERSION).sql)
 	@for u in $(filter-out $<,$^); do \
-		grep -E '^CREATE ' "$$u" | while IFS= read -r line; do \
+		grep -E '^CREATE ' "$$u" | sed 's/^CREATE OR REPLACE /CREATE /' | while IFS= read -r line; do \
 			grep -qxF "$$line" $< || echo "WARNING: $$u creates what $< does not: $$line -- add it to the section of its feature in $<" >&2; \
 		done; \
 	done

@@ -176,6 +176,41 @@ bloom_eoh_readable(FunctionCallInfo fcinfo, int i)
 }
 
 /*
+ * Our read-write state of kind k in argument 0, as the previous row
+ * returned it, or NULL: every row but the first takes this short way.
+ */
+static BloomAggStateEOH *
+bloom_eoh_own_rw(FunctionCallInfo fcinfo, const BloomKindOps *k)
+{
+	BloomAggStateEOH *e;
+
+	if (PG_ARGISNULL(0) || !VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(PG_GETARG_DATUM(0))))
+		return NULL;
+	e = (BloomAggStateEOH *) DatumGetEOHP(PG_GETARG_DATUM(0));
+	if (e->hdr.eoh_methods != &bloom_eoh_methods || e->flat != NULL ||
+		e->st == NULL || bloom_agg_state_kind(e->st) != k)
+		return NULL;
+	return e;
+}
+
+/*
+ * The state of argument 0 to change for a row of kind k when it is not our
+ * read-write state: a new one (no engine state yet) for NULL, else a copy
+ * or a reading of it, of kind k.
+ */
+static BloomAggStateEOH *
+bloom_eoh_for_row(FunctionCallInfo fcinfo, const BloomKindOps *k, MemoryContext aggcxt)
+{
+	BloomAggStateEOH *e;
+
+	if (PG_ARGISNULL(0))
+		return bloom_eoh_new(aggcxt);
+	e = bloom_eoh_writable(fcinfo, 0, aggcxt);
+	bloom_agg_state_check_kind(e->st, k);
+	return e;
+}
+
+/*
  * The transition function of a per-type aggregate of kind k: argument 0 the
  * state, 1 the value, 2.. the sizing arguments that make turns into the
  * state's filter (or exact-phase header) on the first row.
@@ -187,23 +222,38 @@ bloom_agg_state_apply(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMa
 	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 	BloomAggStateEOH *e;
 
-	/* every row but the first: our read-write state, as we returned it */
-	if (!PG_ARGISNULL(0) && VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(PG_GETARG_DATUM(0))) &&
-		(e = (BloomAggStateEOH *) DatumGetEOHP(PG_GETARG_DATUM(0)))->hdr.eoh_methods == &bloom_eoh_methods &&
-		e->flat == NULL && bloom_agg_state_kind(e->st) == k)
+	if ((e = bloom_eoh_own_rw(fcinfo, k)) != NULL)
 	{
 		bloom_agg_step(fcinfo, e->st, k, make, aggname, NULL);
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	if (PG_ARGISNULL(0))
-		e = bloom_eoh_new(aggcxt);
-	else
-	{
-		e = bloom_eoh_writable(fcinfo, 0, aggcxt);
-		bloom_agg_state_check_kind(e->st, k);
-	}
+	e = bloom_eoh_for_row(fcinfo, k, aggcxt);
 	e->st = bloom_agg_step(fcinfo, e->st, k, make, aggname, e->hdr.eoh_context);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&e->hdr));
+}
+
+/*
+ * For transition functions that add elements of their own (n-grams,
+ * tokens: bloom_text.c): the engine state of argument 0 to add them to,
+ * made by make on the first row, and in *result the datum to return.
+ */
+BloomAggState *
+bloom_agg_state_open(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMake make,
+					 Datum *result)
+{
+	MemoryContext aggcxt = bloom_agg_context(fcinfo);
+	BloomAggStateEOH *e;
+
+	if ((e = bloom_eoh_own_rw(fcinfo, k)) != NULL)
+	{
+		*result = PG_GETARG_DATUM(0);
+		return e->st;
+	}
+	e = bloom_eoh_for_row(fcinfo, k, aggcxt);
+	if (e->st == NULL)
+		e->st = bloom_agg_new_state(fcinfo, k, make, e->hdr.eoh_context);
+	*result = EOHPGetRWDatum(&e->hdr);
+	return e->st;
 }
 
 /* 22P03 unless st is a state of kind k (one state type serves every kind). */
@@ -255,6 +305,78 @@ bloom_agg_state_finish(FunctionCallInfo fcinfo, const BloomKindOps *k)
 	st = bloom_eoh_readable(fcinfo, 0);
 	bloom_agg_state_check_kind(st, k);
 	PG_RETURN_POINTER(bloom_agg_result(fcinfo, st));
+}
+
+/* ---- set-operation aggregates ---------------------------------------------- */
+
+/*
+ * The filter of a set-operation state st of aggregate k (a state of the
+ * filter phase of k's kind; 22P03 otherwise: a value aggregate's exact
+ * state passed by hand).
+ */
+static void *
+bloom_setop_filter_of(BloomAggState *st, const BloomSetopAgg *k)
+{
+	void	   *f;
+
+	bloom_agg_state_check_kind(st, k->ops);
+	if ((f = bloom_agg_state_filter(st)) == NULL)
+		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, k->ops->state_msg,
+					"the state holds a set of values, not a filter");
+	return f;
+}
+
+/*
+ * The transition (combine = false: argument 1 a filter) or combine
+ * (argument 1 a state) function of set-operation aggregate k over
+ * bloom_agg_state: the state is the result so far, merged in place by the
+ * kind's step; NULL before the first non-null input.
+ */
+Datum
+bloom_agg_state_setop(FunctionCallInfo fcinfo, const BloomSetopAgg *k, bool combine)
+{
+	MemoryContext aggcxt = bloom_agg_context(fcinfo);
+	BloomAggStateEOH *e;
+	const void *in;
+	MemoryContext cxt;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	in = combine ? bloom_setop_filter_of(bloom_eoh_readable(fcinfo, 1), k) :
+		bloom_from_datum_kind(PG_GETARG_DATUM(1), k->ops->kind);
+	e = PG_ARGISNULL(0) ? bloom_eoh_new(aggcxt) : bloom_eoh_writable(fcinfo, 0, aggcxt);
+	cxt = e->hdr.eoh_context;
+	if (e->st == NULL)
+		e->st = bloom_agg_filter_state(k->ops, k->step(cxt, NULL, in), cxt);
+	else
+		bloom_agg_state_set_filter(e->st, k->step(cxt, bloom_setop_filter_of(e->st, k), in));
+	PG_RETURN_DATUM(EOHPGetRWDatum(&e->hdr));
+}
+
+/*
+ * The final function of set-operation aggregate k: a copy of the result
+ * (the state stays as it is), checked for fullness; over no rows, the
+ * kind's empty filter, or NULL.
+ */
+Datum
+bloom_agg_state_setop_finish(FunctionCallInfo fcinfo, const BloomSetopAgg *k)
+{
+	void	   *f;
+
+	bloom_agg_context(fcinfo);
+	if (PG_ARGISNULL(0))
+	{
+		if (k->empty_is_null)
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(k->ops->empty());
+	}
+	f = bloom_copy((BloomFilter *) bloom_setop_filter_of(bloom_eoh_readable(fcinfo, 0), k));
+	k->ops->check_full(f, fcinfo);
+	PG_RETURN_POINTER(f);
 }
 
 /*

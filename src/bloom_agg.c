@@ -1417,10 +1417,10 @@ bloom_intersect_step(MemoryContext aggcxt, void *state, const void *in)
 	return bloom_setop_step(aggcxt, (BloomFilter *) state, (const BloomFilter *) in, false);
 }
 
-static const BloomSetopAgg bloom_union_setop = {&bloom_plain_ops, bloom_union_step, false};
+const BloomSetopAgg bloom_union_setop = {&bloom_plain_ops, bloom_union_step, false};
 
 /* intersection over no rows is NULL (the intersection of nothing cannot be represented) */
-static const BloomSetopAgg bloom_intersect_setop = {&bloom_plain_ops, bloom_intersect_step, true};
+const BloomSetopAgg bloom_intersect_setop = {&bloom_plain_ops, bloom_intersect_step, true};
 
 /*
  * The machinery of the set-operation aggregates of every kind
@@ -1552,51 +1552,4 @@ Datum
 bloom_setop_deserial(PG_FUNCTION_ARGS)
 {
 	return bloom_setop_deserialize(fcinfo, &bloom_union_setop);
-}
-
-/*
- * bloom_union_agg(bloom) and bloom_intersect_agg(bloom) over the
- * bloom_agg_state type (bloom_agg_state.c), which Citus splits: the
- * transition, combine and final functions.
- */
-PG_FUNCTION_INFO_V1(bloom_union_agg_state_add);
-Datum
-bloom_union_agg_state_add(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_state_setop(fcinfo, &bloom_union_setop, false);
-}
-
-PG_FUNCTION_INFO_V1(bloom_union_agg_state_combine);
-Datum
-bloom_union_agg_state_combine(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_state_setop(fcinfo, &bloom_union_setop, true);
-}
-
-PG_FUNCTION_INFO_V1(bloom_union_agg_state_final);
-Datum
-bloom_union_agg_state_final(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_state_setop_finish(fcinfo, &bloom_union_setop);
-}
-
-PG_FUNCTION_INFO_V1(bloom_intersect_agg_state_add);
-Datum
-bloom_intersect_agg_state_add(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_state_setop(fcinfo, &bloom_intersect_setop, false);
-}
-
-PG_FUNCTION_INFO_V1(bloom_intersect_agg_state_combine);
-Datum
-bloom_intersect_agg_state_combine(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_state_setop(fcinfo, &bloom_intersect_setop, true);
-}
-
-PG_FUNCTION_INFO_V1(bloom_intersect_agg_state_final);
-Datum
-bloom_intersect_agg_state_final(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_state_setop_finish(fcinfo, &bloom_intersect_setop);
 }

@@ -111,6 +111,10 @@ extern Datum bloom_setop_finish(FunctionCallInfo fcinfo, const BloomSetopAgg *k)
 extern Datum bloom_setop_serialize(FunctionCallInfo fcinfo, const BloomSetopAgg *k);
 extern Datum bloom_setop_deserialize(FunctionCallInfo fcinfo, const BloomSetopAgg *k);
 
+/* bloom_union_agg(bloom) and bloom_intersect_agg(bloom) (bloom_agg.c) */
+extern const BloomSetopAgg bloom_union_setop;
+extern const BloomSetopAgg bloom_intersect_setop;
+
 /* The set-operation aggregates over bloom_agg_state (bloom_agg_state.c). */
 extern Datum bloom_agg_state_setop(FunctionCallInfo fcinfo, const BloomSetopAgg *k,
 								   bool combine);

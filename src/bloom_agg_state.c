@@ -1,10 +1,13 @@
 /*-------------------------------------------------------------------------
  *
  * bloom_agg_state.c
- *	  The bloom_agg_state type: the state of the bloom_agg aggregates of one
- *	  key type each, a real SQL type rather than `internal`, so that a
- *	  distributed engine (Citus) can run them as partial aggregates on the
- *	  shards and combine the partial states on the coordinator.
+ *	  The bloom_agg_state type: the state of every aggregate of a fixed key
+ *	  type (bloom_agg, counting_bloom_agg, scalable_bloom_agg and
+ *	  bloom_parquet_agg of one key type each, the n-gram and token
+ *	  aggregates, the union and intersection aggregates of every kind), a
+ *	  real SQL type rather than `internal`, so that a distributed engine
+ *	  (Citus) can run them as partial aggregates on the shards and combine
+ *	  the partial states on the coordinator.
  *
  * Why a type.  Citus splits a custom aggregate only when it has a combine
  * function and a state type that is not a pseudo-type; the state crosses
@@ -22,6 +25,14 @@
  *    transition functions whose declared argument is that type, which is
  *    where bloom_agg_argtype finds it when there is no expression; the
  *    polymorphic bloom_agg(anyelement) stays for every other type;
+ *  - a set-operation aggregate's state is the same engine state in its
+ *    filter phase: the result so far, merged in place by the kind's step
+ *    (bloom_agg_state_setop); a value aggregate's exact set is refused
+ *    there, as is another kind's state;
+ *  - the scalable kind's partial states are exact sets when the transition
+ *    function has no expression (bloom_agg_is_partial): Citus's shards
+ *    send their distinct hashes and the coordinator builds the filter, so
+ *    it keeps the members and the rate of the serial plan;
  *  - while the aggregate runs, the state is an expanded object (as
  *    PostgreSQL's arrays are) in a memory context of its own under the
  *    aggregate context: the transition function returns the same
@@ -377,6 +388,53 @@ bloom_agg_state_setop_finish(FunctionCallInfo fcinfo, const BloomSetopAgg *k)
 	f = bloom_copy((BloomFilter *) bloom_setop_filter_of(bloom_eoh_readable(fcinfo, 0), k));
 	k->ops->check_full(f, fcinfo);
 	PG_RETURN_POINTER(f);
+}
+
+/*
+ * bloom_union_agg(bloom) and bloom_intersect_agg(bloom) over the
+ * bloom_agg_state type (bloom_agg_state.c), which Citus splits: the
+ * transition, combine and final functions.
+ */
+PG_FUNCTION_INFO_V1(bloom_union_agg_state_add);
+Datum
+bloom_union_agg_state_add(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_setop(fcinfo, &bloom_union_setop, false);
+}
+
+PG_FUNCTION_INFO_V1(bloom_union_agg_state_combine);
+Datum
+bloom_union_agg_state_combine(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_setop(fcinfo, &bloom_union_setop, true);
+}
+
+PG_FUNCTION_INFO_V1(bloom_union_agg_state_final);
+Datum
+bloom_union_agg_state_final(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_setop_finish(fcinfo, &bloom_union_setop);
+}
+
+PG_FUNCTION_INFO_V1(bloom_intersect_agg_state_add);
+Datum
+bloom_intersect_agg_state_add(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_setop(fcinfo, &bloom_intersect_setop, false);
+}
+
+PG_FUNCTION_INFO_V1(bloom_intersect_agg_state_combine);
+Datum
+bloom_intersect_agg_state_combine(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_setop(fcinfo, &bloom_intersect_setop, true);
+}
+
+PG_FUNCTION_INFO_V1(bloom_intersect_agg_state_final);
+Datum
+bloom_intersect_agg_state_final(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_setop_finish(fcinfo, &bloom_intersect_setop);
 }
 
 /*

@@ -201,6 +201,7 @@ bloom_ngram_make(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
 	return hdr;
 }
 
+/* The same for a new token state: family "token". */
 static void *
 bloom_token_make(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
 {

@@ -52,6 +52,7 @@
 #include "bloom_agg.h"
 #include "bloom_type.h"
 
+#include "access/detoast.h"
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
 #include "utils/expandeddatum.h"
@@ -62,6 +63,8 @@ typedef struct BloomAggStateEOH
 {
 	ExpandedObjectHeader hdr;
 	BloomAggState *st;
+	const BloomKindOps *kind;	/* st's kind, set by a row's slow way; NULL
+								 * after any other change */
 	char	   *flat;			/* serialized bytes, NULL until asked for */
 	int			flatlen;
 } BloomAggStateEOH;
@@ -124,6 +127,7 @@ bloom_eoh_new(MemoryContext parent)
 static void
 bloom_eoh_changed(BloomAggStateEOH *e)
 {
+	e->kind = NULL;
 	if (e->flat != NULL)
 	{
 		pfree(e->flat);
@@ -188,18 +192,23 @@ bloom_eoh_readable(FunctionCallInfo fcinfo, int i)
 
 /*
  * Our read-write state of kind k in argument 0, as the previous row
- * returned it, or NULL: every row but the first takes this short way.
+ * returned it, or NULL: every row but the first takes this short way, so it
+ * reads the expanded pointer in place and checks only what a state of
+ * ours, unchanged since the previous row of this aggregate, has.  (No
+ * aggregate-context check: such a state exists only inside an aggregate.)
  */
-static BloomAggStateEOH *
+static inline BloomAggStateEOH *
 bloom_eoh_own_rw(FunctionCallInfo fcinfo, const BloomKindOps *k)
 {
+	struct varlena *p = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
+	varatt_expanded ex;
 	BloomAggStateEOH *e;
 
-	if (PG_ARGISNULL(0) || !VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(PG_GETARG_DATUM(0))))
+	if (PG_ARGISNULL(0) || !VARATT_IS_EXTERNAL_EXPANDED_RW(p))
 		return NULL;
-	e = (BloomAggStateEOH *) DatumGetEOHP(PG_GETARG_DATUM(0));
-	if (e->hdr.eoh_methods != &bloom_eoh_methods || e->flat != NULL ||
-		e->st == NULL || bloom_agg_state_kind(e->st) != k)
+	VARATT_EXTERNAL_GET_POINTER(ex, p);
+	e = (BloomAggStateEOH *) ex.eohptr;
+	if (e->hdr.eoh_methods != &bloom_eoh_methods || e->kind != k || e->flat != NULL)
 		return NULL;
 	return e;
 }
@@ -230,7 +239,6 @@ Datum
 bloom_agg_state_apply(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMake make,
 					  const char *aggname)
 {
-	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 	BloomAggStateEOH *e;
 
 	if ((e = bloom_eoh_own_rw(fcinfo, k)) != NULL)
@@ -238,8 +246,9 @@ bloom_agg_state_apply(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMa
 		bloom_agg_step(fcinfo, e->st, k, make, aggname, NULL);
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	e = bloom_eoh_for_row(fcinfo, k, aggcxt);
+	e = bloom_eoh_for_row(fcinfo, k, bloom_agg_context(fcinfo));
 	e->st = bloom_agg_step(fcinfo, e->st, k, make, aggname, e->hdr.eoh_context);
+	e->kind = k;
 	PG_RETURN_DATUM(EOHPGetRWDatum(&e->hdr));
 }
 
@@ -252,7 +261,6 @@ BloomAggState *
 bloom_agg_state_open(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMake make,
 					 Datum *result)
 {
-	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 	BloomAggStateEOH *e;
 
 	if ((e = bloom_eoh_own_rw(fcinfo, k)) != NULL)
@@ -260,9 +268,10 @@ bloom_agg_state_open(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMak
 		*result = PG_GETARG_DATUM(0);
 		return e->st;
 	}
-	e = bloom_eoh_for_row(fcinfo, k, aggcxt);
+	e = bloom_eoh_for_row(fcinfo, k, bloom_agg_context(fcinfo));
 	if (e->st == NULL)
 		e->st = bloom_agg_new_state(fcinfo, k, make, e->hdr.eoh_context);
+	e->kind = k;
 	*result = EOHPGetRWDatum(&e->hdr);
 	return e->st;
 }

@@ -92,7 +92,7 @@ extern Datum bloom_agg_state_apply(FunctionCallInfo fcinfo, const BloomKindOps *
 extern Datum bloom_agg_state_merge(FunctionCallInfo fcinfo, const BloomKindOps *k);
 extern Datum bloom_agg_state_finish(FunctionCallInfo fcinfo, const BloomKindOps *k);
 extern BloomAggState *bloom_agg_state_open(FunctionCallInfo fcinfo, const BloomKindOps *k,
-										   BloomAggMake make, Datum *result);
+										   BloomAggMake make, Datum *result, bool *again);
 
 /*
  * A set-operation aggregate (union or intersection) of one kind: the step

@@ -255,17 +255,21 @@ bloom_agg_state_apply(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMa
 /*
  * For transition functions that add elements of their own (n-grams,
  * tokens: bloom_text.c): the engine state of argument 0 to add them to,
- * made by make on the first row, and in *result the datum to return.
+ * made by make on the first row, and in *result the datum to return;
+ * *again says it is the state this function returned for the previous row
+ * (what the caller checked then need not be checked again).
  */
 BloomAggState *
 bloom_agg_state_open(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMake make,
-					 Datum *result)
+					 Datum *result, bool *again)
 {
 	BloomAggStateEOH *e;
 
+	*again = false;
 	if ((e = bloom_eoh_own_rw(fcinfo, k)) != NULL)
 	{
 		*result = PG_GETARG_DATUM(0);
+		*again = true;
 		return e->st;
 	}
 	e = bloom_eoh_for_row(fcinfo, k, bloom_agg_context(fcinfo));

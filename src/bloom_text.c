@@ -223,7 +223,9 @@ bloom_ngram_agg_state_add(PG_FUNCTION_ARGS)
 	int			n = bloom_ngram_agg_n(fcinfo);
 	char		family[BLOOM_FAMILY_LEN];
 	Datum		result;
-	BloomAggState *st = bloom_agg_state_open(fcinfo, &bloom_plain_ops, bloom_ngram_make, &result);
+	bool		again;
+	BloomAggState *st = bloom_agg_state_open(fcinfo, &bloom_plain_ops, bloom_ngram_make,
+											 &result, &again);
 
 	snprintf(family, sizeof(family), "ngram:%d", n);
 	bloom_ngram_agg_row(fcinfo, st, n, family);
@@ -235,9 +237,12 @@ Datum
 bloom_token_agg_state_add(PG_FUNCTION_ARGS)
 {
 	Datum		result;
-	BloomAggState *st = bloom_agg_state_open(fcinfo, &bloom_plain_ops, bloom_token_make, &result);
+	bool		again;
+	BloomAggState *st = bloom_agg_state_open(fcinfo, &bloom_plain_ops, bloom_token_make,
+											 &result, &again);
 
-	if (strcmp(bloom_agg_family(st), "token") != 0)
+	/* a state from elsewhere (a partial state, an initial value): tokens? */
+	if (!again && strcmp(bloom_agg_family(st), "token") != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the state of bloom_token_agg holds elements of family \"%s\"",

@@ -502,30 +502,6 @@ CREATE FUNCTION @extschema@.bloom_setop_deserial(bytea, internal)
 RETURNS internal
 AS 'MODULE_PATHNAME', 'bloom_setop_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-CREATE AGGREGATE @extschema@.bloom_union_agg(@extschema@.bloom) (
-	SFUNC = @extschema@.bloom_union_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@.bloom_union_final,
-	COMBINEFUNC = @extschema@.bloom_union_combine,
-	SERIALFUNC = @extschema@.bloom_setop_serial,
-	DESERIALFUNC = @extschema@.bloom_setop_deserial,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE @extschema@.bloom_union_agg(@extschema@.bloom) IS
-'union of the non-null filters (an empty filter over no rows)';
-
-CREATE AGGREGATE @extschema@.bloom_intersect_agg(@extschema@.bloom) (
-	SFUNC = @extschema@.bloom_intersect_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@.bloom_intersect_final,
-	COMBINEFUNC = @extschema@.bloom_intersect_combine,
-	SERIALFUNC = @extschema@.bloom_setop_serial,
-	DESERIALFUNC = @extschema@.bloom_setop_deserial,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE @extschema@.bloom_intersect_agg(@extschema@.bloom) IS
-'intersection (bitwise AND) of the non-null filters (NULL over no rows)';
-
 -- Aggregates that split across the machines of a distributed database
 --
 -- Citus runs a custom aggregate as partial aggregates on the shards and a
@@ -1027,6 +1003,65 @@ CREATE AGGREGATE @extschema@.bloom_agg(uuid, size_bytes integer, hashes integer,
 COMMENT ON AGGREGATE @extschema@.bloom_agg(uuid, integer, integer, bigint) IS
 'filter of the non-null values with explicit parameters (size in bytes, hashes, seed)';
 
+-- bloom_union_agg and bloom_intersect_agg over the same state type (the
+-- result so far, a filter), so that they split too.
+
+CREATE FUNCTION @extschema@.bloom_union_agg_state_add(@extschema@.bloom_agg_state, @extschema@.bloom)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_union_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_union_agg_state_add(@extschema@.bloom_agg_state, @extschema@.bloom) IS
+'transition function of bloom_union_agg(bloom)';
+
+CREATE FUNCTION @extschema@.bloom_union_agg_state_combine(@extschema@.bloom_agg_state, @extschema@.bloom_agg_state)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_union_agg_state_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_union_agg_state_combine(@extschema@.bloom_agg_state, @extschema@.bloom_agg_state) IS
+'combine function of bloom_union_agg(bloom): merges two partial states';
+
+CREATE FUNCTION @extschema@.bloom_union_agg_state_final(@extschema@.bloom_agg_state)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_union_agg_state_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_union_agg_state_final(@extschema@.bloom_agg_state) IS
+'final function of bloom_union_agg(bloom): the result of a state';
+
+CREATE AGGREGATE @extschema@.bloom_union_agg(@extschema@.bloom) (
+	SFUNC = @extschema@.bloom_union_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_union_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_union_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_union_agg(@extschema@.bloom) IS
+'union of the non-null filters (an empty filter over no rows)';
+
+CREATE FUNCTION @extschema@.bloom_intersect_agg_state_add(@extschema@.bloom_agg_state, @extschema@.bloom)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_intersect_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_intersect_agg_state_add(@extschema@.bloom_agg_state, @extschema@.bloom) IS
+'transition function of bloom_intersect_agg(bloom)';
+
+CREATE FUNCTION @extschema@.bloom_intersect_agg_state_combine(@extschema@.bloom_agg_state, @extschema@.bloom_agg_state)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_intersect_agg_state_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_intersect_agg_state_combine(@extschema@.bloom_agg_state, @extschema@.bloom_agg_state) IS
+'combine function of bloom_intersect_agg(bloom): merges two partial states';
+
+CREATE FUNCTION @extschema@.bloom_intersect_agg_state_final(@extschema@.bloom_agg_state)
+RETURNS @extschema@.bloom
+AS 'MODULE_PATHNAME', 'bloom_intersect_agg_state_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_intersect_agg_state_final(@extschema@.bloom_agg_state) IS
+'final function of bloom_intersect_agg(bloom): the result of a state';
+
+CREATE AGGREGATE @extschema@.bloom_intersect_agg(@extschema@.bloom) (
+	SFUNC = @extschema@.bloom_intersect_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_intersect_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_intersect_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_intersect_agg(@extschema@.bloom) IS
+'intersection (bitwise AND) of the non-null filters (NULL over no rows)';
+
 ---------------------------------------------------------------------------
 -- Substring and token pre-checks (ClickHouse ngrambf_v1 / tokenbf_v1)
 ---------------------------------------------------------------------------
@@ -1043,37 +1078,53 @@ CREATE FUNCTION @extschema@.bloom_token_agg_trans(internal, text)
 RETURNS internal
 AS 'MODULE_PATHNAME', 'bloom_token_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
+-- The aggregates' state is bloom_agg_state, so that they split; the
+-- internal-state transition functions above stay for aggregates of the
+-- user's own built on them.
+
+CREATE FUNCTION @extschema@.bloom_ngram_agg_state_add(@extschema@.bloom_agg_state, text)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_ngram_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_ngram_agg_state_add(@extschema@.bloom_agg_state, text) IS
+'transition function of bloom_ngram_agg(text)';
+
+CREATE FUNCTION @extschema@.bloom_ngram_agg_state_add(@extschema@.bloom_agg_state, text, integer)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_ngram_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_ngram_agg_state_add(@extschema@.bloom_agg_state, text, integer) IS
+'transition function of bloom_ngram_agg(text, integer)';
+
+CREATE FUNCTION @extschema@.bloom_token_agg_state_add(@extschema@.bloom_agg_state, text)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_token_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_token_agg_state_add(@extschema@.bloom_agg_state, text) IS
+'transition function of bloom_token_agg(text)';
+
 CREATE AGGREGATE @extschema@.bloom_ngram_agg(text) (
-	SFUNC = @extschema@.bloom_ngram_agg_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@.bloom_agg_final,
-	COMBINEFUNC = @extschema@.bloom_agg_combine,
-	SERIALFUNC = @extschema@.bloom_agg_serial,
-	DESERIALFUNC = @extschema@.bloom_agg_deserial,
+	SFUNC = @extschema@.bloom_ngram_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE @extschema@.bloom_ngram_agg(text) IS
 'filter of the 3-grams (3 consecutive characters) of the values, for LIKE pre-checks';
 
 CREATE AGGREGATE @extschema@.bloom_ngram_agg(text, n integer) (
-	SFUNC = @extschema@.bloom_ngram_agg_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@.bloom_agg_final,
-	COMBINEFUNC = @extschema@.bloom_agg_combine,
-	SERIALFUNC = @extschema@.bloom_agg_serial,
-	DESERIALFUNC = @extschema@.bloom_agg_deserial,
+	SFUNC = @extschema@.bloom_ngram_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE @extschema@.bloom_ngram_agg(text, integer) IS
 'filter of the n-grams (n = 1..8 characters) of the values';
 
 CREATE AGGREGATE @extschema@.bloom_token_agg(text) (
-	SFUNC = @extschema@.bloom_token_agg_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@.bloom_agg_final,
-	COMBINEFUNC = @extschema@.bloom_agg_combine,
-	SERIALFUNC = @extschema@.bloom_agg_serial,
-	DESERIALFUNC = @extschema@.bloom_agg_deserial,
+	SFUNC = @extschema@.bloom_token_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE @extschema@.bloom_token_agg(text) IS
@@ -1670,13 +1721,29 @@ CREATE FUNCTION @extschema@.counting_bloom_union_deserial(bytea, internal)
 RETURNS internal
 AS 'MODULE_PATHNAME', 'counting_bloom_union_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
+CREATE FUNCTION @extschema@.counting_bloom_union_agg_state_add(@extschema@.bloom_agg_state, @extschema@.counting_bloom)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_union_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_union_agg_state_add(@extschema@.bloom_agg_state, @extschema@.counting_bloom) IS
+'transition function of counting_bloom_union_agg(counting_bloom) and bloom_union_agg(counting_bloom)';
+
+CREATE FUNCTION @extschema@.counting_bloom_union_agg_state_combine(@extschema@.bloom_agg_state, @extschema@.bloom_agg_state)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'counting_bloom_union_agg_state_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_union_agg_state_combine(@extschema@.bloom_agg_state, @extschema@.bloom_agg_state) IS
+'combine function of counting_bloom_union_agg(counting_bloom) and bloom_union_agg(counting_bloom): merges two partial states';
+
+CREATE FUNCTION @extschema@.counting_bloom_union_agg_state_final(@extschema@.bloom_agg_state)
+RETURNS @extschema@.counting_bloom
+AS 'MODULE_PATHNAME', 'counting_bloom_union_agg_state_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.counting_bloom_union_agg_state_final(@extschema@.bloom_agg_state) IS
+'final function of counting_bloom_union_agg(counting_bloom) and bloom_union_agg(counting_bloom): the result of a state';
+
 CREATE AGGREGATE @extschema@.counting_bloom_union_agg(@extschema@.counting_bloom) (
-	SFUNC = @extschema@.counting_bloom_union_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@.counting_bloom_union_final,
-	COMBINEFUNC = @extschema@.counting_bloom_union_combine,
-	SERIALFUNC = @extschema@.counting_bloom_union_serial,
-	DESERIALFUNC = @extschema@.counting_bloom_union_deserial,
+	SFUNC = @extschema@.counting_bloom_union_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_union_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_union_agg_state_combine,
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE @extschema@.counting_bloom_union_agg(@extschema@.counting_bloom) IS
@@ -1868,6 +1935,309 @@ CREATE AGGREGATE @extschema@.scalable_bloom_agg(anyelement, capacity bigint, fpr
 COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(anyelement, bigint, float8) IS
 'scalable filter of the non-null values with the given first capacity and overall rate';
 
+-- scalable_bloom_agg per key type, over bloom_agg_state (its tag says the
+-- kind), so that it splits: the default and the sized forms.
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, smallint)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, smallint) IS
+'transition function of scalable_bloom_agg(smallint)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, smallint, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, smallint, bigint, float8) IS
+'transition function of scalable_bloom_agg(smallint, bigint, float8)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, integer)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, integer) IS
+'transition function of scalable_bloom_agg(integer)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, integer, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, integer, bigint, float8) IS
+'transition function of scalable_bloom_agg(integer, bigint, float8)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, bigint)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, bigint) IS
+'transition function of scalable_bloom_agg(bigint)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, bigint, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, bigint, bigint, float8) IS
+'transition function of scalable_bloom_agg(bigint, bigint, float8)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, text)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, text) IS
+'transition function of scalable_bloom_agg(text)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, text, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, text, bigint, float8) IS
+'transition function of scalable_bloom_agg(text, bigint, float8)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, varchar)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, varchar) IS
+'transition function of scalable_bloom_agg(varchar)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, varchar, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, varchar, bigint, float8) IS
+'transition function of scalable_bloom_agg(varchar, bigint, float8)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, bpchar)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, bpchar) IS
+'transition function of scalable_bloom_agg(bpchar)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, bpchar, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, bpchar, bigint, float8) IS
+'transition function of scalable_bloom_agg(bpchar, bigint, float8)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, name)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, name) IS
+'transition function of scalable_bloom_agg(name)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, name, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, name, bigint, float8) IS
+'transition function of scalable_bloom_agg(name, bigint, float8)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, "char")
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, "char") IS
+'transition function of scalable_bloom_agg("char")';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, "char", bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, "char", bigint, float8) IS
+'transition function of scalable_bloom_agg("char", bigint, float8)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, uuid)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, uuid) IS
+'transition function of scalable_bloom_agg(uuid)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, uuid, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_add(@extschema@.bloom_agg_state, uuid, bigint, float8) IS
+'transition function of scalable_bloom_agg(uuid, bigint, float8)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_combine(@extschema@.bloom_agg_state, @extschema@.bloom_agg_state)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_combine(@extschema@.bloom_agg_state, @extschema@.bloom_agg_state) IS
+'combine function of the per-type scalable_bloom_agg aggregates: merges two partial states';
+
+CREATE FUNCTION @extschema@.scalable_bloom_agg_state_final(@extschema@.bloom_agg_state)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_agg_state_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_agg_state_final(@extschema@.bloom_agg_state) IS
+'final function of the per-type scalable_bloom_agg aggregates: the scalable filter of a state';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(smallint) (
+	SFUNC = @extschema@.scalable_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(smallint) IS
+'scalable filter of the non-null values (first sub-filter 1000 items, overall rate below 1 %)';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(smallint, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.scalable_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(smallint, bigint, float8) IS
+'scalable filter of the non-null values with the given first capacity and overall rate';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(integer) (
+	SFUNC = @extschema@.scalable_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(integer) IS
+'scalable filter of the non-null values (first sub-filter 1000 items, overall rate below 1 %)';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(integer, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.scalable_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(integer, bigint, float8) IS
+'scalable filter of the non-null values with the given first capacity and overall rate';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(bigint) (
+	SFUNC = @extschema@.scalable_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(bigint) IS
+'scalable filter of the non-null values (first sub-filter 1000 items, overall rate below 1 %)';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(bigint, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.scalable_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(bigint, bigint, float8) IS
+'scalable filter of the non-null values with the given first capacity and overall rate';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(text) (
+	SFUNC = @extschema@.scalable_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(text) IS
+'scalable filter of the non-null values (first sub-filter 1000 items, overall rate below 1 %)';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(text, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.scalable_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(text, bigint, float8) IS
+'scalable filter of the non-null values with the given first capacity and overall rate';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(varchar) (
+	SFUNC = @extschema@.scalable_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(varchar) IS
+'scalable filter of the non-null values (first sub-filter 1000 items, overall rate below 1 %)';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(varchar, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.scalable_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(varchar, bigint, float8) IS
+'scalable filter of the non-null values with the given first capacity and overall rate';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(bpchar) (
+	SFUNC = @extschema@.scalable_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(bpchar) IS
+'scalable filter of the non-null values (first sub-filter 1000 items, overall rate below 1 %)';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(bpchar, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.scalable_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(bpchar, bigint, float8) IS
+'scalable filter of the non-null values with the given first capacity and overall rate';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(name) (
+	SFUNC = @extschema@.scalable_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(name) IS
+'scalable filter of the non-null values (first sub-filter 1000 items, overall rate below 1 %)';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(name, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.scalable_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(name, bigint, float8) IS
+'scalable filter of the non-null values with the given first capacity and overall rate';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg("char") (
+	SFUNC = @extschema@.scalable_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg("char") IS
+'scalable filter of the non-null values (first sub-filter 1000 items, overall rate below 1 %)';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg("char", capacity bigint, fpr float8) (
+	SFUNC = @extschema@.scalable_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg("char", bigint, float8) IS
+'scalable filter of the non-null values with the given first capacity and overall rate';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(uuid) (
+	SFUNC = @extschema@.scalable_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(uuid) IS
+'scalable filter of the non-null values (first sub-filter 1000 items, overall rate below 1 %)';
+
+CREATE AGGREGATE @extschema@.scalable_bloom_agg(uuid, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.scalable_bloom_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(uuid, bigint, float8) IS
+'scalable filter of the non-null values with the given first capacity and overall rate';
+
 ---------------------------------------------------------------------------
 
 -- batch calls and the union aggregate (one C mechanism per verb for the
@@ -1917,13 +2287,29 @@ CREATE FUNCTION @extschema@.scalable_bloom_union_deserial(bytea, internal)
 RETURNS internal
 AS 'MODULE_PATHNAME', 'scalable_bloom_union_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
+CREATE FUNCTION @extschema@.scalable_bloom_union_agg_state_add(@extschema@.bloom_agg_state, @extschema@.scalable_bloom)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_union_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_union_agg_state_add(@extschema@.bloom_agg_state, @extschema@.scalable_bloom) IS
+'transition function of scalable_bloom_union_agg(scalable_bloom) and bloom_union_agg(scalable_bloom)';
+
+CREATE FUNCTION @extschema@.scalable_bloom_union_agg_state_combine(@extschema@.bloom_agg_state, @extschema@.bloom_agg_state)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'scalable_bloom_union_agg_state_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_union_agg_state_combine(@extschema@.bloom_agg_state, @extschema@.bloom_agg_state) IS
+'combine function of scalable_bloom_union_agg(scalable_bloom) and bloom_union_agg(scalable_bloom): merges two partial states';
+
+CREATE FUNCTION @extschema@.scalable_bloom_union_agg_state_final(@extschema@.bloom_agg_state)
+RETURNS @extschema@.scalable_bloom
+AS 'MODULE_PATHNAME', 'scalable_bloom_union_agg_state_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.scalable_bloom_union_agg_state_final(@extschema@.bloom_agg_state) IS
+'final function of scalable_bloom_union_agg(scalable_bloom) and bloom_union_agg(scalable_bloom): the result of a state';
+
 CREATE AGGREGATE @extschema@.scalable_bloom_union_agg(@extschema@.scalable_bloom) (
-	SFUNC = @extschema@.scalable_bloom_union_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@.scalable_bloom_union_final,
-	COMBINEFUNC = @extschema@.scalable_bloom_union_combine,
-	SERIALFUNC = @extschema@.scalable_bloom_union_serial,
-	DESERIALFUNC = @extschema@.scalable_bloom_union_deserial,
+	SFUNC = @extschema@.scalable_bloom_union_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_union_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_union_agg_state_combine,
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE @extschema@.scalable_bloom_union_agg(@extschema@.scalable_bloom) IS
@@ -2024,12 +2410,10 @@ COMMENT ON FUNCTION @extschema@.bloom_union(@extschema@.counting_bloom, @extsche
 'multiset union: counters added, saturating at 15';
 
 CREATE AGGREGATE @extschema@.bloom_union_agg(@extschema@.counting_bloom) (
-	SFUNC = @extschema@.counting_bloom_union_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@.counting_bloom_union_final,
-	COMBINEFUNC = @extschema@.counting_bloom_union_combine,
-	SERIALFUNC = @extschema@.counting_bloom_union_serial,
-	DESERIALFUNC = @extschema@.counting_bloom_union_deserial,
+	SFUNC = @extschema@.counting_bloom_union_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.counting_bloom_union_agg_state_final,
+	COMBINEFUNC = @extschema@.counting_bloom_union_agg_state_combine,
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE @extschema@.bloom_union_agg(@extschema@.counting_bloom) IS
@@ -2120,12 +2504,10 @@ COMMENT ON FUNCTION @extschema@.bloom_union(@extschema@.scalable_bloom, @extsche
 'union: sub-filter-wise OR of two scalable filters with the same parameters';
 
 CREATE AGGREGATE @extschema@.bloom_union_agg(@extschema@.scalable_bloom) (
-	SFUNC = @extschema@.scalable_bloom_union_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@.scalable_bloom_union_final,
-	COMBINEFUNC = @extschema@.scalable_bloom_union_combine,
-	SERIALFUNC = @extschema@.scalable_bloom_union_serial,
-	DESERIALFUNC = @extschema@.scalable_bloom_union_deserial,
+	SFUNC = @extschema@.scalable_bloom_union_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.scalable_bloom_union_agg_state_final,
+	COMBINEFUNC = @extschema@.scalable_bloom_union_agg_state_combine,
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE @extschema@.bloom_union_agg(@extschema@.scalable_bloom) IS
@@ -2282,6 +2664,154 @@ CREATE AGGREGATE @extschema@.bloom_parquet_agg(anyelement, capacity bigint, fpr 
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE @extschema@.bloom_parquet_agg(anyelement, bigint, float8) IS
+'filter of the Parquet scheme of the non-null values, sized as Parquet writers size theirs for capacity values at rate fpr (bloom_to_parquet writes it out)';
+
+-- bloom_parquet_agg per key type, over bloom_agg_state, so that it splits
+-- (bpchar, name and "char" are refused as by the polymorphic form: they
+-- have overloads so that they do not convert to text).
+
+CREATE FUNCTION @extschema@.bloom_parquet_agg_state_add(@extschema@.bloom_agg_state, smallint, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_parquet_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_parquet_agg_state_add(@extschema@.bloom_agg_state, smallint, bigint, float8) IS
+'transition function of bloom_parquet_agg(smallint, bigint, float8)';
+
+CREATE FUNCTION @extschema@.bloom_parquet_agg_state_add(@extschema@.bloom_agg_state, integer, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_parquet_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_parquet_agg_state_add(@extschema@.bloom_agg_state, integer, bigint, float8) IS
+'transition function of bloom_parquet_agg(integer, bigint, float8)';
+
+CREATE FUNCTION @extschema@.bloom_parquet_agg_state_add(@extschema@.bloom_agg_state, bigint, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_parquet_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_parquet_agg_state_add(@extschema@.bloom_agg_state, bigint, bigint, float8) IS
+'transition function of bloom_parquet_agg(bigint, bigint, float8)';
+
+CREATE FUNCTION @extschema@.bloom_parquet_agg_state_add(@extschema@.bloom_agg_state, text, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_parquet_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_parquet_agg_state_add(@extschema@.bloom_agg_state, text, bigint, float8) IS
+'transition function of bloom_parquet_agg(text, bigint, float8)';
+
+CREATE FUNCTION @extschema@.bloom_parquet_agg_state_add(@extschema@.bloom_agg_state, varchar, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_parquet_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_parquet_agg_state_add(@extschema@.bloom_agg_state, varchar, bigint, float8) IS
+'transition function of bloom_parquet_agg(varchar, bigint, float8)';
+
+CREATE FUNCTION @extschema@.bloom_parquet_agg_state_add(@extschema@.bloom_agg_state, bpchar, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_parquet_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_parquet_agg_state_add(@extschema@.bloom_agg_state, bpchar, bigint, float8) IS
+'transition function of bloom_parquet_agg(bpchar, bigint, float8)';
+
+CREATE FUNCTION @extschema@.bloom_parquet_agg_state_add(@extschema@.bloom_agg_state, name, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_parquet_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_parquet_agg_state_add(@extschema@.bloom_agg_state, name, bigint, float8) IS
+'transition function of bloom_parquet_agg(name, bigint, float8)';
+
+CREATE FUNCTION @extschema@.bloom_parquet_agg_state_add(@extschema@.bloom_agg_state, "char", bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_parquet_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_parquet_agg_state_add(@extschema@.bloom_agg_state, "char", bigint, float8) IS
+'transition function of bloom_parquet_agg("char", bigint, float8)';
+
+CREATE FUNCTION @extschema@.bloom_parquet_agg_state_add(@extschema@.bloom_agg_state, uuid, bigint, float8)
+RETURNS @extschema@.bloom_agg_state
+AS 'MODULE_PATHNAME', 'bloom_parquet_agg_state_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_parquet_agg_state_add(@extschema@.bloom_agg_state, uuid, bigint, float8) IS
+'transition function of bloom_parquet_agg(uuid, bigint, float8)';
+
+CREATE AGGREGATE @extschema@.bloom_parquet_agg(smallint, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_parquet_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_parquet_agg(smallint, bigint, float8) IS
+'filter of the Parquet scheme of the non-null values, sized as Parquet writers size theirs for capacity values at rate fpr (bloom_to_parquet writes it out)';
+
+CREATE AGGREGATE @extschema@.bloom_parquet_agg(integer, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_parquet_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_parquet_agg(integer, bigint, float8) IS
+'filter of the Parquet scheme of the non-null values, sized as Parquet writers size theirs for capacity values at rate fpr (bloom_to_parquet writes it out)';
+
+CREATE AGGREGATE @extschema@.bloom_parquet_agg(bigint, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_parquet_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_parquet_agg(bigint, bigint, float8) IS
+'filter of the Parquet scheme of the non-null values, sized as Parquet writers size theirs for capacity values at rate fpr (bloom_to_parquet writes it out)';
+
+CREATE AGGREGATE @extschema@.bloom_parquet_agg(text, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_parquet_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_parquet_agg(text, bigint, float8) IS
+'filter of the Parquet scheme of the non-null values, sized as Parquet writers size theirs for capacity values at rate fpr (bloom_to_parquet writes it out)';
+
+CREATE AGGREGATE @extschema@.bloom_parquet_agg(varchar, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_parquet_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_parquet_agg(varchar, bigint, float8) IS
+'filter of the Parquet scheme of the non-null values, sized as Parquet writers size theirs for capacity values at rate fpr (bloom_to_parquet writes it out)';
+
+CREATE AGGREGATE @extschema@.bloom_parquet_agg(bpchar, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_parquet_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_parquet_agg(bpchar, bigint, float8) IS
+'filter of the Parquet scheme of the non-null values, sized as Parquet writers size theirs for capacity values at rate fpr (bloom_to_parquet writes it out)';
+
+CREATE AGGREGATE @extschema@.bloom_parquet_agg(name, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_parquet_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_parquet_agg(name, bigint, float8) IS
+'filter of the Parquet scheme of the non-null values, sized as Parquet writers size theirs for capacity values at rate fpr (bloom_to_parquet writes it out)';
+
+CREATE AGGREGATE @extschema@.bloom_parquet_agg("char", capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_parquet_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_parquet_agg("char", bigint, float8) IS
+'filter of the Parquet scheme of the non-null values, sized as Parquet writers size theirs for capacity values at rate fpr (bloom_to_parquet writes it out)';
+
+CREATE AGGREGATE @extschema@.bloom_parquet_agg(uuid, capacity bigint, fpr float8) (
+	SFUNC = @extschema@.bloom_parquet_agg_state_add,
+	STYPE = @extschema@.bloom_agg_state,
+	FINALFUNC = @extschema@.bloom_agg_state_final,
+	COMBINEFUNC = @extschema@.bloom_agg_state_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_parquet_agg(uuid, bigint, float8) IS
 'filter of the Parquet scheme of the non-null values, sized as Parquet writers size theirs for capacity values at rate fpr (bloom_to_parquet writes it out)';
 
 ---------------------------------------------------------------------------

@@ -635,6 +635,23 @@ bloom_agg_argtype(FunctionCallInfo fcinfo, int i)
 }
 
 /*
+ * The collation of the value (of type typid) of this aggregate call.  Citus
+ * wraps the arguments of a multi-argument aggregate in a ROW, which has no
+ * collation, and calls the transition function without an expression: the
+ * value is hashed under its type's default collation (what a column of that
+ * type has unless declared otherwise).
+ */
+Oid
+bloom_agg_collation(FunctionCallInfo fcinfo, Oid typid)
+{
+	Oid			coll = PG_GET_COLLATION();
+
+	if (!OidIsValid(coll) && fcinfo->flinfo->fn_expr == NULL)
+		coll = get_typcollation(typid);
+	return coll;
+}
+
+/*
  * The hash information of the value argument (1) of this aggregate call,
  * set up on the first non-null value in v (allocated in cxt), when the
  * element family and collation are checked against, or adopted into, the
@@ -645,17 +662,8 @@ bloom_agg_first_value(FunctionCallInfo fcinfo, BloomAggValue *v, char *family,
 					  uint32 *collfp, MemoryContext cxt)
 {
 	Oid			typid = bloom_agg_argtype(fcinfo, 1);
-	Oid			coll = PG_GET_COLLATION();
 
-	/*
-	 * Citus wraps the arguments of a multi-argument aggregate in a ROW, which
-	 * has no collation, and calls the transition function without an
-	 * expression: the value is hashed under its type's default collation
-	 * (what a column of that type has unless declared otherwise).
-	 */
-	if (!OidIsValid(coll) && fcinfo->flinfo->fn_expr == NULL)
-		coll = get_typcollation(typid);
-	bloom_typeinfo_init(&v->ti, typid, coll, cxt);
+	bloom_typeinfo_init(&v->ti, typid, bloom_agg_collation(fcinfo, typid), cxt);
 	v->valid = true;
 	bloom_check_element_fields(family, collfp, &v->ti, true);
 }
@@ -792,6 +800,17 @@ bloom_agg_apply(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMake mak
 									 st ? NULL : bloom_agg_context(fcinfo)));
 }
 
+/* A new state of kind k in cxt, its filter or header made by make. */
+BloomAggState *
+bloom_agg_new_state(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMake make,
+					MemoryContext cxt)
+{
+	bool		exact = false;
+	void	   *f = make(fcinfo, cxt, &exact);
+
+	return bloom_state_new(cxt, k, f, exact);
+}
+
 /*
  * One row of a value aggregate of kind k into st, or into a new state made
  * in cxt (st NULL): the row's value (argument 1) and sizing arguments (2..).
@@ -801,12 +820,7 @@ bloom_agg_step(FunctionCallInfo fcinfo, BloomAggState *st, const BloomKindOps *k
 			   BloomAggMake make, const char *aggname, MemoryContext cxt)
 {
 	if (st == NULL)
-	{
-		bool		exact = false;
-		void	   *f = make(fcinfo, cxt, &exact);
-
-		st = bloom_state_new(cxt, k, f, exact);
-	}
+		st = bloom_agg_new_state(fcinfo, k, make, cxt);
 	if (PG_NARGS() > 2)
 		bloom_agg_same_args(&st->args, fcinfo, 2, aggname ? aggname : k->agg_name);
 	bloom_state_add_arg(fcinfo, st);
@@ -832,6 +846,34 @@ const BloomKindOps *
 bloom_agg_state_kind(const BloomAggState *st)
 {
 	return st->kind;
+}
+
+/*
+ * The state of a set-operation aggregate of kind k whose result so far is
+ * filter f (in cxt): a state of the filter phase, with no rows counted.
+ */
+BloomAggState *
+bloom_agg_filter_state(const BloomKindOps *k, void *f, MemoryContext cxt)
+{
+	return bloom_state_new(cxt, k, f, false);
+}
+
+/* The filter of a state of the filter phase (NULL for the exact phase). */
+void *
+bloom_agg_state_filter(BloomAggState *st)
+{
+	bloom_state_flush(st);
+	if (st->mode == BLOOM_AGG_LIST)
+		bloom_state_list_to_filter(st);
+	return st->mode == BLOOM_AGG_FILTER ? st->filter : NULL;
+}
+
+/* Make f, of the state's kind, the filter of a state of the filter phase. */
+void
+bloom_agg_state_set_filter(BloomAggState *st, void *f)
+{
+	Assert(st->mode == BLOOM_AGG_FILTER);
+	st->filter = f;
 }
 
 /* The final filter of a state (bloom_agg_finish), in the current context. */
@@ -868,12 +910,19 @@ bloom_agg_result(FunctionCallInfo fcinfo, BloomAggState *st)
 	return f;
 }
 
-/* Does this aggregate call's state get combined (a partial aggregate)? */
+/*
+ * Does this aggregate call's state get combined (a partial aggregate)?  A
+ * transition call without an expression is one: Citus calls the transition
+ * function that way on the shards (worker_partial_agg) and combines the
+ * states on the coordinator; the executor always passes the expression.
+ */
 bool
 bloom_agg_is_partial(FunctionCallInfo fcinfo)
 {
 	Aggref	   *aggref = AggGetAggref(fcinfo);
 
+	if (fcinfo->flinfo == NULL || fcinfo->flinfo->fn_expr == NULL)
+		return true;
 	return aggref != NULL && DO_AGGSPLIT_SKIPFINAL(aggref->aggsplit);
 }
 
@@ -1387,10 +1436,10 @@ bloom_intersect_step(MemoryContext aggcxt, void *state, const void *in)
 	return bloom_setop_step(aggcxt, (BloomFilter *) state, (const BloomFilter *) in, false);
 }
 
-static const BloomSetopAgg bloom_union_setop = {&bloom_plain_ops, bloom_union_step, false};
+const BloomSetopAgg bloom_union_setop = {&bloom_plain_ops, bloom_union_step, false};
 
 /* intersection over no rows is NULL (the intersection of nothing cannot be represented) */
-static const BloomSetopAgg bloom_intersect_setop = {&bloom_plain_ops, bloom_intersect_step, true};
+const BloomSetopAgg bloom_intersect_setop = {&bloom_plain_ops, bloom_intersect_step, true};
 
 /*
  * The machinery of the set-operation aggregates of every kind

@@ -76,6 +76,13 @@ extern const BloomKindOps *bloom_agg_state_kind(const BloomAggState *st);
 extern void bloom_agg_write(StringInfo buf, BloomAggState *st);
 extern BloomAggState *bloom_agg_read(const char *data, int len, const BloomKindOps *k,
 									 MemoryContext cxt);
+extern Oid	bloom_agg_collation(FunctionCallInfo fcinfo, Oid typid);
+extern BloomAggState *bloom_agg_new_state(FunctionCallInfo fcinfo, const BloomKindOps *k,
+										  BloomAggMake make, MemoryContext cxt);
+extern BloomAggState *bloom_agg_filter_state(const BloomKindOps *k, void *f,
+											 MemoryContext cxt);
+extern void *bloom_agg_state_filter(BloomAggState *st);
+extern void bloom_agg_state_set_filter(BloomAggState *st, void *f);
 extern void *bloom_make_sized(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact);
 extern void *bloom_make_explicit(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact);
 
@@ -84,6 +91,8 @@ extern Datum bloom_agg_state_apply(FunctionCallInfo fcinfo, const BloomKindOps *
 								   BloomAggMake make, const char *aggname);
 extern Datum bloom_agg_state_merge(FunctionCallInfo fcinfo, const BloomKindOps *k);
 extern Datum bloom_agg_state_finish(FunctionCallInfo fcinfo, const BloomKindOps *k);
+extern BloomAggState *bloom_agg_state_open(FunctionCallInfo fcinfo, const BloomKindOps *k,
+										   BloomAggMake make, Datum *result, bool *again);
 
 /*
  * A set-operation aggregate (union or intersection) of one kind: the step
@@ -101,5 +110,14 @@ extern Datum bloom_setop_apply(FunctionCallInfo fcinfo, const BloomSetopAgg *k,
 extern Datum bloom_setop_finish(FunctionCallInfo fcinfo, const BloomSetopAgg *k);
 extern Datum bloom_setop_serialize(FunctionCallInfo fcinfo, const BloomSetopAgg *k);
 extern Datum bloom_setop_deserialize(FunctionCallInfo fcinfo, const BloomSetopAgg *k);
+
+/* bloom_union_agg(bloom) and bloom_intersect_agg(bloom) (bloom_agg.c) */
+extern const BloomSetopAgg bloom_union_setop;
+extern const BloomSetopAgg bloom_intersect_setop;
+
+/* The set-operation aggregates over bloom_agg_state (bloom_agg_state.c). */
+extern Datum bloom_agg_state_setop(FunctionCallInfo fcinfo, const BloomSetopAgg *k,
+								   bool combine);
+extern Datum bloom_agg_state_setop_finish(FunctionCallInfo fcinfo, const BloomSetopAgg *k);
 
 #endif							/* BLOOMSET_BLOOM_AGG_H */

@@ -1,10 +1,13 @@
 /*-------------------------------------------------------------------------
  *
  * bloom_agg_state.c
- *	  The bloom_agg_state type: the state of the bloom_agg aggregates of one
- *	  key type each, a real SQL type rather than `internal`, so that a
- *	  distributed engine (Citus) can run them as partial aggregates on the
- *	  shards and combine the partial states on the coordinator.
+ *	  The bloom_agg_state type: the state of every aggregate of a fixed key
+ *	  type (bloom_agg, counting_bloom_agg, scalable_bloom_agg and
+ *	  bloom_parquet_agg of one key type each, the n-gram and token
+ *	  aggregates, the union and intersection aggregates of every kind), a
+ *	  real SQL type rather than `internal`, so that a distributed engine
+ *	  (Citus) can run them as partial aggregates on the shards and combine
+ *	  the partial states on the coordinator.
  *
  * Why a type.  Citus splits a custom aggregate only when it has a combine
  * function and a state type that is not a pseudo-type; the state crosses
@@ -22,6 +25,14 @@
  *    transition functions whose declared argument is that type, which is
  *    where bloom_agg_argtype finds it when there is no expression; the
  *    polymorphic bloom_agg(anyelement) stays for every other type;
+ *  - a set-operation aggregate's state is the same engine state in its
+ *    filter phase: the result so far, merged in place by the kind's step
+ *    (bloom_agg_state_setop); a value aggregate's exact set is refused
+ *    there, as is another kind's state;
+ *  - the scalable kind's partial states are exact sets when the transition
+ *    function has no expression (bloom_agg_is_partial): Citus's shards
+ *    send their distinct hashes and the coordinator builds the filter, so
+ *    it keeps the members and the rate of the serial plan;
  *  - while the aggregate runs, the state is an expanded object (as
  *    PostgreSQL's arrays are) in a memory context of its own under the
  *    aggregate context: the transition function returns the same
@@ -41,6 +52,7 @@
 #include "bloom_agg.h"
 #include "bloom_type.h"
 
+#include "access/detoast.h"
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
 #include "utils/expandeddatum.h"
@@ -51,6 +63,8 @@ typedef struct BloomAggStateEOH
 {
 	ExpandedObjectHeader hdr;
 	BloomAggState *st;
+	const BloomKindOps *kind;	/* st's kind, set by a row's slow way; NULL
+								 * after any other change */
 	char	   *flat;			/* serialized bytes, NULL until asked for */
 	int			flatlen;
 } BloomAggStateEOH;
@@ -113,6 +127,7 @@ bloom_eoh_new(MemoryContext parent)
 static void
 bloom_eoh_changed(BloomAggStateEOH *e)
 {
+	e->kind = NULL;
 	if (e->flat != NULL)
 	{
 		pfree(e->flat);
@@ -176,6 +191,46 @@ bloom_eoh_readable(FunctionCallInfo fcinfo, int i)
 }
 
 /*
+ * Our read-write state of kind k in argument 0, as the previous row
+ * returned it, or NULL: every row but the first takes this short way, so it
+ * reads the expanded pointer in place and checks only what a state of
+ * ours, unchanged since the previous row of this aggregate, has.  (No
+ * aggregate-context check: such a state exists only inside an aggregate.)
+ */
+static inline BloomAggStateEOH *
+bloom_eoh_own_rw(FunctionCallInfo fcinfo, const BloomKindOps *k)
+{
+	struct varlena *p = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
+	varatt_expanded ex;
+	BloomAggStateEOH *e;
+
+	if (PG_ARGISNULL(0) || !VARATT_IS_EXTERNAL_EXPANDED_RW(p))
+		return NULL;
+	VARATT_EXTERNAL_GET_POINTER(ex, p);
+	e = (BloomAggStateEOH *) ex.eohptr;
+	if (e->hdr.eoh_methods != &bloom_eoh_methods || e->kind != k || e->flat != NULL)
+		return NULL;
+	return e;
+}
+
+/*
+ * The state of argument 0 to change for a row of kind k when it is not our
+ * read-write state: a new one (no engine state yet) for NULL, else a copy
+ * or a reading of it, of kind k.
+ */
+static BloomAggStateEOH *
+bloom_eoh_for_row(FunctionCallInfo fcinfo, const BloomKindOps *k, MemoryContext aggcxt)
+{
+	BloomAggStateEOH *e;
+
+	if (PG_ARGISNULL(0))
+		return bloom_eoh_new(aggcxt);
+	e = bloom_eoh_writable(fcinfo, 0, aggcxt);
+	bloom_agg_state_check_kind(e->st, k);
+	return e;
+}
+
+/*
  * The transition function of a per-type aggregate of kind k: argument 0 the
  * state, 1 the value, 2.. the sizing arguments that make turns into the
  * state's filter (or exact-phase header) on the first row.
@@ -184,26 +239,45 @@ Datum
 bloom_agg_state_apply(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMake make,
 					  const char *aggname)
 {
-	MemoryContext aggcxt = bloom_agg_context(fcinfo);
 	BloomAggStateEOH *e;
 
-	/* every row but the first: our read-write state, as we returned it */
-	if (!PG_ARGISNULL(0) && VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(PG_GETARG_DATUM(0))) &&
-		(e = (BloomAggStateEOH *) DatumGetEOHP(PG_GETARG_DATUM(0)))->hdr.eoh_methods == &bloom_eoh_methods &&
-		e->flat == NULL && bloom_agg_state_kind(e->st) == k)
+	if ((e = bloom_eoh_own_rw(fcinfo, k)) != NULL)
 	{
 		bloom_agg_step(fcinfo, e->st, k, make, aggname, NULL);
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	if (PG_ARGISNULL(0))
-		e = bloom_eoh_new(aggcxt);
-	else
-	{
-		e = bloom_eoh_writable(fcinfo, 0, aggcxt);
-		bloom_agg_state_check_kind(e->st, k);
-	}
+	e = bloom_eoh_for_row(fcinfo, k, bloom_agg_context(fcinfo));
 	e->st = bloom_agg_step(fcinfo, e->st, k, make, aggname, e->hdr.eoh_context);
+	e->kind = k;
 	PG_RETURN_DATUM(EOHPGetRWDatum(&e->hdr));
+}
+
+/*
+ * For transition functions that add elements of their own (n-grams,
+ * tokens: bloom_text.c): the engine state of argument 0 to add them to,
+ * made by make on the first row, and in *result the datum to return;
+ * *again says it is the state this function returned for the previous row
+ * (what the caller checked then need not be checked again).
+ */
+BloomAggState *
+bloom_agg_state_open(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMake make,
+					 Datum *result, bool *again)
+{
+	BloomAggStateEOH *e;
+
+	*again = false;
+	if ((e = bloom_eoh_own_rw(fcinfo, k)) != NULL)
+	{
+		*result = PG_GETARG_DATUM(0);
+		*again = true;
+		return e->st;
+	}
+	e = bloom_eoh_for_row(fcinfo, k, bloom_agg_context(fcinfo));
+	if (e->st == NULL)
+		e->st = bloom_agg_new_state(fcinfo, k, make, e->hdr.eoh_context);
+	e->kind = k;
+	*result = EOHPGetRWDatum(&e->hdr);
+	return e->st;
 }
 
 /* 22P03 unless st is a state of kind k (one state type serves every kind). */
@@ -255,6 +329,125 @@ bloom_agg_state_finish(FunctionCallInfo fcinfo, const BloomKindOps *k)
 	st = bloom_eoh_readable(fcinfo, 0);
 	bloom_agg_state_check_kind(st, k);
 	PG_RETURN_POINTER(bloom_agg_result(fcinfo, st));
+}
+
+/* ---- set-operation aggregates ---------------------------------------------- */
+
+/*
+ * The filter of a set-operation state st of aggregate k (a state of the
+ * filter phase of k's kind; 22P03 otherwise: a value aggregate's exact
+ * state passed by hand).
+ */
+static void *
+bloom_setop_filter_of(BloomAggState *st, const BloomSetopAgg *k)
+{
+	void	   *f;
+
+	bloom_agg_state_check_kind(st, k->ops);
+	if ((f = bloom_agg_state_filter(st)) == NULL)
+		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, k->ops->state_msg,
+					"the state holds a set of values, not a filter");
+	return f;
+}
+
+/*
+ * The transition (combine = false: argument 1 a filter) or combine
+ * (argument 1 a state) function of set-operation aggregate k over
+ * bloom_agg_state: the state is the result so far, merged in place by the
+ * kind's step; NULL before the first non-null input.
+ */
+Datum
+bloom_agg_state_setop(FunctionCallInfo fcinfo, const BloomSetopAgg *k, bool combine)
+{
+	MemoryContext aggcxt = bloom_agg_context(fcinfo);
+	BloomAggStateEOH *e;
+	const void *in;
+	MemoryContext cxt;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	in = combine ? bloom_setop_filter_of(bloom_eoh_readable(fcinfo, 1), k) :
+		bloom_from_datum_kind(PG_GETARG_DATUM(1), k->ops->kind);
+	e = PG_ARGISNULL(0) ? bloom_eoh_new(aggcxt) : bloom_eoh_writable(fcinfo, 0, aggcxt);
+	cxt = e->hdr.eoh_context;
+	if (e->st == NULL)
+		e->st = bloom_agg_filter_state(k->ops, k->step(cxt, NULL, in), cxt);
+	else
+		bloom_agg_state_set_filter(e->st, k->step(cxt, bloom_setop_filter_of(e->st, k), in));
+	PG_RETURN_DATUM(EOHPGetRWDatum(&e->hdr));
+}
+
+/*
+ * The final function of set-operation aggregate k: a copy of the result
+ * (the state stays as it is), checked for fullness; over no rows, the
+ * kind's empty filter, or NULL.
+ */
+Datum
+bloom_agg_state_setop_finish(FunctionCallInfo fcinfo, const BloomSetopAgg *k)
+{
+	void	   *f;
+
+	bloom_agg_context(fcinfo);
+	if (PG_ARGISNULL(0))
+	{
+		if (k->empty_is_null)
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(k->ops->empty());
+	}
+	f = bloom_copy((BloomFilter *) bloom_setop_filter_of(bloom_eoh_readable(fcinfo, 0), k));
+	k->ops->check_full(f, fcinfo);
+	PG_RETURN_POINTER(f);
+}
+
+/*
+ * bloom_union_agg(bloom) and bloom_intersect_agg(bloom) over the
+ * bloom_agg_state type (bloom_agg_state.c), which Citus splits: the
+ * transition, combine and final functions.
+ */
+PG_FUNCTION_INFO_V1(bloom_union_agg_state_add);
+Datum
+bloom_union_agg_state_add(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_setop(fcinfo, &bloom_union_setop, false);
+}
+
+PG_FUNCTION_INFO_V1(bloom_union_agg_state_combine);
+Datum
+bloom_union_agg_state_combine(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_setop(fcinfo, &bloom_union_setop, true);
+}
+
+PG_FUNCTION_INFO_V1(bloom_union_agg_state_final);
+Datum
+bloom_union_agg_state_final(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_setop_finish(fcinfo, &bloom_union_setop);
+}
+
+PG_FUNCTION_INFO_V1(bloom_intersect_agg_state_add);
+Datum
+bloom_intersect_agg_state_add(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_setop(fcinfo, &bloom_intersect_setop, false);
+}
+
+PG_FUNCTION_INFO_V1(bloom_intersect_agg_state_combine);
+Datum
+bloom_intersect_agg_state_combine(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_setop(fcinfo, &bloom_intersect_setop, true);
+}
+
+PG_FUNCTION_INFO_V1(bloom_intersect_agg_state_final);
+Datum
+bloom_intersect_agg_state_final(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_setop_finish(fcinfo, &bloom_intersect_setop);
 }
 
 /*

@@ -494,10 +494,11 @@ static void *
 bloom_make_parquet(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
 {
 	BloomFilter hdr;
+	Oid			typid = bloom_agg_argtype(fcinfo, 1);
 
 	bloom_agg_args_given(fcinfo, 2, "bloom_parquet_agg", "capacity and false-positive rate");
 	bloom_parquet_sized_header(&hdr, PG_GETARG_INT64(2), PG_GETARG_FLOAT8(3),
-							   get_fn_expr_argtype(fcinfo->flinfo, 1), PG_GET_COLLATION());
+							   typid, bloom_agg_collation(fcinfo, typid));
 	return bloom_alloc_like(aggcxt, &hdr, hdr.nbits);
 }
 
@@ -507,4 +508,16 @@ Datum
 bloom_parquet_agg_trans(PG_FUNCTION_ARGS)
 {
 	return bloom_agg_apply(fcinfo, &bloom_plain_ops, bloom_make_parquet, "bloom_parquet_agg");
+}
+
+/*
+ * bloom_parquet_agg(T, capacity, fpr) for the key types with aggregates of
+ * their own, over the bloom_agg_state type (bloom_agg_state.c), which Citus
+ * splits; its combine and final are bloom_agg's.
+ */
+PG_FUNCTION_INFO_V1(bloom_parquet_agg_state_add);
+Datum
+bloom_parquet_agg_state_add(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_apply(fcinfo, &bloom_plain_ops, bloom_make_parquet, "bloom_parquet_agg");
 }

@@ -116,24 +116,23 @@ bloom_emit_to_state(void *arg, uint64 h)
 	bloom_agg_push((BloomAggState *) arg, h, true);
 }
 
-/* bloom_ngram_agg(text, n int) transition: every n-gram of every value. */
-PG_FUNCTION_INFO_V1(bloom_ngram_agg_trans);
-Datum
-bloom_ngram_agg_trans(PG_FUNCTION_ARGS)
+/* The n-gram length of this bloom_ngram_agg call (3 without an argument). */
+static int
+bloom_ngram_agg_n(FunctionCallInfo fcinfo)
 {
-	int			n;
-	char		family[BLOOM_FAMILY_LEN];
-	BloomAggState *st;
-
 	if (PG_NARGS() < 3)
-		n = 3;
-	else
-	{
-		bloom_agg_args_given(fcinfo, 1, "bloom_ngram_agg", "n-gram length");
-		n = bloom_ngram_n(PG_GETARG_INT32(2));
-	}
-	snprintf(family, sizeof(family), "ngram:%d", n);
-	st = bloom_agg_auto_state(fcinfo, family);
+		return 3;
+	bloom_agg_args_given(fcinfo, 1, "bloom_ngram_agg", "n-gram length");
+	return bloom_ngram_n(PG_GETARG_INT32(2));
+}
+
+/*
+ * Add the n-grams of this row's value to st, after checking that the row's
+ * length is the state's.
+ */
+static void
+bloom_ngram_agg_row(FunctionCallInfo fcinfo, BloomAggState *st, int n, const char *family)
+{
 	if (strcmp(bloom_agg_family(st), family) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -148,6 +147,33 @@ bloom_ngram_agg_trans(PG_FUNCTION_ARGS)
 		bloom_each_ngram(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), n, 0,
 						 bloom_emit_to_state, st);
 	}
+}
+
+/* Add the tokens of this row's value to st. */
+static void
+bloom_token_agg_row(FunctionCallInfo fcinfo, BloomAggState *st)
+{
+	if (!PG_ARGISNULL(1))
+	{
+		text	   *t = PG_GETARG_TEXT_PP(1);
+
+		bloom_each_token(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), 0,
+						 bloom_emit_to_state, st);
+	}
+}
+
+/* bloom_ngram_agg(text, n int) transition: every n-gram of every value. */
+PG_FUNCTION_INFO_V1(bloom_ngram_agg_trans);
+Datum
+bloom_ngram_agg_trans(PG_FUNCTION_ARGS)
+{
+	int			n = bloom_ngram_agg_n(fcinfo);
+	char		family[BLOOM_FAMILY_LEN];
+	BloomAggState *st;
+
+	snprintf(family, sizeof(family), "ngram:%d", n);
+	st = bloom_agg_auto_state(fcinfo, family);
+	bloom_ngram_agg_row(fcinfo, st, n, family);
 	PG_RETURN_POINTER(st);
 }
 
@@ -158,14 +184,73 @@ bloom_token_agg_trans(PG_FUNCTION_ARGS)
 {
 	BloomAggState *st = bloom_agg_auto_state(fcinfo, "token");
 
-	if (!PG_ARGISNULL(1))
-	{
-		text	   *t = PG_GETARG_TEXT_PP(1);
-
-		bloom_each_token(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), 0,
-						 bloom_emit_to_state, st);
-	}
+	bloom_token_agg_row(fcinfo, st);
 	PG_RETURN_POINTER(st);
+}
+
+/*
+ * The automatically sized header of a new n-gram or token state (a
+ * BloomAggMake): the family says which elements the filter holds.
+ */
+static void *
+bloom_ngram_make(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
+{
+	BloomFilter *hdr = bloom_agg_auto_header(fcinfo, aggcxt, exact);
+
+	snprintf(hdr->family, BLOOM_FAMILY_LEN, "ngram:%d", bloom_ngram_agg_n(fcinfo));
+	return hdr;
+}
+
+/* The same for a new token state: family "token". */
+static void *
+bloom_token_make(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
+{
+	BloomFilter *hdr = bloom_agg_auto_header(fcinfo, aggcxt, exact);
+
+	strlcpy(hdr->family, "token", BLOOM_FAMILY_LEN);
+	return hdr;
+}
+
+/*
+ * bloom_ngram_agg(text [, n]) and bloom_token_agg(text) over the
+ * bloom_agg_state type (bloom_agg_state.c), which Citus splits; their
+ * combine and final are bloom_agg's.
+ */
+PG_FUNCTION_INFO_V1(bloom_ngram_agg_state_add);
+Datum
+bloom_ngram_agg_state_add(PG_FUNCTION_ARGS)
+{
+	int			n = bloom_ngram_agg_n(fcinfo);
+	char		family[BLOOM_FAMILY_LEN];
+	Datum		result;
+	bool		again;
+	BloomAggState *st = bloom_agg_state_open(fcinfo, &bloom_plain_ops, bloom_ngram_make,
+											 &result, &again);
+
+	snprintf(family, sizeof(family), "ngram:%d", n);
+	bloom_ngram_agg_row(fcinfo, st, n, family);
+	PG_RETURN_DATUM(result);
+}
+
+PG_FUNCTION_INFO_V1(bloom_token_agg_state_add);
+Datum
+bloom_token_agg_state_add(PG_FUNCTION_ARGS)
+{
+	Datum		result;
+	bool		again;
+	BloomAggState *st = bloom_agg_state_open(fcinfo, &bloom_plain_ops, bloom_token_make,
+											 &result, &again);
+
+	/* a state from elsewhere (a partial state, an initial value): tokens? */
+	if (!again && strcmp(bloom_agg_family(st), "token") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the state of bloom_token_agg holds elements of family \"%s\"",
+						bloom_agg_family(st)),
+				 errdetail("Only a state of bloom_token_agg can take tokens."),
+				 errhint("Pass NULL or a state this aggregate returned.")));
+	bloom_token_agg_row(fcinfo, st);
+	PG_RETURN_DATUM(result);
 }
 
 /* ---- probes -------------------------------------------------------------- */

@@ -648,6 +648,31 @@ counting_bloom_union_deserial(PG_FUNCTION_ARGS)
 	return bloom_setop_deserialize(fcinfo, &counting_union_setop);
 }
 
+/*
+ * counting_bloom_union_agg and bloom_union_agg(counting_bloom) over the bloom_agg_state type
+ * (bloom_agg_state.c), which Citus splits: transition, combine and final.
+ */
+PG_FUNCTION_INFO_V1(counting_bloom_union_agg_state_add);
+Datum
+counting_bloom_union_agg_state_add(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_setop(fcinfo, &counting_union_setop, false);
+}
+
+PG_FUNCTION_INFO_V1(counting_bloom_union_agg_state_combine);
+Datum
+counting_bloom_union_agg_state_combine(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_setop(fcinfo, &counting_union_setop, true);
+}
+
+PG_FUNCTION_INFO_V1(counting_bloom_union_agg_state_final);
+Datum
+counting_bloom_union_agg_state_final(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_setop_finish(fcinfo, &counting_union_setop);
+}
+
 /* ---- the kind's operations (bloom_kind.h) ---------------------------------- */
 
 static bool

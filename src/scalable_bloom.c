@@ -986,6 +986,57 @@ scalable_bloom_union_deserial(PG_FUNCTION_ARGS)
 	return bloom_setop_deserialize(fcinfo, &scalable_union_setop);
 }
 
+/*
+ * scalable_bloom_union_agg and bloom_union_agg(scalable_bloom) over the bloom_agg_state type
+ * (bloom_agg_state.c), which Citus splits: transition, combine and final.
+ */
+PG_FUNCTION_INFO_V1(scalable_bloom_union_agg_state_add);
+Datum
+scalable_bloom_union_agg_state_add(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_setop(fcinfo, &scalable_union_setop, false);
+}
+
+PG_FUNCTION_INFO_V1(scalable_bloom_union_agg_state_combine);
+Datum
+scalable_bloom_union_agg_state_combine(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_setop(fcinfo, &scalable_union_setop, true);
+}
+
+PG_FUNCTION_INFO_V1(scalable_bloom_union_agg_state_final);
+Datum
+scalable_bloom_union_agg_state_final(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_setop_finish(fcinfo, &scalable_union_setop);
+}
+
+/*
+ * scalable_bloom_agg(T) and scalable_bloom_agg(T, capacity, fpr) for the
+ * key types with aggregates of their own, over the bloom_agg_state type:
+ * transition, combine and final.
+ */
+PG_FUNCTION_INFO_V1(scalable_bloom_agg_state_add);
+Datum
+scalable_bloom_agg_state_add(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_apply(fcinfo, &scalable_bloom_ops, scalable_make_state, NULL);
+}
+
+PG_FUNCTION_INFO_V1(scalable_bloom_agg_state_combine);
+Datum
+scalable_bloom_agg_state_combine(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_merge(fcinfo, &scalable_bloom_ops);
+}
+
+PG_FUNCTION_INFO_V1(scalable_bloom_agg_state_final);
+Datum
+scalable_bloom_agg_state_final(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_state_finish(fcinfo, &scalable_bloom_ops);
+}
+
 /* ---- the kind's operations (bloom_kind.h) ---------------------------------- */
 
 static bool

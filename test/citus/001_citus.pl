@@ -1,9 +1,11 @@
 # bloomset on Citus: a coordinator and two workers (PostgreSQL's TAP
 # cluster module, Citus preloaded on every node), a table distributed over
 # four shards and a local copy of it on the coordinator.  Checks that
-#   - the per-type bloom_agg aggregates are split: EXPLAIN VERBOSE shows the
-#     aggregate inside the workers' queries (worker_partial_agg), not a
-#     plain column list;
+#   - every bloomset aggregate is split (the per-type bloom_agg,
+#     counting_bloom_agg, scalable_bloom_agg and bloom_parquet_agg, the
+#     n-gram and token aggregates, the union and intersection aggregates of
+#     every kind): EXPLAIN VERBOSE shows the aggregate inside the workers'
+#     queries (worker_partial_agg), not a plain column list;
 #   - every aggregate over the distributed table -- ungrouped, grouped by a
 #     column that is not the distribution column, with FILTER, inside a
 #     subquery and a CTE, split or gathered -- equals the same aggregate over
@@ -89,12 +91,57 @@ like($plan, qr/worker_(binary_)?partial_agg\('public\.bloom_agg\(bigint\)'::regp
 	'the workers run bloom_agg(bigint) as a partial aggregate');
 unlike($plan, qr/SELECT k AS bloom_agg FROM/, 'the rows are not gathered');
 like($plan, qr/coord_(binary_)?combine_agg/, 'the coordinator combines the partial states');
-for my $agg ('bloom_agg(k, 100000, 0.01)', 'bloom_agg(t)', 'bloom_agg(u, 4096, 5, 42)',
-	'bloom_agg(s)', 'bloom_agg(c, 100000, 0.01)')
+
+# Filters of every kind in a distributed table, for the set-operation
+# aggregates (and a local copy).
+$coord->safe_psql('postgres', q{
+	CREATE TABLE filters (id bigint NOT NULL, grp integer, f bloom, cf counting_bloom,
+	                      sf scalable_bloom);
+	SELECT create_distributed_table('filters', 'id');
+	INSERT INTO filters
+	SELECT id % 40, grp, bloom_agg(k, 100000, 0.01), counting_bloom_agg(k, 100000, 0.01),
+	       scalable_bloom_union_agg(bloom_add(scalable_bloom_empty(1000, 0.01), k))
+	  FROM events_local WHERE k IS NOT NULL GROUP BY id % 40, grp;
+	INSERT INTO filters (id, grp) VALUES (41, 1);
+	CREATE TABLE filters_local AS SELECT * FROM filters;
+});
+is($coord->safe_psql('postgres',
+		q{SELECT count(DISTINCT nodeport) FROM citus_shards WHERE table_name = 'filters'::regclass}),
+	'2', 'the filters are on both workers');
+
+# Every aggregate of the extension whose arguments are not polymorphic has
+# a state type Citus splits (not internal).
+is($coord->safe_psql('postgres', q{
+	SELECT count(*) FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid
+	  JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass AND d.deptype = 'e'
+	 WHERE a.aggtranstype = 'internal'::regtype
+	   AND NOT EXISTS (SELECT FROM unnest(p.proargtypes) t
+	                    WHERE t IN ('anyelement'::regtype, 'anycompatible'::regtype))}),
+	'0', 'no aggregate of a fixed key type keeps an internal state');
+
+my @split = ('bloom_agg(k, 100000, 0.01)', 'bloom_agg(t)', 'bloom_agg(u, 4096, 5, 42)',
+	'bloom_agg(s)', 'bloom_agg(c, 100000, 0.01)', 'counting_bloom_agg(k)',
+	'counting_bloom_agg(t, 100000, 0.01)', 'scalable_bloom_agg(k)',
+	'scalable_bloom_agg(t, 1000, 0.01)', 'bloom_parquet_agg(k, 100000, 0.01)',
+	'bloom_parquet_agg(u, 100000, 0.01)', 'bloom_ngram_agg(t)', 'bloom_ngram_agg(t, 4)',
+	'bloom_token_agg(t)');
+my @split_filters = ('bloom_union_agg(f)', 'bloom_intersect_agg(f)',
+	'counting_bloom_union_agg(cf)', 'bloom_union_agg(cf)', 'scalable_bloom_union_agg(sf)',
+	'bloom_union_agg(sf)');
+my $notsplit = 0;
+for my $agg (@split, @split_filters)
 {
-	like($coord->safe_psql('postgres', "EXPLAIN VERBOSE SELECT $agg FROM events"),
-		qr/partial_agg\(/, "$agg is split");
+	my $table = (grep { $_ eq $agg } @split_filters) ? 'filters' : 'events';
+	my $p = $coord->safe_psql('postgres', "EXPLAIN VERBOSE SELECT $agg FROM $table");
+	(my $name = $agg) =~ s/\(.*//;
+	next if $p =~ /partial_agg\('public\.\Q$name\E\(/;
+	$notsplit++;
+	diag("not split: $agg\n$p");
 }
+is($notsplit, 0, scalar(@split) + scalar(@split_filters)
+	  . ' aggregates run on the shards (worker_partial_agg in the workers\' queries)');
+my $uplan = $coord->safe_psql('postgres', 'EXPLAIN VERBOSE SELECT bloom_union_agg(f) FROM filters');
+note("EXPLAIN VERBOSE SELECT bloom_union_agg(f) FROM filters:\n$uplan");
 like($coord->safe_psql('postgres',
 		'EXPLAIN VERBOSE SELECT grp, bloom_agg(k, 100000, 0.01) FROM events GROUP BY grp'),
 	qr/partial_agg\(/, 'grouped by a non-distribution column: split');
@@ -124,6 +171,25 @@ my @queries = (
 	'SELECT bloom_token_agg(t) FROM %s WHERE id < 2000',
 	'SELECT bloom_parquet_agg(k, 100000, 0.01) FROM %s',
 	'SELECT bloom_union_agg(f) FROM (SELECT grp, bloom_agg(k, 100000, 0.01) AS f FROM %s GROUP BY grp) s',
+	'SELECT bloom_ngram_agg(t, 4) FROM %s WHERE id < 2000',
+	'SELECT grp, bloom_token_agg(t) FILTER (WHERE id % 2 = 0) FROM %s WHERE id < 3000 GROUP BY grp ORDER BY grp',
+	'SELECT bloom_parquet_agg(t, 100000, 0.01) FROM %s',
+	'SELECT bloom_to_parquet(bloom_parquet_agg(u, 100000, 0.01)) FROM %s',
+	'SELECT grp, bloom_parquet_agg(s, 100000, 0.01) FROM %s GROUP BY grp ORDER BY grp',
+	'SELECT counting_bloom_agg(t, 100000, 0.01) FILTER (WHERE grp > 2) FROM %s',
+);
+# the set-operation aggregates over the distributed filters
+my @fqueries = (
+	'SELECT bloom_union_agg(f) FROM %s',
+	'SELECT bloom_intersect_agg(f) FROM %s',
+	'SELECT bloom_intersect_agg(f) FROM %s WHERE id < 0',
+	'SELECT counting_bloom_union_agg(cf) FROM %s',
+	'SELECT bloom_union_agg(cf) FROM %s',
+	'SELECT scalable_bloom_union_agg(sf) FROM %s',
+	'SELECT bloom_union_agg(sf) FROM %s',
+	'SELECT grp, bloom_union_agg(f), bloom_union_agg(cf) FROM %s GROUP BY grp ORDER BY grp',
+	'SELECT bloom_union_agg(f) FILTER (WHERE grp < 3) FROM %s',
+	'WITH u AS (SELECT grp, bloom_union_agg(sf) AS f FROM %s GROUP BY grp) SELECT bloom_union_agg(f) FROM u',
 );
 my $differ = 0;
 for my $q (@queries)
@@ -136,10 +202,22 @@ for my $q (@queries)
 		diag("differs: $q (" . length($dist) . ' and ' . length($local) . ' characters)');
 	}
 }
-is($differ, 0, scalar(@queries) . ' aggregate queries: distributed equals local');
+for my $q (@fqueries)
+{
+	my $dist = $coord->safe_psql('postgres', sprintf($q, 'filters'));
+	my $local = $coord->safe_psql('postgres', sprintf($q, 'filters_local'));
+	if ($dist ne $local || ($dist eq '' && $q !~ /id < 0/))
+	{
+		$differ++;
+		diag("differs: $q (" . length($dist) . ' and ' . length($local) . ' characters)');
+	}
+}
+is($differ, 0, scalar(@queries) + scalar(@fqueries)
+	  . ' aggregate queries: distributed equals local');
 
-# A scalable filter depends on the order of insertion (its rows are gathered
-# on the coordinator in the shards' order): it keeps its members and its rate.
+# A scalable filter depends on the order of insertion: the shards send the
+# exact sets of their hashes, the coordinator builds the filter from their
+# union, which keeps the members and the rate (not the bytes).
 is($coord->safe_psql('postgres', q{
 	SELECT count(*) FROM events_local e, (SELECT scalable_bloom_agg(k) AS f FROM events) s
 	 WHERE e.k IS NOT NULL AND NOT s.f @> e.k}),

@@ -972,9 +972,13 @@ class Fuzzer:
                                    'counting', 'scalable', 'xyz', '日本', 'ü', 'a' * 300, '%_%_%', 'timeout',
                                    'svc1 timeout', '...', '\\\\', 'x\\']))
         if typ == 'bloom_agg_state':
-            # a state of the filter phase built from a filter's binary form (tag b, phase f, no rows,
-            # no sizing arguments), or that text mutated at one hex digit, or truncated
-            st = "('\\x6266000000000000000000' || encode(bloom_send(%s), 'hex'))" % self.filter_expr('bloom', depth + 1)
+            # a state of the filter phase built from a filter's binary form (the kind's tag b, c or
+            # s, phase f, no rows, no sizing arguments) -- the value and union aggregates' states
+            # of every kind -- or that text mutated at one hex digit, or truncated
+            kind = rng.choice(['bloom', 'bloom', 'counting_bloom', 'scalable_bloom'])
+            tag = {'bloom': '62', 'counting_bloom': '63', 'scalable_bloom': '73'}[kind]
+            st = "('\\x%s66000000000000000000' || encode(%s_send(%s), 'hex'))" % (
+                tag, kind, self.filter_expr(kind, depth + 1))
             r = rng.random()
             if r < 0.3:
                 st = "overlay(%s placing '%s' from %d for 1)" % (st, rng.choice('0f7a'), rng.randrange(3, 120))

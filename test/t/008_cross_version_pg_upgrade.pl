@@ -6,7 +6,8 @@
 # extension version, database "v10" at extension version 1.0, updated with
 # ALTER EXTENSION ... UPDATE after the server upgrade.  Every filter must be
 # bit-identical afterwards and answer every probe identically.  bloomskip
-# indexes (database "cur": several operator classes, multicolumn, rows added
+# indexes (database "cur": several operator classes, the search classes --
+# n-gram, case-folded n-gram, tsvector, array, jsonb --, multicolumn, rows added
 # after the build so that some ranges are open, staged and sliced) must
 # keep their pages and answer as before and as the sequential scan, and
 # take new rows on the new server.
@@ -56,6 +57,24 @@ CREATE INDEX skt_tn ON skt USING bloomskip (t, n);
 CREATE INDEX skt_ud ON skt USING bloomskip (u, d) WITH (pages_per_range = 4);
 INSERT INTO skt SELECT i, md5(i::text), i / 7.0, md5(i::text)::uuid, date '2000-01-01' + i % 5000,
 	repeat('q', 60) FROM generate_series(30001, 60000) i;
+CREATE TABLE skx (i int, msg text, tags text[], attrs jsonb, tsv tsvector) WITH (autovacuum_enabled = false);
+INSERT INTO skx SELECT * FROM skx_rows(1, 20000);
+CREATE INDEX skx_msg ON skx USING bloomskip (msg text_ngram_bloomskip_ops);
+CREATE INDEX skx_msg_ci ON skx USING bloomskip (msg text_ngram_ci_bloomskip_ops);
+CREATE INDEX skx_tsv ON skx USING bloomskip (tsv);
+CREATE INDEX skx_tags ON skx USING bloomskip (tags);
+CREATE INDEX skx_attrs ON skx USING bloomskip (attrs);
+INSERT INTO skx SELECT * FROM skx_rows(20001, 40000);
+};
+# the rows of the search classes' table: log lines, tags, attributes
+my $skx_rows = q{
+CREATE FUNCTION skx_rows(a int, b int) RETURNS TABLE (i int, msg text, tags text[], attrs jsonb, tsv tsvector)
+LANGUAGE sql IMMUTABLE AS $$
+SELECT g, 'line ' || md5(g::text) || ' Word' || (g % 1000), ARRAY['t' || (g % 500), 'id' || g],
+	jsonb_build_object('k' || (g % 40), g, 'svc', 's' || (g % 7)),
+	to_tsvector('simple', 'w' || (g % 3000) || ' x' || md5(g::text))
+FROM generate_series(a, b) g
+$$;
 };
 my $skip_queries = q{
 SELECT 'k ' || count(*) FROM skt WHERE k = ANY (ARRAY(SELECT k FROM skt WHERE k % 97 = 0) || '{-1,70000}'::int8[]);
@@ -65,11 +84,23 @@ SELECT 'n ' || count(*) FROM skt WHERE n = ANY (ARRAY(SELECT n FROM skt WHERE k 
 SELECT 'u ' || count(*) FROM skt WHERE u = ANY (ARRAY(SELECT u FROM skt WHERE k % 79 = 0));
 SELECT 'd ' || count(*) FROM skt WHERE d = date '2003-05-05';
 SELECT 'check ' || bloomskip_check('skt_k') || bloomskip_check('skt_tn') || bloomskip_check('skt_ud');
+SELECT 'like ' || count(*) FROM skx WHERE msg LIKE '%Word777';
+SELECT 'ilike ' || count(*) FROM skx WHERE msg ILIKE '%word123';
+SELECT 're ' || count(*) FROM skx WHERE msg ~ 'Word(12|34)5$';
+SELECT 'rei ' || count(*) FROM skx WHERE msg ~* 'WORD99[0-9]$';
+SELECT 'ts ' || count(*) FROM skx WHERE tsv @@ to_tsquery('simple', 'w1234');
+SELECT 'tags ' || count(*) FROM skx WHERE tags @> ARRAY['t77'];
+SELECT 'tags2 ' || count(*) FROM skx WHERE tags && ARRAY['id5', 'id30005', 'id55555'];
+SELECT 'key ' || count(*) FROM skx WHERE attrs ? 'k13';
+SELECT 'pair ' || count(*) FROM skx WHERE attrs @> '{"svc": "s3", "k5": 45}';
+SELECT 'check ' || bloomskip_check('skx_msg') || bloomskip_check('skx_msg_ci') || bloomskip_check('skx_tsv')
+	|| bloomskip_check('skx_tags') || bloomskip_check('skx_attrs');
 };
 my $skip_filters = q{
 SELECT md5(string_agg(i::text || ':' || r || ':' || bloom_to_bytea(bloomskip_range_filter(i, r))::text, ','
 	ORDER BY i::text, r)) || ' ' || string_agg(DISTINCT i::text || (SELECT x::text FROM bloomskip_info(i) x), ',')
-FROM unnest(ARRAY['skt_k', 'skt_tn', 'skt_ud']::regclass[]) i,
+FROM unnest(ARRAY['skt_k', 'skt_tn', 'skt_ud', 'skx_msg', 'skx_msg_ci', 'skx_tsv', 'skx_tags',
+	'skx_attrs']::regclass[]) i,
 	LATERAL generate_series(0, (SELECT summarized_ranges - 1 FROM bloomskip_info(i))) r
 };
 # the answers of the bloomskip indexes (bitmap scans only) or of the
@@ -121,7 +152,7 @@ for my $db (qw(cur v10))
 	is(join(' ', grep { (split / /)[3] ne '0' } @ans), '', "$db on $oldv: no false negatives");
 }
 my $bt_old = fingerprints($old, 'cur');
-$old->safe_psql('cur', $skip_setup);
+$old->safe_psql('cur', $skx_rows . $skip_setup);
 my $skip_old = skip_answers($old, 'index');
 my $skip_filters_old = $old->safe_psql('cur', $skip_filters);
 is($skip_old, skip_answers($old, 'seq'), "bloomskip on $oldv: the index answers as the sequential scan");
@@ -191,7 +222,8 @@ is(skip_answers($new, 'index'), $skip_old, "bloomskip: the same answers after pg
 like($new->safe_psql('cur', 'SET enable_seqscan = off; EXPLAIN (COSTS OFF) SELECT * FROM skt WHERE k = 5'),
 	qr/Bitmap Index Scan on skt_k/, "bloomskip: used by the planner on $newv");
 $new->safe_psql('cur', q{INSERT INTO skt SELECT i, md5(i::text), i / 7.0, md5(i::text)::uuid,
-	date '2000-01-01' + i % 5000, repeat('r', 60) FROM generate_series(60001, 90000) i});
+	date '2000-01-01' + i % 5000, repeat('r', 60) FROM generate_series(60001, 90000) i;
+	INSERT INTO skx SELECT * FROM skx_rows(40001, 60000)});
 is(skip_answers($new, 'index'), skip_answers($new, 'seq'),
 	"bloomskip: rows added on $newv found as the sequential scan finds them");
 

@@ -14,7 +14,8 @@
 # bloomskip n-gram ci; on the tsvector table none, GIN and bloomskip.  Cases:
 # a needle in one line by ILIKE, ~, ~* and @@ (its lexemes); a rare event
 # (one line in 10,007) by ILIKE, ~ and @@; a common word (one line in 7) by
-# ~*, ILIKE and @@.  Per index and case: one round under EXPLAIN (ANALYZE,
+# ~*, ILIKE and @@ (for bloomskip also forced both ways: a sequential
+# scan and the bitmap scan over the index).  Per index and case: one round under EXPLAIN (ANALYZE,
 # BUFFERS) (the planner's plan, shared buffers hit + read), then
 # BENCH_SKIPTEXT_REPS timed rounds (default 3), median; every count checked
 # against the sequential scan's.  Then as many lines again are appended
@@ -95,9 +96,10 @@ SELECT format('| %s | %s | %s | %s | %s | %s | %s |', i.idx, coalesce(pg_size_pr
 SQL
 )
 ROWS=$(stx_q <<'SQL'
-SELECT format('| %s | %s | %s | %s | %s | %s |', s.kase, s.idx, s.buffers, round(s.ms::numeric, 1), s.plan,
+SELECT format('| %s | %s | %s | %s | %s | %s | %s |', s.kase, s.idx, s.mode, s.buffers, round(s.ms::numeric, 1), s.plan,
 	CASE WHEN s.wrong = 0 THEN 'yes' ELSE 'NO' END)
-  FROM stx_sum s JOIN sng_idx i ON i.idx = s.idx ORDER BY s.ord, i.ord;
+  FROM stx_sum s JOIN sng_idx i ON i.idx = s.idx
+ ORDER BY s.ord, i.ord, array_position(ARRAY['seq forced', 'planner', 'index forced'], s.mode);
 SQL
 )
 RATIOS=$(stx_q <<'SQL'
@@ -108,8 +110,18 @@ SELECT format('| %s / %s | %s | %s | %s | %s |', b.idx, g.idx, round((b.bytes::n
 	   FROM stx_append ab, stx_append ag WHERE ab.idx = b.idx AND ag.idx = g.idx),
 	(SELECT string_agg(format('%s: buffers x%s, ms x%s', sb.kase,
 		round(sb.buffers::numeric / nullif(sg.buffers, 0), 2), round((sb.ms / nullif(sg.ms, 0))::numeric, 2)), '; ' ORDER BY sb.ord)
-	   FROM stx_sum sb JOIN stx_sum sg ON sg.kase = sb.kase AND sg.idx = g.idx WHERE sb.idx = b.idx))
+	   FROM stx_sum sb JOIN stx_sum sg ON sg.kase = sb.kase AND sg.idx = g.idx AND sg.mode = 'planner'
+	  WHERE sb.idx = b.idx AND sb.mode = 'planner'))
   FROM stx_anchor x JOIN sng_idx b ON b.idx = x.idx JOIN sng_idx g ON g.idx = x.anchor ORDER BY b.ord;
+SQL
+)
+COMMON=$(stx_q <<'SQL'
+SELECT format('| %s | %s | %s | %s | %s | %s |', p.kase, p.idx, round(p.ms::numeric, 1), round(s.ms::numeric, 1),
+	round(f.ms::numeric, 1), round((p.ms / least(s.ms, f.ms))::numeric, 2))
+  FROM stx_sum p JOIN stx_sum s ON s.idx = p.idx AND s.kase = p.kase AND s.mode = 'seq forced'
+	JOIN stx_sum f ON f.idx = p.idx AND f.kase = p.kase AND f.mode = 'index forced'
+	JOIN sng_idx i ON i.idx = p.idx
+ WHERE p.mode = 'planner' ORDER BY p.ord, i.ord;
 SQL
 )
 SETTINGS=$(bench_settings)
@@ -127,11 +139,15 @@ SETTINGS=$(bench_settings)
 	echo "|---|---|---|---|---|---|---|"
 	echo "$INDEXES"
 	echo
-	echo "| case | index | buffers | ms | plan | count = seq scan |"
-	echo "|---|---|---|---|---|---|"
+	echo "| case | index | plan chosen by | buffers | ms | plan | count = seq scan |"
+	echo "|---|---|---|---|---|---|---|"
 	echo "$ROWS"
 	echo
 	echo "| ratio | size | build | appends | lookups |"
 	echo "|---|---|---|---|---|"
 	echo "$RATIOS"
+	echo
+	echo "| common needle | index | planner ms | seq scan ms | forced bitmap ms | planner / better |"
+	echo "|---|---|---|---|---|---|"
+	echo "$COMMON"
 } | tee "$STX_OUT"

@@ -11,13 +11,15 @@
 -- buffers are read by sng_plan and sng_buffers.  The cases are
 -- conditions: each is run as the planner plans it with
 -- whichever index exists (a condition the index does not serve runs as a
--- sequential scan, as it would for a user).
+-- sequential scan, as it would for a user).  For bloomskip the common
+-- needles also run forced both ways (a sequential scan; the bitmap scan over
+-- the index), so the planner's choice is measured against the better one.
 
 CREATE FUNCTION stx_escape(s text) RETURNS text LANGUAGE sql IMMUTABLE AS
 $$ SELECT regexp_replace(s, '([.*+?^${}()|\[\]\\])', '\\\1', 'g') $$;
 
 CREATE TABLE stx_case (ord int, kase text, cond text, expect bigint, tbl text DEFAULT 'logs');
-CREATE TABLE stx_r (idx text, kase text, rep int, ms float8, buffers bigint, nrows bigint, plan text);
+CREATE TABLE stx_r (idx text, kase text, mode text, rep int, ms float8, buffers bigint, nrows bigint, plan text);
 -- each index's table and the GIN index it is compared with
 CREATE TABLE stx_anchor (idx text, tbl text, anchor text);
 INSERT INTO stx_anchor VALUES ('none', 'logs', NULL), ('pg_trgm GIN', 'logs', NULL),
@@ -92,36 +94,55 @@ BEGIN
 END
 $$;
 
--- every case of the index's table: round 0 under EXPLAIN (ANALYZE,
--- BUFFERS), rounds 1 .. reps timed
-CREATE FUNCTION stx_measure(label text, reps int) RETURNS void
+-- one round under EXPLAIN (ANALYZE, BUFFERS), then reps timed rounds; mode
+-- 'planner', 'seq forced' or 'index forced'
+CREATE FUNCTION stx_run(label text, c stx_case, mode text, reps int) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
-	c record;
 	j json;
 	t0 timestamptz;
 	n bigint;
-	q text;
+	q text := 'SELECT count(*) FROM ' || c.tbl || ' WHERE ' || c.cond;
+BEGIN
+	PERFORM set_config('enable_bitmapscan', (mode <> 'seq forced')::text, true);
+	PERFORM set_config('enable_indexscan', (mode <> 'seq forced')::text, true);
+	PERFORM set_config('enable_seqscan', (mode <> 'index forced')::text, true);
+	EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, COSTS OFF, FORMAT JSON) ' || q INTO j;
+	INSERT INTO stx_r VALUES (label, c.kase, mode, 0, NULL, sng_buffers(j->0->'Plan'), NULL, sng_plan(j->0->'Plan'));
+	FOR r IN 1 .. reps LOOP
+		t0 := clock_timestamp();
+		EXECUTE q INTO n;
+		INSERT INTO stx_r VALUES (label, c.kase, mode, r, 1000 * extract(epoch FROM clock_timestamp() - t0), NULL, n, NULL);
+	END LOOP;
+	PERFORM set_config('enable_bitmapscan', 'on', true);
+	PERFORM set_config('enable_indexscan', 'on', true);
+	PERFORM set_config('enable_seqscan', 'on', true);
+END
+$$;
+
+-- every case of the index's table as the planner plans it; for bloomskip,
+-- the common needles also forced both ways
+CREATE FUNCTION stx_measure(label text, reps int) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+	c stx_case;
 BEGIN
 	FOR c IN SELECT * FROM stx_case WHERE tbl = (SELECT tbl FROM stx_anchor WHERE idx = label) ORDER BY ord LOOP
-		q := 'SELECT count(*) FROM ' || c.tbl || ' WHERE ' || c.cond;
-		EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, COSTS OFF, FORMAT JSON) ' || q INTO j;
-		INSERT INTO stx_r VALUES (label, c.kase, 0, NULL, sng_buffers(j->0->'Plan'), NULL, sng_plan(j->0->'Plan'));
-		FOR r IN 1 .. reps LOOP
-			t0 := clock_timestamp();
-			EXECUTE q INTO n;
-			INSERT INTO stx_r VALUES (label, c.kase, r, 1000 * extract(epoch FROM clock_timestamp() - t0), NULL, n, NULL);
-		END LOOP;
+		PERFORM stx_run(label, c, 'planner', reps);
+		IF label LIKE 'bloomskip%' AND c.kase LIKE '% common' THEN
+			PERFORM stx_run(label, c, 'seq forced', reps);
+			PERFORM stx_run(label, c, 'index forced', reps);
+		END IF;
 	END LOOP;
 END
 $$;
 
--- per index and case: median ms, buffers, plan, counts right
+-- per index, case and mode: median ms, buffers, plan, counts right
 CREATE VIEW stx_sum AS
-SELECT r.idx, r.kase, c.ord,
+SELECT r.idx, r.kase, r.mode, c.ord,
 	percentile_cont(0.5) WITHIN GROUP (ORDER BY r.ms) FILTER (WHERE r.rep > 0) AS ms,
 	max(r.buffers) FILTER (WHERE r.rep = 0) AS buffers,
 	max(r.plan) FILTER (WHERE r.rep = 0) AS plan,
 	count(*) FILTER (WHERE r.rep > 0 AND r.nrows IS DISTINCT FROM c.expect) AS wrong
   FROM stx_r r JOIN stx_case c ON c.kase = r.kase
- GROUP BY r.idx, r.kase, c.ord;
+ GROUP BY r.idx, r.kase, r.mode, c.ord;

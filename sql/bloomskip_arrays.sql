@@ -66,6 +66,11 @@ SELECT * FROM ev WHERE tags @> ARRAY['rare:quokka', 'env:0'];
 SELECT * FROM ev WHERE tags && ARRAY['rare:quokka', 'user:5'];
 \o
 DROP INDEX ev_tags_idx;
+-- the README's advice for rare values on scattered rows: smaller ranges
+CREATE INDEX ON ev USING bloomskip (tags) WITH (pages_per_range = 4);
+SELECT pages_per_range, (arr_diff('ev', 'ev_tags_idx', $$tags @> ARRAY['rare:quokka']$$)).*
+FROM bloomskip_info('ev_tags_idx');
+DROP INDEX ev_tags_idx;
 
 CREATE TABLE aq (q text);
 INSERT INTO aq VALUES

@@ -9,14 +9,18 @@
 #
 # Data: the events of bench/skiparray.sql (BENCH_SKIPARRAY_ROWS, default
 # 1,000,000), a text[] of tags, a bigint[] of ids and a jsonb of
-# attributes.  Indexes, each alone on its column: none; GIN; bloomskip.
+# attributes.  Indexes, each alone on its column: none; GIN; bloomskip at
+# the default pages_per_range and at 4 (a rare value's heap pages against
+# the index's size).
 # Per index: the build (time, size); appends (BENCH_SKIPARRAY_APPEND events,
 # default a fifth of the rows, in batches of 10,000, into the table with the
 # index, against the same appends without one; deleted again and vacuumed
 # away, untimed; GIN's pending list is flushed as its inserts fill it, what
 # is left pending at the end is not counted); the cases of
 # its column: one round under EXPLAIN (ANALYZE, BUFFERS) (the planner's plan,
-# shared buffers hit + read), then BENCH_SKIPARRAY_REPS timed rounds (default
+# shared buffers hit + read, split into the index scan's and the heap pages
+# visited; for bloomskip, the ranges returned against those holding a
+# matching row), then BENCH_SKIPARRAY_REPS timed rounds (default
 # 3), median, every count checked against the sequential scan's; for
 # bloomskip, the common cases also as a forced sequential scan and a forced
 # bitmap scan.  The machine may be shared: sizes and buffers are exact,

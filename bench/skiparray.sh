@@ -9,14 +9,18 @@
 #
 # Data: the events of bench/skiparray.sql (BENCH_SKIPARRAY_ROWS, default
 # 1,000,000), a text[] of tags, a bigint[] of ids and a jsonb of
-# attributes.  Indexes, each alone on its column: none; GIN; bloomskip.
+# attributes.  Indexes, each alone on its column: none; GIN; bloomskip at
+# the default pages_per_range and at 4 (a rare value's heap pages against
+# the index's size).
 # Per index: the build (time, size); appends (BENCH_SKIPARRAY_APPEND events,
 # default a fifth of the rows, in batches of 10,000, into the table with the
 # index, against the same appends without one; deleted again and vacuumed
 # away, untimed; GIN's pending list is flushed as its inserts fill it, what
 # is left pending at the end is not counted); the cases of
 # its column: one round under EXPLAIN (ANALYZE, BUFFERS) (the planner's plan,
-# shared buffers hit + read), then BENCH_SKIPARRAY_REPS timed rounds (default
+# shared buffers hit + read, split into the index scan's and the heap pages
+# visited; for bloomskip, the ranges returned against those holding a
+# matching row), then BENCH_SKIPARRAY_REPS timed rounds (default
 # 3), median, every count checked against the sequential scan's; for
 # bloomskip, the common cases also as a forced sequential scan and a forced
 # bitmap scan.  The machine may be shared: sizes and buffers are exact,
@@ -47,6 +51,9 @@ bloomskip ids|ids|CREATE INDEX ev_ix ON ev USING bloomskip (ids)
 GIN jsonb_ops attrs|attrs|CREATE INDEX ev_ix ON ev USING gin (attrs)
 GIN jsonb_path_ops attrs|attrs|CREATE INDEX ev_ix ON ev USING gin (attrs jsonb_path_ops)
 bloomskip attrs|attrs|CREATE INDEX ev_ix ON ev USING bloomskip (attrs)
+bloomskip tags, pages_per_range 4|tags|CREATE INDEX ev_ix ON ev USING bloomskip (tags) WITH (pages_per_range = 4)
+bloomskip ids, pages_per_range 4|ids|CREATE INDEX ev_ix ON ev USING bloomskip (ids) WITH (pages_per_range = 4)
+bloomskip attrs, pages_per_range 4|attrs|CREATE INDEX ev_ix ON ev USING bloomskip (attrs) WITH (pages_per_range = 4)
 EOF2
 }
 
@@ -99,9 +106,13 @@ SELECT format('| %s | %s | %s | %s | %s |', idx, coalesce(pg_size_pretty(bytes),
 SQL
 )
 ROWS=$(ska_q <<'SQL'
-SELECT format('| %s | %s | %s | %s | %s | %s | %s |', s.kase, s.idx, s.mode, s.buffers, round(s.ms::numeric, 1), s.plan,
-	CASE WHEN s.wrong = 0 THEN 'yes' ELSE 'NO' END)
-  FROM ska_sum s JOIN ska_idx i ON i.idx = s.idx ORDER BY s.ord, i.ord, s.mode DESC;
+SELECT format('| %s | %s | %s | %s | %s | %s | %s | %s | %s |', s.kase, s.idx, s.mode, s.buffers,
+	coalesce(s.index_buffers || ' + ' || s.heap_pages, '-'),
+	coalesce(g.returned || ' / ' || g.holding || ' (+' || g.tail_pages || ')', '-'),
+	round(s.ms::numeric, 1), s.plan, CASE WHEN s.wrong = 0 THEN 'yes' ELSE 'NO' END)
+  FROM ska_sum s JOIN ska_idx i ON i.idx = s.idx
+	LEFT JOIN ska_ranges g ON g.idx = s.idx AND g.kase = s.kase AND s.mode = 'planner'
+ ORDER BY s.ord, i.ord, s.mode DESC;
 SQL
 )
 # bloomskip against each GIN of its column: size, build, appends' own cost,
@@ -142,8 +153,10 @@ SETTINGS=$(bench_settings)
 	echo "|---|---|---|---|---|"
 	echo "$INDEXES"
 	echo
-	echo "| case | index | plan chosen by | buffers | ms | plan | count = seq scan |"
-	echo "|---|---|---|---|---|---|---|"
+	echo "Buffers split: the bitmap index scan's buffers + the heap pages the bitmap heap scan visits (the buffers beyond the two: other pages the executor reads, such as the visibility map).  Ranges: the summarized ranges the bloomskip scan returned / how many of them hold a matching row (the rest are false positives of the filters), and (+n) the open tail's pages returned whole."
+	echo
+	echo "| case | index | plan chosen by | buffers | index + heap pages | ranges returned / holding a row | ms | plan | count = seq scan |"
+	echo "|---|---|---|---|---|---|---|---|---|"
 	echo "$ROWS"
 	echo
 	echo "| ratio | size | build | appends (index's share) | lookups (bloomskip / GIN) |"

@@ -20,7 +20,12 @@
 CREATE TABLE ska_case (ord int, col text, kase text, cond text, expect bigint);
 CREATE TABLE ska_idx (ord serial, idx text, col text, ddl text, build_ms float8, bytes bigint,
 	append_ms float8, info text);
-CREATE TABLE ska_r (idx text, kase text, mode text, rep int, ms float8, buffers bigint, nrows bigint, plan text);
+CREATE TABLE ska_r (idx text, kase text, mode text, rep int, ms float8, buffers bigint, nrows bigint, plan text,
+	index_buffers bigint, heap_pages bigint);
+-- per bloomskip index and rare case: the ranges the bitmap returned (the
+-- summarized ones; the open tail's pages apart), and how many of them hold a
+-- matching row (the rest are the filters' false positives)
+CREATE TABLE ska_ranges (idx text, kase text, returned bigint, holding bigint, tail_pages bigint);
 
 CREATE FUNCTION ska_tags(i bigint) RETURNS text[] LANGUAGE sql IMMUTABLE AS $$
 	SELECT ARRAY['env:' || (i % 3), 'svc:' || (i % 50), 'user:' || (i * 7919 % 100003)]
@@ -113,6 +118,42 @@ BEGIN
 END
 $$;
 
+-- the buffers of a plan's index scans (Bitmap Index Scan nodes)
+CREATE FUNCTION ska_index_buffers(p json) RETURNS bigint
+LANGUAGE sql IMMUTABLE AS $$
+	SELECT CASE WHEN p->>'Node Type' = 'Bitmap Index Scan' THEN sng_buffers(p) ELSE 0 END +
+		coalesce((SELECT sum(ska_index_buffers(c))::bigint FROM json_array_elements(p->'Plans') AS c), 0)
+$$;
+
+-- the heap pages a plan's bitmap heap scans visit (lossy and exact); NULL without one
+CREATE FUNCTION ska_heap_pages(p json) RETURNS bigint
+LANGUAGE sql IMMUTABLE AS $$
+	SELECT CASE WHEN p->>'Node Type' = 'Bitmap Heap Scan'
+		THEN coalesce((p->>'Lossy Heap Blocks')::bigint, 0) + coalesce((p->>'Exact Heap Blocks')::bigint, 0)
+		ELSE (SELECT max(ska_heap_pages(c)) FROM json_array_elements(p->'Plans') AS c) END
+$$;
+
+-- For a bloomskip index's bitmap scan of case c that visited heap_pages
+-- pages: the summarized ranges it returned and how many hold a matching row
+-- (by a sequential scan: the block numbers of the rows c finds)
+CREATE FUNCTION ska_count_ranges(label text, c ska_case, heap_pages bigint) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+	ppr bigint;
+	summarized bigint;
+	tail bigint;
+	holding bigint;
+BEGIN
+	SELECT pages_per_range, summarized_ranges INTO ppr, summarized FROM bloomskip_info(to_regclass('ev_ix'));
+	tail := greatest(pg_relation_size('ev') / 8192 - summarized * ppr, 0);
+	PERFORM set_config('enable_bitmapscan', 'off', true);
+	EXECUTE 'SELECT count(DISTINCT (ctid::text::point)[0]::bigint / ' || ppr || ') FROM ev WHERE '
+		|| c.cond || ' AND (ctid::text::point)[0]::bigint < ' || summarized * ppr INTO holding;
+	PERFORM set_config('enable_bitmapscan', 'on', true);
+	INSERT INTO ska_ranges VALUES (label, c.kase, (heap_pages - tail + ppr - 1) / ppr, holding, tail);
+END
+$$;
+
 -- one round under EXPLAIN (ANALYZE, BUFFERS), then reps timed rounds
 CREATE FUNCTION ska_run(label text, c ska_case, mode text, reps int) RETURNS void
 LANGUAGE plpgsql AS $$
@@ -126,7 +167,8 @@ BEGIN
 	PERFORM set_config('enable_seqscan', (mode <> 'index forced')::text, true);
 	EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, COSTS OFF, FORMAT JSON) SELECT count(*) FROM ev WHERE '
 		|| c.cond INTO j;
-	INSERT INTO ska_r VALUES (label, c.kase, mode, 0, NULL, sng_buffers(j->0->'Plan'), NULL, sng_plan(j->0->'Plan'));
+	INSERT INTO ska_r VALUES (label, c.kase, mode, 0, NULL, sng_buffers(j->0->'Plan'), NULL, sng_plan(j->0->'Plan'),
+		ska_index_buffers(j->0->'Plan'), ska_heap_pages(j->0->'Plan'));
 	FOR r IN 1 .. reps LOOP
 		t0 := clock_timestamp();
 		EXECUTE 'SELECT count(*) FROM ev WHERE ' || c.cond INTO n;
@@ -147,6 +189,10 @@ DECLARE
 BEGIN
 	FOR c IN SELECT * FROM ska_case WHERE column_name IS NULL OR col = column_name ORDER BY ord LOOP
 		PERFORM ska_run(label, c, 'planner', reps);
+		IF label LIKE 'bloomskip%' AND c.kase NOT LIKE 'common%' THEN
+			PERFORM ska_count_ranges(label, c, (SELECT heap_pages FROM ska_r r
+				WHERE r.idx = label AND r.kase = c.kase AND r.mode = 'planner' AND r.rep = 0));
+		END IF;
 		IF label LIKE 'bloomskip%' AND c.kase LIKE 'common%' THEN
 			PERFORM ska_run(label, c, 'seq forced', reps);
 			PERFORM ska_run(label, c, 'index forced', reps);
@@ -161,6 +207,8 @@ SELECT r.idx, r.kase, r.mode, c.ord, c.col,
 	percentile_cont(0.5) WITHIN GROUP (ORDER BY r.ms) FILTER (WHERE r.rep > 0) AS ms,
 	max(r.buffers) FILTER (WHERE r.rep = 0) AS buffers,
 	max(r.plan) FILTER (WHERE r.rep = 0) AS plan,
+	max(r.index_buffers) FILTER (WHERE r.rep = 0) AS index_buffers,
+	max(r.heap_pages) FILTER (WHERE r.rep = 0) AS heap_pages,
 	count(*) FILTER (WHERE r.rep > 0 AND r.nrows IS DISTINCT FROM c.expect) AS wrong
   FROM ska_r r JOIN ska_case c ON c.kase = r.kase
  GROUP BY r.idx, r.kase, r.mode, c.ord, c.col;

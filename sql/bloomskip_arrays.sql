@@ -66,6 +66,11 @@ SELECT * FROM ev WHERE tags @> ARRAY['rare:quokka', 'env:0'];
 SELECT * FROM ev WHERE tags && ARRAY['rare:quokka', 'user:5'];
 \o
 DROP INDEX ev_tags_idx;
+-- the README's advice for rare values on scattered rows: smaller ranges
+CREATE INDEX ON ev USING bloomskip (tags) WITH (pages_per_range = 4);
+SELECT pages_per_range, (arr_diff('ev', 'ev_tags_idx', $$tags @> ARRAY['rare:quokka']$$)).*
+FROM bloomskip_info('ev_tags_idx');
+DROP INDEX ev_tags_idx;
 
 CREATE TABLE aq (q text);
 INSERT INTO aq VALUES
@@ -156,5 +161,42 @@ SET max_parallel_workers_per_gather = 0;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM pl WHERE tags @> '{1}';
 RESET max_parallel_workers_per_gather;
 SELECT (arr_diff('pl', 'pl_tags', 'tags @> ''{4242}''')).*, (arr_diff('pl', 'pl_tags', 'tags @> ''{1}''')).*;
+
+-- the scan reads the heap pages of exactly the ranges whose filters hold
+-- what the condition asks -- @>: every element (a rare and a common one:
+-- the rare one's ranges, no more), &&: one of them (the union of the
+-- elements' ranges) -- and the open tail.  The oracle: each summarized
+-- range's own filter (bloomskip_range_filter).
+CREATE FUNCTION arr_pages(cond text) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+	j json;
+BEGIN
+	PERFORM set_config('enable_seqscan', 'off', true);
+	EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, FORMAT JSON) SELECT count(*) FROM pl WHERE '
+		|| cond INTO j;
+	PERFORM set_config('enable_seqscan', 'on', true);
+	RETURN coalesce((j->0->'Plan'->'Plans'->0->>'Lossy Heap Blocks')::bigint, 0) +
+		coalesce((j->0->'Plan'->'Plans'->0->>'Exact Heap Blocks')::bigint, 0);
+END
+$$;
+CREATE FUNCTION arr_range_pages(need_all boolean, elems int[]) RETURNS bigint
+LANGUAGE sql AS $$
+	WITH i AS (SELECT * FROM bloomskip_info('pl_tags')),
+	hit AS (SELECT r FROM i, generate_series(0, i.summarized_ranges - 1) r
+		WHERE CASE WHEN need_all
+			THEN (SELECT bool_and(bloom_contains(bloomskip_range_filter('pl_tags', r), e)) FROM unnest(elems) e)
+			ELSE (SELECT bool_or(bloom_contains(bloomskip_range_filter('pl_tags', r), e)) FROM unnest(elems) e) END)
+	SELECT (SELECT count(*) FROM hit) * i.pages_per_range +
+		(pg_relation_size('pl') / 8192 - i.summarized_ranges * i.pages_per_range)
+	  FROM i
+$$;
+SELECT arr_pages('tags @> ''{4242}''') = arr_range_pages(true, '{4242}') AS rare,
+	arr_pages('tags @> ''{4242, 2}''') = arr_range_pages(true, '{4242, 2}') AS rare_and_common,
+	arr_pages('tags @> ''{4242, 2}''') = arr_pages('tags @> ''{4242}''') AS common_adds_none,
+	arr_pages('tags && ''{4242, 4243, 9999}''') = arr_range_pages(false, '{4242, 4243, 9999}') AS any_of_three;
+SELECT (arr_diff('pl', 'pl_tags', 'tags @> ''{4242, 2}''')).*, (arr_diff('pl', 'pl_tags', 'tags && ''{4242, 4243, 9999}''')).*;
+DROP FUNCTION arr_pages(text);
+DROP FUNCTION arr_range_pages(boolean, int[]);
 DROP TABLE pl;
 DROP FUNCTION arr_diff(text, text, text);

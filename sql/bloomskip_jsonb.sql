@@ -113,6 +113,50 @@ EXPLAIN (COSTS OFF) SELECT count(*) FROM att WHERE doc @> '{"user": {"id": 3001}
 EXPLAIN (COSTS OFF) SELECT count(*) FROM att WHERE doc ? 'rare_key';
 EXPLAIN (COSTS OFF) SELECT count(*) FROM att WHERE doc @> '{"status": 404}';
 RESET max_parallel_workers_per_gather;
+-- the scan reads the heap pages of exactly the ranges whose filters hold
+-- the keys asked -- ?&: every one (a rare and a common key: the rare one's
+-- ranges, no more), ?|: one of them (their union) -- and the open tail.
+-- The oracle: each summarized range's own filter (bloomskip_range_filter;
+-- keys of one token, as bloom_token_may_contain splits its argument).
+CREATE TABLE jr (doc jsonb) WITH (autovacuum_enabled = false);
+INSERT INTO jr SELECT jsonb_build_object('svc', 's' || (i % 50), 'u' || (i * 7919 % 5003), true)
+FROM generate_series(1, 50000) i;
+CREATE INDEX jr_doc ON jr USING bloomskip (doc);
+CREATE FUNCTION js_pages(cond text) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+	j json;
+BEGIN
+	PERFORM set_config('enable_seqscan', 'off', true);
+	EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, FORMAT JSON) SELECT count(*) FROM jr WHERE '
+		|| cond INTO j;
+	PERFORM set_config('enable_seqscan', 'on', true);
+	RETURN coalesce((j->0->'Plan'->'Plans'->0->>'Lossy Heap Blocks')::bigint, 0) +
+		coalesce((j->0->'Plan'->'Plans'->0->>'Exact Heap Blocks')::bigint, 0);
+END
+$$;
+CREATE FUNCTION js_range_pages(need_all boolean, keys text[]) RETURNS bigint
+LANGUAGE sql AS $$
+	WITH i AS (SELECT * FROM bloomskip_info('jr_doc')),
+	hit AS (SELECT r FROM i, generate_series(0, i.summarized_ranges - 1) r
+		WHERE CASE WHEN need_all
+			THEN (SELECT bool_and(bloom_token_may_contain(bloomskip_range_filter('jr_doc', r), k)) FROM unnest(keys) k)
+			ELSE (SELECT bool_or(bloom_token_may_contain(bloomskip_range_filter('jr_doc', r), k)) FROM unnest(keys) k) END)
+	SELECT (SELECT count(*) FROM hit) * i.pages_per_range +
+		(pg_relation_size('jr') / 8192 - i.summarized_ranges * i.pages_per_range)
+	  FROM i
+$$;
+SELECT js_pages($$doc ? 'u4242'$$) = js_range_pages(true, '{u4242}') AS rare,
+	js_pages($$doc ?& '{u4242, svc}'$$) = js_range_pages(true, '{u4242, svc}') AS rare_and_common,
+	js_pages($$doc ?& '{u4242, svc}'$$) = js_pages($$doc ? 'u4242'$$) AS common_adds_none,
+	js_pages($$doc ?| '{u4242, u777, nowhere}'$$) = js_range_pages(false, '{u4242, u777, nowhere}')
+		AS any_of_three,
+	js_pages($$doc ? 'u4242'$$) < js_pages($$doc ?| '{u4242, u777, nowhere}'$$) AS union_grows;
+SELECT count(*) FILTER (WHERE doc ? 'u4242') AS rare_rows,
+	count(*) FILTER (WHERE doc ?| '{u4242, u777, nowhere}') AS any_rows FROM jr;
+DROP TABLE jr;
+DROP FUNCTION js_pages(text);
+DROP FUNCTION js_range_pages(boolean, text[]);
 -- the classes' support function 2
 SELECT f.opfname, p.amproc::regproc AS class_function
 FROM pg_amproc p JOIN pg_opfamily f ON f.oid = p.amprocfamily

@@ -12,7 +12,10 @@
  *		jsonb_ops answers it): the top-level object's keys and the string
  *		elements of a top-level array (a raw string scalar is one), each
  *		hashed as its bytes (bloom_hash_bytes, as a "token" filter hashes a
- *		token: a range's filter answers bloom_token_may_contain for a key).
+ *		token: a range's filter answers bloom_token_may_contain for a key of
+ *		one token; that function splits its argument at every character that
+ *		is not a letter, a digit or non-ASCII, so "user_id" is probed as
+ *		"user" and "id", keys the range need not hold).
  *	 pair keys: for every scalar (an object's value or an array's element,
  *		at any depth) the hash of its path -- the object keys leading to it;
  *		array positions are not part of it -- mixed with the scalar's hash,

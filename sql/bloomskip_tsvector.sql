@@ -71,8 +71,21 @@ FROM generate_series(1, 12001, 397) i,
 -- plainto_tsquery and websearch_to_tsquery
 SELECT (ts_diff($$tsv @@ websearch_to_tsquery('english', '"quokka marsupial" -wombat')$$)).*,
 	(ts_diff($$tsv @@ plainto_tsquery('english', 'quokka marsupials')$$)).*;
--- a range's filter answers bloom_token_may_contain for a lexeme as the index does
+-- a range's filter answers bloom_contains for a lexeme as the index does,
+-- a lexeme with a hyphen or a dot too (one key, not two tokens)
 SELECT (bloom_info(bloomskip_range_filter('docs_tsv', 0))).element_family,
-	bloom_token_may_contain(bloomskip_range_filter('docs_tsv', 0), 'lazi') AS lazi_in_range_0;
+	bloom_contains(bloomskip_range_filter('docs_tsv', 0), 'lazi'::text) AS lazi_in_range_0;
+CREATE TABLE tsd (tsv tsvector) WITH (autovacuum_enabled = false);
+INSERT INTO tsd SELECT to_tsvector('simple', 'host-' || i || ' at db' || i || '.example.com')
+FROM generate_series(1, 2000) i;
+CREATE INDEX tsd_tsv ON tsd USING bloomskip (tsv) WITH (pages_per_range = 2);
+SELECT count(*) FILTER (WHERE NOT bloom_contains(bloomskip_range_filter('tsd_tsv', x.r), x.lexeme))
+		AS lexemes_missing_from_their_range, count(*) > 2000 AS lexemes_checked
+FROM (SELECT (ctid::text::point)[0]::bigint / 2 AS r, unnest(tsvector_to_array(tsv)) AS lexeme FROM tsd) x,
+	bloomskip_info('tsd_tsv') i
+WHERE x.r < i.summarized_ranges;
+SELECT count(*) FILTER (WHERE lexeme LIKE '%-%' OR lexeme LIKE '%.%') > 0 AS some_lexemes_hold_separators
+FROM (SELECT unnest(tsvector_to_array(tsv)) AS lexeme FROM tsd) x;
+DROP TABLE tsd;
 DROP TABLE docs, tq;
 DROP FUNCTION ts_diff(text);

@@ -11,11 +11,9 @@
  *	 existence keys: what jsonb's ? finds, which is top level only (as
  *		jsonb_ops answers it): the top-level object's keys and the string
  *		elements of a top-level array (a raw string scalar is one), each
- *		hashed as its bytes (bloom_hash_bytes, as a "token" filter hashes a
- *		token: a range's filter answers bloom_token_may_contain for a key of
- *		one token; that function splits its argument at every character that
- *		is not a letter, a digit or non-ASCII, so "user_id" is probed as
- *		"user" and "id", keys the range need not hold).
+ *		hashed as its bytes (bloom_hash_bytes, as a text value hashes: a
+ *		range's filter, of family text_ops, answers bloom_contains(filter,
+ *		key) for any key as ? does).
  *	 pair keys: for every scalar (an object's value or an array's element,
  *		at any depth) the hash of its path -- the object keys leading to it;
  *		array positions are not part of it -- mixed with the scalar's hash,
@@ -246,12 +244,18 @@ skip_jsonb_query(const SkipKeyInfo *ki, int attno, const SkipMeta *meta, uint64 
 	}
 }
 
-/* The family of a range's filter: "token", as its existence keys are hashed. */
+/*
+ * The family of a range's filter: "text_ops", whose values (under a
+ * deterministic collation) hash as their bytes exactly as the existence keys
+ * do, so bloom_contains(filter, key) answers ? as the index does for any
+ * key.  Not "token": bloom_token_may_contain splits its argument into
+ * tokens, and a key such as "user_id" is not stored as "user" and "id".
+ */
 static void
 skip_jsonb_family(const SkipKeyInfo *ki, int attno, char *family, uint32 *collfp)
 {
 	memset(family, 0, BLOOM_FAMILY_LEN);
-	strlcpy(family, "token", BLOOM_FAMILY_LEN);
+	strlcpy(family, "text_ops", BLOOM_FAMILY_LEN);
 	*collfp = 0;
 }
 

@@ -6,9 +6,9 @@
  *	  for the lexemes every matching document holds.
  *
  * A value's keys are its lexemes, each hashed as its bytes with the
- * index's seed plus the column number (bloom_hash_bytes, as a "token"
- * filter hashes a token, so a range's filter answers
- * bloom_token_may_contain for a lexeme as the index does).  Positions and
+ * index's seed plus the column number (bloom_hash_bytes, as a text value
+ * hashes, so a range's filter answers bloom_contains(filter, lexeme) as the
+ * index does).  Positions and
  * weights are not keyed: a query's weight restriction or phrase distance
  * only narrows what the lexemes' presence allows.
  *
@@ -145,12 +145,18 @@ skip_tsv_query(const SkipKeyInfo *ki, int attno, const SkipMeta *meta, uint64 se
 	return true;
 }
 
-/* The family of a range's filter: "token", as bloom_token_agg names it. */
+/*
+ * The family of a range's filter: "text_ops", whose values hash as their
+ * bytes exactly as the lexemes do, so bloom_contains(filter, lexeme) answers
+ * as the index does for any lexeme.  Not "token": bloom_token_may_contain
+ * splits its argument, and a lexeme may hold characters it splits at
+ * ("foo-bar", "example.com").
+ */
 static void
 skip_tsv_family(const SkipKeyInfo *ki, int attno, char *family, uint32 *collfp)
 {
 	memset(family, 0, BLOOM_FAMILY_LEN);
-	strlcpy(family, "token", BLOOM_FAMILY_LEN);
+	strlcpy(family, "text_ops", BLOOM_FAMILY_LEN);
 	*collfp = 0;
 }
 

@@ -58,29 +58,19 @@ OUT=${BENCH_OUT:-$BENCH_DIR/results/latest.md}
 case "$N" in ''|*[!0-9]*) echo "usage: bench/run.sh [rows]" >&2; exit 2 ;; esac
 [ "$N" -ge 1000 ] || { echo "rows must be at least 1000" >&2; exit 2; }
 
-# the bloomskip index access method: opt-in, only when BENCH_GROUPS names
-# skipam; its own data, server and report (bench/skipam.sh), run before the
-# groups' 10M-row table is loaded; alone, nothing else runs
-if [[ " ${BENCH_GROUPS:-} " == *" skipam "* ]]; then
-	SKIPAM_CMDLINE=$CMDLINE bash "$BENCH_DIR/skipam.sh"
-	BENCH_GROUPS=$(echo " $BENCH_GROUPS " | sed -e 's/ skipam / /g' -e 's/^ *//' -e 's/ *$//')
+# The groups with their own data, server and report (bench/<group>.sh):
+# opt-in, only when BENCH_GROUPS names them, run before the groups' 10M-row
+# table is loaded; when only they are named, nothing else runs.
+#   skipam     the bloomskip index access method
+#   skiparray  bloomskip's array and jsonb classes against GIN
+#   skiptext   bloomskip's text-search classes against pg_trgm and tsvector GIN
+#   skipngram  bloomskip's n-gram class
+for group in skipam skiparray skiptext skipngram; do
+	[[ " ${BENCH_GROUPS:-} " == *" $group "* ]] || continue
+	env "${group^^}_CMDLINE=$CMDLINE" bash "$BENCH_DIR/$group.sh"
+	BENCH_GROUPS=$(echo " $BENCH_GROUPS " | sed -e "s/ $group / /g" -e 's/^ *//' -e 's/ *$//')
 	[ -n "$BENCH_GROUPS" ] || exit 0
-fi
-# the n-gram operator class of bloomskip: opt-in as skipam, its own data,
-# server and report (bench/skipngram.sh)
-if [[ " ${BENCH_GROUPS:-} " == *" skiparray "* ]]; then
-	SKIPARRAY_CMDLINE=$CMDLINE bash "$BENCH_DIR/skiparray.sh"
-	BENCH_GROUPS=$(echo " $BENCH_GROUPS " | sed -e 's/ skiparray / /g' -e 's/^ *//' -e 's/ *$//')
-fi
-if [[ " ${BENCH_GROUPS:-} " == *" skiptext "* ]]; then
-	SKIPTEXT_CMDLINE=$CMDLINE bash "$BENCH_DIR/skiptext.sh"
-	BENCH_GROUPS=$(echo " $BENCH_GROUPS " | sed -e 's/ skiptext / /g' -e 's/^ *//' -e 's/ *$//')
-fi
-if [[ " ${BENCH_GROUPS:-} " == *" skipngram "* ]]; then
-	SKIPNGRAM_CMDLINE=$CMDLINE bash "$BENCH_DIR/skipngram.sh"
-	BENCH_GROUPS=$(echo " $BENCH_GROUPS " | sed -e 's/ skipngram / /g' -e 's/^ *//' -e 's/ *$//')
-	[ -n "$BENCH_GROUPS" ] || exit 0
-fi
+done
 
 T_START=$(date +%s)
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)

@@ -379,12 +379,16 @@ static void
 counting_merge_checked(BloomFilter *dst, const BloomFilter *src)
 {
 	char		detail[256] = "";
+	BloomFilter same_size;
 
 	if (src->family[0] == '\0')
 		return;					/* nothing was ever added to src */
 	if (dst->family[0] == '\0')
 		dst->scheme = src->scheme;	/* nothing was hashed into dst either */
-	if (!bloom_check_compatible(dst, src, detail, sizeof(detail)) ||
+	/* every parameter but the size (counting filters never fold): below */
+	memcpy(&same_size, src, BLOOM_HEADER_SIZE);
+	same_size.nbits = dst->nbits;
+	if (!bloom_check_compatible(dst, &same_size, detail, sizeof(detail)) ||
 		dst->nbits != src->nbits)
 	{
 		if (dst->nbits != src->nbits && detail[0] == '\0')

@@ -93,13 +93,43 @@ bloom_counting_prefetch(const BloomFilter *f, uint64_t h)
 #endif
 }
 
+/*
+ * Add hash h to a blocked counting filter: in each group of h's block, the
+ * nibble of its counter + 1 unless it is 15 (branch-free: the add is the
+ * aggregate's hot path).  Counter 32 i + s of the block is in byte 16 i +
+ * s / 2, as bloom_counting_positions numbers them.
+ */
+static inline void
+bloom_counting_add_blocked(BloomFilter *f, uint64_t h)
+{
+	uint32_t	h32 = (uint32_t) h;
+	uint8_t    *block = (uint8_t *) f->words +
+		bloom_counting_block_of(f, h) * BLOOM_COUNTING_BLOCK_BYTES;
+
+	for (int i = 0; i < BLOOM_BLOCKED_HASHES; i++)
+	{
+		uint32_t	s = (h32 * bloom_salt[i]) >> 27;
+		uint8_t    *byte = block + i * 16 + (s >> 1);
+		unsigned	shift = (s & 1) * 4;
+
+		*byte = (uint8_t) (*byte + ((((*byte >> shift) & 15) != BLOOM_COUNTER_MAX) << shift));
+	}
+}
+
 /* Add hash h: each of its counters + 1, saturating at 15. */
 void
 bloom_counting_add(BloomFilter *f, uint64_t h)
 {
 	uint64_t	pos[BLOOM_MAX_HASHES];
 	uint8_t    *c = (uint8_t *) f->words;
-	int			k = bloom_counting_positions(f, h, pos);
+	int			k;
+
+	if (f->layout == BLOOM_LAYOUT_COUNTING_BLOCKED)
+	{
+		bloom_counting_add_blocked(f, h);
+		return;
+	}
+	k = bloom_counting_positions(f, h, pos);
 
 	for (int i = 0; i < k; i++)
 	{

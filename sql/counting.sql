@@ -123,7 +123,8 @@ SELECT counting_bloom_remove(counting_bloom_empty(1000, 0.01) || 1, 2);
 -- counting_bloom_to_bloom's
 CREATE TABLE cblk_b AS SELECT f1::bloom AS b, counting_bloom_to_bloom(f1) AS b2 FROM cblk;
 SELECT (bloom_info(b)).layout, b = b2 AS cast_equals_function,
-       (SELECT count(*) FROM generate_series(1, 100000) g WHERE NOT b @> g) AS bloom_false_negatives
+       (SELECT count(*) FROM generate_series(1, 100000) g WHERE NOT b @> g) AS bloom_false_negatives,
+       b = (SELECT bloom_agg(g, 100000, 0.01) FROM generate_series(1, 100000) g) AS same_bits_as_bloom_agg
 FROM cblk_b;
 -- union of blocked filters adds counters; union with the counting layout is
 -- an error with a hint, both ways; = is false across layouts

@@ -75,3 +75,98 @@ SELECT counting_bloom_agg(x, 0, 0.01) FROM generate_series(1, 3) x;
 SELECT (counting_bloom_empty(10) || 1)::text::bloom;
 SELECT (bloom_empty(10) || 1)::text::counting_bloom;
 SELECT counting_bloom_agg(x, 10, 0.01) IS NOT NULL AS empty_input_gives_filter FROM (SELECT 1 WHERE false) s(x);
+
+-- the blocked counting layout ("blockcounting"): new filters at rates from
+-- 0.0005 up get it (8 counters in one block of 256), lower rates keep the
+-- counting layout; bloom_params sizes both
+SELECT layout, hashes, bits FROM bloom_params(100000, 0.01, 'blockcounting');
+SELECT layout, hashes, bits FROM bloom_params(100000, 0.01, 'counting');
+SELECT split_part(counting_bloom_empty(1000, 0.01)::text, ' ', 2) AS at_1pct,
+       split_part(counting_bloom_empty(1000, 0.001)::text, ' ', 2) AS at_01pct,
+       split_part(counting_bloom_empty(1000, 0.0001)::text, ' ', 2) AS at_001pct;
+CREATE TABLE cblk AS
+SELECT counting_bloom_agg(g, 100000, 0.01) AS f1, counting_bloom_agg(g, 100000, 0.001) AS f01
+FROM generate_series(1, 100000) g;
+SELECT split_part(f1::text, ' ', 2) AS layout1, split_part(f01::text, ' ', 2) AS layout01 FROM cblk;
+-- no false negatives on 100k keys; the measured rate within the promise
+-- (at most 1.5 times it plus 3 standard errors, as rate_check)
+SELECT (SELECT count(*) FROM generate_series(1, 100000) g WHERE NOT f1 @> g) AS false_negatives_1pct,
+       (SELECT count(*) FROM generate_series(1, 100000) g WHERE NOT f01 @> g) AS false_negatives_01pct
+FROM cblk;
+SELECT (SELECT count(*) FROM generate_series(1000001, 1200000) g WHERE f1 @> g)::float8 / 200000
+         <= 1.5 * 0.01 + 3 * sqrt(0.01 * 0.99 / 200000) AS rate_1pct_within_bound,
+       (SELECT count(*) FROM generate_series(1000001, 1600000) g WHERE f01 @> g)::float8 / 600000
+         <= 1.5 * 0.001 + 3 * sqrt(0.001 * 0.999 / 600000) AS rate_01pct_within_bound,
+       (counting_bloom_info(f1)).estimated_fpr BETWEEN 0.005 AND 0.0101 AS info_rate_near_target,
+       counting_bloom_estimate_card(f1) BETWEEN 97000 AND 103000 AS estimate_near_100k
+FROM cblk;
+-- the batched probes and the single probe agree
+SELECT counting_bloom_contains_all(f1, ARRAY(SELECT generate_series(1, 1000))) AS all_in,
+       (SELECT count(*) FROM unnest(counting_bloom_contains_each(f1, ARRAY(SELECT generate_series(1000001, 1010000)))) e
+         WHERE e) = (SELECT count(*) FROM generate_series(1000001, 1010000) g WHERE f1 @> g) AS each_matches_single
+FROM cblk;
+-- removal: every removed key was added, the others stay (no false negatives)
+CREATE TABLE cblk_rm AS
+SELECT counting_bloom_remove_all(f1, ARRAY(SELECT generate_series(1, 100000, 2))) AS f FROM cblk;
+SELECT (SELECT count(*) FROM generate_series(2, 100000, 2) g WHERE NOT f @> g) AS false_negatives_after_removal,
+       (SELECT count(*) FROM generate_series(1, 100000, 2) g WHERE f @> g) < 5000 AS removed_mostly_gone,
+       (counting_bloom_info(f)).items AS items
+FROM cblk_rm;
+-- saturation at 15 as the counting layout: 20 copies, 20 removals, still in
+WITH s AS (SELECT counting_bloom_agg(x, 1000, 0.01) AS f FROM (SELECT 42 FROM generate_series(1, 20)) t(x))
+SELECT (counting_bloom_info(f)).saturated_counters AS saturated,
+       (SELECT counting_bloom_remove_all(f, array_fill(42, ARRAY[20]))) @> 42 AS saturated_stays
+FROM s;
+SELECT counting_bloom_remove(counting_bloom_empty(1000, 0.01) || 1, 2);
+-- the cast maps onto the blocked bloom filter of the non-zero counters:
+-- every key of the counting filter is in it, and it is the same filter as
+-- counting_bloom_to_bloom's
+CREATE TABLE cblk_b AS SELECT f1::bloom AS b, counting_bloom_to_bloom(f1) AS b2 FROM cblk;
+SELECT (bloom_info(b)).layout, b = b2 AS cast_equals_function,
+       (SELECT count(*) FROM generate_series(1, 100000) g WHERE NOT b @> g) AS bloom_false_negatives,
+       b = (SELECT bloom_agg(g, 100000, 0.01) FROM generate_series(1, 100000) g) AS same_bits_as_bloom_agg
+FROM cblk_b;
+-- union of blocked filters adds counters; union with the counting layout is
+-- an error with a hint, both ways; = is false across layouts
+SELECT (counting_bloom_info(counting_bloom_union(f1, f1))).items AS union_items,
+       counting_bloom_union(f1, counting_bloom_empty(100000, 0.01)) = f1 AS empty_is_identity
+FROM cblk;
+CREATE TABLE cblk_old AS SELECT counting_bloom_agg(g, 100000, 0.0004) AS o FROM generate_series(1, 1000) g;
+SELECT counting_bloom_union(f1, o) FROM cblk, cblk_old;
+SELECT counting_bloom_union(o, f1) FROM cblk, cblk_old;
+SELECT counting_bloom_union_agg(f) FROM (SELECT f1 FROM cblk UNION ALL SELECT o FROM cblk_old) s(f);
+SELECT f1 = o AS equal_across_layouts FROM cblk, cblk_old;
+SELECT counting_bloom_union(counting_bloom_empty(1000, 0.01) || 1, counting_bloom_empty(2000, 0.01) || 1);
+-- stored values of the layout are validated as strictly as the others'
+SELECT 'bloom:v1 layout=blockcounting scheme=2 k=7 seed=0 bits=1024 items=0 flags=0 coll=0 family= hex='::counting_bloom;
+SELECT 'bloom:v1 layout=blockcounting scheme=2 k=8 seed=0 bits=1280 items=0 flags=0 coll=0 family= hex='::counting_bloom;
+SELECT (counting_bloom_empty(10, 0.01) || 1)::text::bloom;
+SELECT (bloom_empty(10, 0.01) || 1)::text::counting_bloom;
+SELECT f1::text::counting_bloom = f1 AS text_roundtrip, counting_bloom_from_bytea(f1::bytea) = f1 AS binary_roundtrip FROM cblk;
+DROP TABLE cblk, cblk_rm, cblk_b, cblk_old;
+
+-- a database on 1.3 keeps building the counting layout; its filters keep
+-- their layout and answers after the update, and combine with one another,
+-- not with the blocked filters the updated database builds
+\set SHOW_CONTEXT never
+SET client_min_messages = warning;
+DROP EXTENSION bloomset CASCADE;
+CREATE EXTENSION bloomset VERSION '1.3';
+CREATE TABLE c13 AS
+SELECT counting_bloom_agg(g, 10000, 0.01) AS f, counting_bloom_agg(g + 5000, 10000, 0.01) AS f2
+FROM generate_series(1, 5000) g;
+CREATE TABLE c13_text AS SELECT f::text AS t FROM c13;
+SELECT split_part(f::text, ' ', 2) AS layout_13 FROM c13;
+ALTER EXTENSION bloomset UPDATE TO '1.4';
+\c
+SET client_min_messages = warning;
+SELECT split_part(f::text, ' ', 2) AS layout_after_update, f::text = (SELECT t FROM c13_text) AS unchanged,
+       (SELECT count(*) FROM generate_series(1, 5000) g WHERE NOT f @> g) AS false_negatives,
+       (SELECT count(*) FROM generate_series(1, 10000) g WHERE NOT u @> g) AS union_false_negatives,
+       (SELECT count(*) FROM generate_series(2, 5000, 2) g WHERE NOT r @> g) AS removal_false_negatives,
+       (bloom_info(f::bloom)).layout AS cast_layout
+FROM c13, LATERAL (SELECT counting_bloom_union(f, f2) AS u,
+                          counting_bloom_remove_all(f, ARRAY(SELECT generate_series(1, 5000, 2))) AS r) x;
+SELECT split_part(counting_bloom_agg(g, 10000, 0.01)::text, ' ', 2) AS layout_new FROM generate_series(1, 10) g;
+SELECT counting_bloom_union(f, (SELECT counting_bloom_agg(g, 10000, 0.01) FROM generate_series(1, 10) g)) FROM c13;
+DROP TABLE c13, c13_text;

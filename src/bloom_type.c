@@ -150,8 +150,9 @@ bloom_check_sizing(int64 capacity, double fpr)
 }
 
 /*
- * The size of a filter of layout (classic, blocked, or counting: classic
- * sizing with a 4-bit counter per bit; nbits is then the storage size) for
+ * The size of a filter of layout (classic, blocked, or counting: classic or
+ * blocked sizing with a 4-bit counter per bit; nbits is then the storage
+ * size) for
  * capacity items at rate fpr, checked before anything is allocated: invalid
  * arguments and rates the layout cannot reach are 22023 (with the smallest
  * reachable rate), sizes beyond the limit 54000.  pow2 rounds the size up
@@ -160,7 +161,7 @@ bloom_check_sizing(int64 capacity, double fpr)
 BloomSizing
 bloom_sizing_checked(int64 capacity, double fpr, int layout, bool pow2)
 {
-	bool		counting = layout == BLOOM_LAYOUT_COUNTING;
+	bool		counting = bloom_layout_is_counting(layout);
 	uint64		scale = counting ? 4 : 1;
 	BloomSizing s;
 
@@ -809,11 +810,11 @@ bloom_params(PG_FUNCTION_ARGS)
 
 		layout = bloom_layout_from_name(name);
 		if (layout != BLOOM_LAYOUT_CLASSIC && layout != BLOOM_LAYOUT_BLOCKED &&
-			layout != BLOOM_LAYOUT_COUNTING)
+			!bloom_layout_is_counting(layout))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("bloom_params cannot size layout \"%s\"", name),
-					 errdetail("It sizes the layouts \"blocked\", \"classic\" and \"counting\"."),
+					 errdetail("It sizes the layouts \"blocked\", \"classic\", \"counting\" and \"blockcounting\"."),
 					 errhint("A scalable filter grows by itself: use scalable_bloom_info() to see its sub-filters.")));
 	}
 	s = bloom_sizing_checked(capacity, fpr, layout, false);

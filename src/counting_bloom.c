@@ -5,10 +5,19 @@
  *	  removal (4 bits a counter, the classic choice: few counters reach
  *	  15, and those saturate, see below).
  *
- * It shares the stored format of bloom (layout 2, "counting"; nbits counts
- * storage bits, so a filter has nbits / 4 counters) and the hashing scheme,
- * and maps exactly onto the classic bloom filter of nbits / 4 bits
- * (counting_bloom_to_bloom).  Counters saturate at 15 and a saturated
+ * It shares the stored format of bloom (nbits counts storage bits, so a
+ * filter has nbits / 4 counters) and the hashing scheme, in one of two
+ * layouts (bloom_counting.c): "counting" (layout 2), the k counters of a key
+ * anywhere in the array, which maps exactly onto the classic bloom filter
+ * of nbits / 4 bits; and "blockcounting" (layout 4), 8 counters in one
+ * block of 256, which maps exactly onto the blocked bloom filter of nbits /
+ * 4 bits (counting_bloom_to_bloom).  The blocked layout costs one block's
+ * cache lines an add instead of k cache misses; new filters get it when the
+ * installed version is 1.4 or later and the rate is one the blocked layout
+ * serves (bloom_choose_counting_layout), so a database on 1.3 keeps building
+ * what 1.3 built.  Filters of the two layouts never combine (an error that
+ * says to rebuild the older one); each is read, probed, removed from and
+ * cast as its layout says, forever.  Counters saturate at 15 and a saturated
  * counter is never decremented, so removing an item never causes a false
  * negative for another item that is still present.  Removing a value whose
  * counters are not all non-zero (it was certainly never added) is an error
@@ -39,6 +48,9 @@
 
 
 #define COUNTING_ARG(n) bloom_from_datum_kind(PG_GETARG_DATUM(n), BLOOM_KIND_COUNTING)
+
+/* the installed version (bloom_installed_version) from which new filters are blocked */
+#define BLOOM_VERSION_COUNTING_BLOCKED	104
 
 PG_FUNCTION_INFO_V1(counting_bloom_in);
 Datum
@@ -89,12 +101,28 @@ counting_bloom_ne(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(bloom_compare(COUNTING_ARG(0), COUNTING_ARG(1)) != 0);
 }
 
-/* An empty counting filter: classic sizing, one 4-bit counter per bit. */
+/*
+ * The layout of a new counting filter for rate fpr: blocked where the
+ * installed version builds it (see the file header), else layout 2.
+ */
+static int
+counting_new_layout(double fpr)
+{
+	if (bloom_installed_version() < BLOOM_VERSION_COUNTING_BLOCKED)
+		return BLOOM_LAYOUT_COUNTING;
+	return bloom_choose_counting_layout(fpr);
+}
+
+/*
+ * An empty counting filter: the sizing of its layout's bloom filter, one
+ * 4-bit counter per bit.
+ */
 static BloomFilter *
 counting_new(int64 capacity, double fpr)
 {
-	BloomSizing s = bloom_sizing_checked(capacity, fpr, BLOOM_LAYOUT_COUNTING, false);
-	BloomFilter *f = bloom_alloc(BLOOM_LAYOUT_COUNTING, s.nhashes, s.nbits, 0);
+	int			layout = counting_new_layout(fpr);
+	BloomSizing s = bloom_sizing_checked(capacity, fpr, layout, false);
+	BloomFilter *f = bloom_alloc(layout, s.nhashes, s.nbits, 0);
 
 	bloom_set_target_fpr(f, fpr);	/* for bloomset.full_filter */
 	return f;
@@ -125,23 +153,83 @@ counting_nonzero(const BloomFilter *c, uint64 *saturated)
 }
 
 /*
+ * The model rate of counting filter c after n distinct items: its layout's
+ * bloom filter's (classic over the counters, or blocked over blocks of 256
+ * counters; 1 beyond 256 items a block, as bloom_model_fpr).
+ */
+static double
+counting_model_fpr(const BloomFilter *c, double n)
+{
+	double		m = (double) (c->nbits / 4);
+
+	if (c->layout == BLOOM_LAYOUT_COUNTING_BLOCKED)
+	{
+		double		lambda = n / (m / BLOOM_COUNTING_BLOCK_COUNTERS);
+
+		return lambda > 256.0 ? 1.0 : bloom_blocked_fpr(lambda);
+	}
+	return pow(-expm1(-(double) c->nhashes * n / m), c->nhashes);
+}
+
+/*
+ * The bloom filter of the non-zero counters of c: classic for layout 2,
+ * blocked for the blocked counting layout (counter j is bit j, and a key's
+ * counters are where that layout puts its bits: bloom_counting.c).
+ */
+static BloomFilter *
+counting_classic(const BloomFilter *c)
+{
+	BloomFilter *f = c->layout == BLOOM_LAYOUT_COUNTING_BLOCKED
+		? bloom_alloc(BLOOM_LAYOUT_BLOCKED, BLOOM_BLOCKED_HASHES, c->nbits / 4, c->seed)
+		: bloom_alloc(BLOOM_LAYOUT_CLASSIC, c->nhashes, c->nbits / 4, c->seed);
+
+	memcpy(f->family, c->family, BLOOM_FAMILY_LEN);
+	f->scheme = c->scheme;		/* same positions over the counters' bits */
+	f->collfp = c->collfp;
+	f->nitems = c->nitems;
+	/* the same positions at the same size: the same promise */
+	f->flags = c->flags & BLOOM_FLAG_TARGET_MASK;
+	bloom_counting_to_bits(c, f);
+	return f;
+}
+
+/*
+ * The rate counting filter c answers with now, from its non-zero counters:
+ * (non-zero / counters)^k for layout 2; for the blocked layout, the exact
+ * rate of its bloom filter (the product of each block's group fills,
+ * averaged over the blocks: bloom_current_fpr).
+ */
+static double
+counting_fill_fpr(const BloomFilter *c, uint64 nonzero)
+{
+	BloomFilter *b;
+	double		rate;
+
+	if (c->layout != BLOOM_LAYOUT_COUNTING_BLOCKED)
+		return pow((double) nonzero / (double) (c->nbits / 4), c->nhashes);
+	b = counting_classic(c);
+	rate = bloom_current_fpr(b);
+	pfree(b);
+	return rate;
+}
+
+/*
  * The full-filter check of a counting filter (bloomset.full_filter, see
- * bloom_check_full): O(1) first -- the classic model rate at the items added
+ * bloom_check_full): O(1) first -- the model rate at the items added
  * (with repeats: an upper bound on the distinct ones) -- then the rate of
- * the non-zero counters, (nonzero / counters)^k, as counting_bloom_info
- * reports it.  The target is the rate the filter was created for.
+ * the non-zero counters, as counting_bloom_info reports it.  The target is
+ * the rate the filter was created for.
  */
 void
 counting_check_full(const BloomFilter *c, FunctionCallInfo fcinfo)
 {
-	double		m = (double) (c->nbits / 4);
 	double		target = bloom_target_fpr(c);
 	double		rate;
 
 	if (c->family[0] == '\0' || target == 0.0 || !bloom_full_check_wanted() ||
-		pow(1.0 - exp(-(double) c->nhashes * (double) c->nitems / m), c->nhashes) <= BLOOM_FULL_FACTOR * target)
+		counting_model_fpr(c, (double) c->nitems) <= BLOOM_FULL_FACTOR * target)
 		return;
-	rate = pow((double) counting_nonzero(c, NULL) / m, c->nhashes);
+	rate = counting_fill_fpr(c, counting_nonzero(c, NULL));
 	if (rate > BLOOM_FULL_FACTOR * target)
 		bloom_full_report(fcinfo, "counting bloom filter", rate, target,
 						  psprintf("The filter has %llu counters and %llu items added; it was sized for a rate of %.3g.",
@@ -291,12 +379,16 @@ static void
 counting_merge_checked(BloomFilter *dst, const BloomFilter *src)
 {
 	char		detail[256] = "";
+	BloomFilter same_size;
 
 	if (src->family[0] == '\0')
 		return;					/* nothing was ever added to src */
 	if (dst->family[0] == '\0')
 		dst->scheme = src->scheme;	/* nothing was hashed into dst either */
-	if (!bloom_check_compatible(dst, src, detail, sizeof(detail)) ||
+	/* every parameter but the size (counting filters never fold): below */
+	memcpy(&same_size, src, BLOOM_HEADER_SIZE);
+	same_size.nbits = dst->nbits;
+	if (!bloom_check_compatible(dst, &same_size, detail, sizeof(detail)) ||
 		dst->nbits != src->nbits)
 	{
 		if (dst->nbits != src->nbits && detail[0] == '\0')
@@ -306,6 +398,9 @@ counting_merge_checked(BloomFilter *dst, const BloomFilter *src)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot union counting bloom filters with incompatible parameters"),
 				 errdetail("%s", detail),
+				 dst->layout != src->layout ?
+				 errhint("Counting filters of the layouts \"counting\" (built before bloomset 1.4, or for rates below %g) and \"blockcounting\" never union: rebuild one of them from its values with counting_bloom_agg(x, capacity, fpr) and the other one's capacity and rate.",
+						 BLOOM_BLOCKED_MIN_FPR) :
 				 dst->scheme != src->scheme ?
 				 bloom_scheme_mismatch_hint(&counting_bloom_ops, dst->scheme, src->scheme) :
 				 dst->nbits == src->nbits && dst->nhashes == src->nhashes ? 0 :
@@ -340,25 +435,9 @@ counting_bloom_union(PG_FUNCTION_ARGS)
 	PG_RETURN_BLOOM_P(r);
 }
 
-/* The classic filter of the non-zero counters of c. */
-static BloomFilter *
-counting_classic(const BloomFilter *c)
-{
-	BloomFilter *f = bloom_alloc(BLOOM_LAYOUT_CLASSIC, c->nhashes, c->nbits / 4, c->seed);
-
-	memcpy(f->family, c->family, BLOOM_FAMILY_LEN);
-	f->scheme = c->scheme;		/* same positions over the counters' bits */
-	f->collfp = c->collfp;
-	f->nitems = c->nitems;
-	/* the same positions at the same size: the same promise */
-	f->flags = c->flags & BLOOM_FLAG_TARGET_MASK;
-	bloom_counting_to_bits(c, f);
-	return f;
-}
-
 /*
- * counting_bloom_to_bloom: the classic filter of the non-zero counters,
- * with the counting filter's target (so it is checked as any bloom is).
+ * counting_bloom_to_bloom: the bloom filter of the non-zero counters
+ * (classic or blocked, as the layout maps), with the counting filter's target (so it is checked as any bloom is).
  */
 PG_FUNCTION_INFO_V1(counting_bloom_to_bloom);
 Datum
@@ -372,7 +451,7 @@ counting_bloom_to_bloom(PG_FUNCTION_ARGS)
 
 /*
  * counting_bloom_estimate_card: estimated distinct items, the estimate of
- * the classic filter of the non-zero counters, -(m/k)·ln(1 - X/m).
+ * the bloom filter of the non-zero counters, -(m/k)·ln(1 - X/m).
  */
 PG_FUNCTION_INFO_V1(counting_bloom_estimate_card);
 Datum
@@ -430,7 +509,7 @@ counting_bloom_info(PG_FUNCTION_ARGS)
 	v[2] = Int64GetDatum((int64) Min(c->nitems, (uint64) PG_INT64_MAX));
 	v[3] = Int64GetDatum((int64) nonzero);
 	v[4] = Int64GetDatum((int64) saturated);
-	v[5] = Float8GetDatum(pow((double) nonzero / (double) ncounters, c->nhashes));
+	v[5] = Float8GetDatum(counting_fill_fpr(c, nonzero));
 	v[6] = CStringGetTextDatum(c->family);
 	v[7] = Int64GetDatum((int64) VARSIZE(c));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), v, nulls)));
@@ -678,7 +757,7 @@ counting_bloom_union_agg_state_final(PG_FUNCTION_ARGS)
 static bool
 counting_layout_ok(const BloomFilter *f)
 {
-	return f->layout == BLOOM_LAYOUT_COUNTING;
+	return bloom_layout_is_counting(f->layout);
 }
 
 static void
@@ -710,32 +789,41 @@ counting_check_full_op(const void *f, FunctionCallInfo fcinfo)
 
 /*
  * Estimated distinct items and current rate: the estimate
- * counting_bloom_estimate_card gives, and the classic model's rate at that
- * many items over its counters -- (non-zero / counters)^k, as
- * counting_bloom_info reports it, since the estimate inverts the fill.
+ * counting_bloom_estimate_card gives, and the layout's model rate at that
+ * many items (counting_model_fpr; for layout 2 that is (non-zero /
+ * counters)^k, as counting_bloom_info reports it, since the estimate
+ * inverts the fill).
  */
 static void
 counting_stats(const void *f, double *items, double *fpr)
 {
 	const BloomFilter *bf = (const BloomFilter *) f;
-	double		m = (double) (bf->nbits / 4);
 
 	*items = DatumGetFloat8(DirectFunctionCall1(counting_bloom_estimate_card,
 												PointerGetDatum(bf)));
-	*fpr = pow(-expm1(-(double) bf->nhashes * *items / m), bf->nhashes);
+	*fpr = counting_model_fpr(bf, *items);
 }
 
-/* Positions one hash probes: k counters. */
+/* Positions one hash probes (bloom_probe_positions): k counters, or 1 block. */
 static int
 counting_probe_width(const BloomFilter *f)
 {
-	return f->nhashes;
+	return f->layout == BLOOM_LAYOUT_COUNTING_BLOCKED ? 1 : f->nhashes;
 }
 
-/* The bytes testing position pos loads: the word of its counter. */
+/*
+ * The bytes testing position pos loads: the word of its counter, or the
+ * whole block of 256 counters.
+ */
 static void
 counting_probe_span(const BloomFilter *f, uint64 pos, Size *off, Size *len)
 {
+	if (f->layout == BLOOM_LAYOUT_COUNTING_BLOCKED)
+	{
+		*off = (Size) pos * BLOOM_COUNTING_BLOCK_BYTES;
+		*len = BLOOM_COUNTING_BLOCK_BYTES;
+		return;
+	}
 	*off = (Size) (pos / 16) * 8;	/* 16 counters a word */
 	*len = 8;
 }

@@ -33,7 +33,7 @@
  *	 offset size field
  *	 0		4	 varlena length word
  *	 4		1	 version		 BLOOM_FORMAT_VERSION (1)
- *	 5		1	 layout		 BLOOM_LAYOUT_CLASSIC / BLOOM_LAYOUT_BLOCKED
+ *	 5		1	 layout		 BLOOM_LAYOUT_* (below)
  *	 6		1	 scheme		 hashing scheme, BLOOM_SCHEME_PGEXT (1.0, 1.1) or
  *						 BLOOM_SCHEME_FULL64 (new filters since 1.2)
  *	 7		1	 nhashes		 k: probes per item (8 for blocked)
@@ -67,6 +67,26 @@
 #define BLOOM_LAYOUT_COUNTING	2	/* 4-bit counters (type counting_bloom) */
 #define BLOOM_COUNTER_MAX		15	/* where a 4-bit counter saturates */
 #define BLOOM_LAYOUT_SCALABLE	3	/* chain of sub-filters (type scalable_bloom) */
+#define BLOOM_LAYOUT_COUNTING_BLOCKED 4 /* 4-bit counters, split block (since 1.4) */
+#define BLOOM_LAYOUT_MAX		BLOOM_LAYOUT_COUNTING_BLOCKED
+
+/*
+ * The blocked counting layout (type counting_bloom, new filters since 1.4):
+ * the bloom type's split-block layout with a 4-bit counter in place of
+ * each bit.  A block is 256 counters (128 bytes, two adjacent cache
+ * lines), eight groups of 32; a hash picks one block and one counter in
+ * each group, exactly where the blocked bloom layout of nbits / 4 bits puts
+ * its eight bits (bloom_counting.c), so the cast to bloom is exact.
+ */
+#define BLOOM_COUNTING_BLOCK_COUNTERS	256
+#define BLOOM_COUNTING_BLOCK_BYTES		(BLOOM_COUNTING_BLOCK_COUNTERS / 2)
+
+/* Is layout one of the counting_bloom type's (4-bit counters)? */
+static inline bool
+bloom_layout_is_counting(int layout)
+{
+	return layout == BLOOM_LAYOUT_COUNTING || layout == BLOOM_LAYOUT_COUNTING_BLOCKED;
+}
 
 /*
  * Hashing schemes: how a value becomes a 64-bit hash, and (classic and
@@ -216,6 +236,7 @@ extern double bloom_min_reachable_fpr(int64_t capacity, int layout);
 extern double bloom_blocked_fpr(double items_per_block);
 extern double bloom_classic_fpr(double n, double m, int k);
 extern int	bloom_choose_layout(double fpr);
+extern int	bloom_choose_counting_layout(double fpr);
 
 /* header (owner: bloom_header.c) ------------------------------------- */
 
@@ -251,7 +272,8 @@ extern bool bloom_test_hash_other(const BloomFilter *f, uint64_t h);
  * of only the bytes a probe needs): blocked, 1 block index (the block is
  * bytes [32 b, 32 b + 32) of the bit array); classic, k bit indexes (bit p:
  * bit p % 8 of byte p / 8); counting, k counter indexes (counter j: the low
- * (even j) or high (odd j) nibble of byte j / 2).  Returns the count
+ * (even j) or high (odd j) nibble of byte j / 2); blocked counting, 1 block
+ * index (bytes [128 b, 128 b + 128)).  Returns the count
  * written to pos, which has room for BLOOM_MAX_POSITIONS; 0 for a layout
  * without positions of its own (scalable).  Positions may repeat.
  */
@@ -452,6 +474,17 @@ static inline uint64_t
 bloom_block_of(const BloomFilter *f, uint64_t h)
 {
 	return ((h >> 32) * (f->nbits / BLOOM_BLOCK_BITS)) >> 32;
+}
+
+/*
+ * The block of a blocked counting filter a hash falls into: the same
+ * multiply-shift over its nbits / 1024 blocks of 256 counters, so it is the
+ * block bloom_block_of picks in the blocked bloom filter of nbits / 4 bits.
+ */
+static inline uint64_t
+bloom_counting_block_of(const BloomFilter *f, uint64_t h)
+{
+	return ((h >> 32) * (f->nbits / (4 * BLOOM_COUNTING_BLOCK_COUNTERS))) >> 32;
 }
 
 /*

@@ -1,14 +1,31 @@
 /*-------------------------------------------------------------------------
  *
  * bloom_counting.c
- *	  The counting layout: 4-bit counters over the classic positions.
+ *	  The counting layouts: 4-bit counters over the classic positions
+ *	  (layout 2) or in split blocks (layout 4, new filters since 1.4).
  *
- * Counter j is in the low (even j) or high
- * (odd j) nibble of byte j / 2; positions as the classic layout's, over
- * the nbits / 4 counters, so a counting filter maps onto the classic filter
- * of nbits / 4 bits exactly.  A counter that reaches 15 saturates and is
- * never decremented again, so removing items never causes a false negative
- * for an item still present.
+ * In both, counter j is in the low (even j) or high (odd j) nibble of byte
+ * j / 2, and a counter that reaches 15 saturates and is never decremented
+ * again, so removing items never causes a false negative for an item still
+ * present.
+ *
+ * Layout 2 ("counting") puts a hash's k counters where the classic layout
+ * puts its k bits, over the nbits / 4 counters: a counting filter maps onto
+ * the classic filter of nbits / 4 bits exactly.  Its counters are scattered
+ * over the whole array, a cache miss each in a large filter.
+ *
+ * Layout 4 ("blockcounting") is the split-block layout of the bloom type
+ * with a counter for each bit: blocks of 256 counters (128 bytes), eight
+ * groups of 32 counters each; a hash h picks block
+ * bloom_counting_block_of(h) by the high half and, in group i, counter
+ * (h32 * bloom_salt[i]) >> 27 of the low half h32, as the blocked bloom
+ * layout picks bit (h32 * bloom_salt[i]) >> 27 of word i.  So a key touches
+ * two adjacent cache lines, its eight counters are always distinct (one a
+ * group: an add raises each by one, a remove lowers each by one), and a
+ * blocked counting filter maps onto the blocked bloom filter of nbits / 4
+ * bits exactly; its rate is that filter's (bloom_blocked_fpr).  The
+ * positions do not depend on the hashing scheme (as the blocked bloom
+ * layout's do not): the scheme only decides how a value becomes h.
  *
  * Part of the PostgreSQL-free core (bloom_core.c has its design, bloom_core.h
  * its interface and says which file owns what).
@@ -31,11 +48,22 @@ bloom_counter_set(uint8_t *c, uint64_t j, unsigned v)
 	c[j >> 1] = (uint8_t) ((c[j >> 1] & ~(15U << shift)) | (v << shift));
 }
 
-/* The k counter positions of hash h (same sequence as the classic layout). */
+/*
+ * The k counter positions of hash h: layout 2, the classic sequence; layout
+ * 4, one counter in each group of h's block (see the file header).
+ */
 static inline int
 bloom_counting_positions(const BloomFilter *f, uint64_t h, uint64_t *pos)
 {
-	return bloom_probe_positions(f, h, pos);
+	uint64_t	base;
+	uint32_t	h32 = (uint32_t) h;
+
+	if (f->layout != BLOOM_LAYOUT_COUNTING_BLOCKED)
+		return bloom_probe_positions(f, h, pos);
+	base = bloom_counting_block_of(f, h) * BLOOM_COUNTING_BLOCK_COUNTERS;
+	for (int i = 0; i < BLOOM_BLOCKED_HASHES; i++)
+		pos[i] = base + (uint64_t) i * 32 + ((h32 * bloom_salt[i]) >> 27);
+	return BLOOM_BLOCKED_HASHES;
 }
 
 /* Prefetch the cache lines of all of h's counters (before an add). */
@@ -44,7 +72,18 @@ bloom_counting_prefetch(const BloomFilter *f, uint64_t h)
 {
 #if defined(__GNUC__) || defined(__clang__)
 	uint64_t	pos[BLOOM_MAX_HASHES];
-	int			k = bloom_counting_positions(f, h, pos);
+	int			k;
+
+	if (f->layout == BLOOM_LAYOUT_COUNTING_BLOCKED)
+	{
+		const uint8_t *p = (const uint8_t *) f->words +
+			bloom_counting_block_of(f, h) * BLOOM_COUNTING_BLOCK_BYTES;
+
+		__builtin_prefetch(p, 1, 3);
+		__builtin_prefetch(p + 64, 1, 3);
+		return;
+	}
+	k = bloom_counting_positions(f, h, pos);
 
 	for (int i = 0; i < k; i++)
 		__builtin_prefetch((const uint8_t *) f->words + (pos[i] >> 1), 1, 3);
@@ -54,13 +93,43 @@ bloom_counting_prefetch(const BloomFilter *f, uint64_t h)
 #endif
 }
 
+/*
+ * Add hash h to a blocked counting filter: in each group of h's block, the
+ * nibble of its counter + 1 unless it is 15 (branch-free: the add is the
+ * aggregate's hot path).  Counter 32 i + s of the block is in byte 16 i +
+ * s / 2, as bloom_counting_positions numbers them.
+ */
+static inline void
+bloom_counting_add_blocked(BloomFilter *f, uint64_t h)
+{
+	uint32_t	h32 = (uint32_t) h;
+	uint8_t    *block = (uint8_t *) f->words +
+		bloom_counting_block_of(f, h) * BLOOM_COUNTING_BLOCK_BYTES;
+
+	for (int i = 0; i < BLOOM_BLOCKED_HASHES; i++)
+	{
+		uint32_t	s = (h32 * bloom_salt[i]) >> 27;
+		uint8_t    *byte = block + i * 16 + (s >> 1);
+		unsigned	shift = (s & 1) * 4;
+
+		*byte = (uint8_t) (*byte + ((((*byte >> shift) & 15) != BLOOM_COUNTER_MAX) << shift));
+	}
+}
+
 /* Add hash h: each of its counters + 1, saturating at 15. */
 void
 bloom_counting_add(BloomFilter *f, uint64_t h)
 {
 	uint64_t	pos[BLOOM_MAX_HASHES];
 	uint8_t    *c = (uint8_t *) f->words;
-	int			k = bloom_counting_positions(f, h, pos);
+	int			k;
+
+	if (f->layout == BLOOM_LAYOUT_COUNTING_BLOCKED)
+	{
+		bloom_counting_add_blocked(f, h);
+		return;
+	}
+	k = bloom_counting_positions(f, h, pos);
 
 	for (int i = 0; i < k; i++)
 	{

@@ -33,13 +33,18 @@ bloom_init_header(BloomFilter *f, int layout, int nhashes, uint64_t nbits,
 	memset(f->family, 0, BLOOM_FAMILY_LEN);
 }
 
-static const char *const bloom_layout_names[] = {"classic", "blocked", "counting", "scalable"};
+/*
+ * Names of the layouts, by code: the text form writes them after
+ * "layout=", whose parser takes only lower-case letters (at most 15).
+ */
+static const char *const bloom_layout_names[] = {"classic", "blocked", "counting", "scalable",
+"blockcounting"};
 
 /* Name of a layout for output ("classic", "blocked"). */
 const char *
 bloom_layout_name(int layout)
 {
-	if (layout >= 0 && layout <= BLOOM_LAYOUT_SCALABLE)
+	if (layout >= 0 && layout <= BLOOM_LAYOUT_MAX)
 		return bloom_layout_names[layout];
 	return "unknown";
 }
@@ -48,7 +53,7 @@ bloom_layout_name(int layout)
 int
 bloom_layout_from_name(const char *name)
 {
-	for (int i = 0; i <= BLOOM_LAYOUT_SCALABLE; i++)
+	for (int i = 0; i <= BLOOM_LAYOUT_MAX; i++)
 		if (strcmp(name, bloom_layout_names[i]) == 0)
 			return i;
 	return -1;
@@ -198,7 +203,7 @@ bloom_check_shape(const BloomFilter *f)
 {
 	if (f->version != BLOOM_FORMAT_VERSION)
 		return "unsupported format version";
-	if (f->layout > BLOOM_LAYOUT_SCALABLE)
+	if (f->layout > BLOOM_LAYOUT_MAX)
 		return "unsupported layout";
 	if (!bloom_scheme_known(f->scheme) && f->scheme != BLOOM_SCHEME_PARQUET)
 		return "unsupported hashing scheme";
@@ -224,6 +229,14 @@ bloom_check_shape(const BloomFilter *f)
 	else if (f->layout == BLOOM_LAYOUT_COUNTING &&
 			 (f->nbits % 256 != 0 || f->nbits < 4 * BLOOM_MIN_BITS))
 		return "a counting filter must have a multiple of 64 counters, at least 256";
+	else if (f->layout == BLOOM_LAYOUT_COUNTING_BLOCKED)
+	{
+		/* whole blocks of 256 counters (4 bits each), 8 counters a hash */
+		if (f->nbits % (4 * BLOOM_COUNTING_BLOCK_COUNTERS) != 0)
+			return "a blocked counting filter must have a multiple of 256 counters";
+		if (f->nhashes != BLOOM_BLOCKED_HASHES)
+			return "a blocked counting filter must use 8 hashes";
+	}
 	else if (f->nhashes < 1 || f->nhashes > BLOOM_MAX_HASHES)
 		return "number of hashes is out of range (1 .. 32)";
 	return NULL;

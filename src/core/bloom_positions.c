@@ -94,7 +94,8 @@ bloom_position_slots(const BloomFilter *f)
  * position; the block is bytes [32 b, 32 b + 32) of the bit array);
  * classic, the k bit indexes (bit p is bit p % 8 of byte p / 8); counting,
  * the k counter indexes (counter j is the low (even j) or high (odd j)
- * nibble of byte j / 2).  Returns how many were written to pos (room for
+ * nibble of byte j / 2); blocked counting, the block index (one position;
+ * the block is bytes [128 b, 128 b + 128), bloom_counting.c).  Returns how many were written to pos (room for
  * BLOOM_MAX_POSITIONS), 0 for a layout without positions of its own
  * (scalable: each sub-filter has its own header).  The insert and test
  * code below use the same sequence; positions may repeat.
@@ -108,6 +109,9 @@ bloom_probe_positions(const BloomFilter *hdr, uint64_t h, uint64_t *pos)
 	{
 		case BLOOM_LAYOUT_BLOCKED:
 			pos[0] = bloom_block_of(hdr, h);
+			return 1;
+		case BLOOM_LAYOUT_COUNTING_BLOCKED:
+			pos[0] = bloom_counting_block_of(hdr, h);
 			return 1;
 		case BLOOM_LAYOUT_CLASSIC:
 		case BLOOM_LAYOUT_COUNTING:

@@ -73,14 +73,26 @@ bloom_classic_bits_for_k(double n, double fpr, int k)
 static uint64_t
 bloom_layout_max_bits(int layout)
 {
-	return layout == BLOOM_LAYOUT_COUNTING ? BLOOM_MAX_BITS / 4 : BLOOM_MAX_BITS;
+	return bloom_layout_is_counting(layout) ? BLOOM_MAX_BITS / 4 : BLOOM_MAX_BITS;
+}
+
+/*
+ * Is layout sized as the blocked one (8 hashes in 256-slot blocks: the
+ * blocked bloom layout over bits, the blocked counting layout over
+ * counters, whose non-zero counters are exactly that filter's bits)?
+ */
+static bool
+bloom_layout_sized_blocked(int layout)
+{
+	return layout == BLOOM_LAYOUT_BLOCKED || layout == BLOOM_LAYOUT_COUNTING_BLOCKED;
 }
 
 /*
  * The smallest false-positive rate a filter of the layout reaches for
  * capacity items within the size limit: the largest filter with the best
  * number of hashes the layout allows (blocked: 8; classic: 1 ..
- * BLOOM_MAX_HASHES; counting: classic over BLOOM_MAX_BITS / 4 counters).
+ * BLOOM_MAX_HASHES; counting: classic over BLOOM_MAX_BITS / 4 counters;
+ * blocked counting: blocked over BLOOM_MAX_BITS / 4 counters).
  */
 double
 bloom_min_reachable_fpr(int64_t capacity, int layout)
@@ -89,7 +101,7 @@ bloom_min_reachable_fpr(int64_t capacity, int layout)
 	double		m = (double) bloom_layout_max_bits(layout);
 	double		best = 1.0;
 
-	if (layout == BLOOM_LAYOUT_BLOCKED)
+	if (bloom_layout_sized_blocked(layout))
 		return bloom_blocked_fpr(n / (m / BLOOM_BLOCK_BITS));
 	for (int k = 1; k <= BLOOM_MAX_HASHES; k++)
 	{
@@ -107,6 +119,21 @@ bloom_choose_layout(double fpr)
 {
 	return fpr >= BLOOM_BLOCKED_MIN_FPR ? BLOOM_LAYOUT_BLOCKED
 		: BLOOM_LAYOUT_CLASSIC;
+}
+
+/*
+ * The layout a new counting filter gets for a target rate, as
+ * bloom_choose_layout for bits: blocked down to BLOOM_BLOCKED_MIN_FPR, where
+ * it costs at most about 20 % more counters than the classic positions;
+ * below, the classic positions (layout 2), whose space grows more slowly.
+ * (The PostgreSQL layer asks only while the installed version builds
+ * blocked counting filters.)
+ */
+int
+bloom_choose_counting_layout(double fpr)
+{
+	return fpr >= BLOOM_BLOCKED_MIN_FPR ? BLOOM_LAYOUT_COUNTING_BLOCKED
+		: BLOOM_LAYOUT_COUNTING;
 }
 
 /* Round up to a power of two (v >= 1, v <= 2^62). */
@@ -155,9 +182,10 @@ bloom_blocked_max_load(double fpr)
 /*
  * Sizing for capacity items at rate fpr (arguments checked by
  * bloom_check_sizing_args) in the given layout: BLOOM_LAYOUT_BLOCKED,
- * BLOOM_LAYOUT_CLASSIC, or BLOOM_LAYOUT_COUNTING (classic sizing over
- * nbits counters, at most BLOOM_MAX_BITS / 4; the filter has 4 * nbits
- * bits).  See BloomSizing for the three outcomes.  With pow2, the size is
+ * BLOOM_LAYOUT_CLASSIC, BLOOM_LAYOUT_COUNTING (classic sizing over nbits
+ * counters, at most BLOOM_MAX_BITS / 4; the filter has 4 * nbits bits), or
+ * BLOOM_LAYOUT_COUNTING_BLOCKED (blocked sizing over nbits counters, the
+ * same limit).  See BloomSizing for the three outcomes.  With pow2, the size is
  * rounded up to a power of two so that filters of different sizes can be
  * folded together.
  */
@@ -173,7 +201,7 @@ bloom_size_for(int64_t capacity, double fpr, int layout, bool pow2)
 
 	memset(&s, 0, sizeof(s));
 	s.layout = layout;
-	if (layout == BLOOM_LAYOUT_BLOCKED)
+	if (bloom_layout_sized_blocked(layout))
 	{
 		double		load = bloom_blocked_max_load(fpr);
 
@@ -205,7 +233,7 @@ bloom_size_for(int64_t capacity, double fpr, int layout, bool pow2)
 		s.expected_fpr = 1.0;
 		if (ideal <= max_bits)
 		{
-			s.unreachable = layout == BLOOM_LAYOUT_BLOCKED
+			s.unreachable = bloom_layout_sized_blocked(layout)
 				? "the blocked layout, with its 8 hashes, cannot reach this rate for this capacity within the size limit"
 				: "with at most " BLOOM_STR(BLOOM_MAX_HASHES) " hashes, no filter within the size limit reaches this rate for this capacity";
 			s.min_fpr = bloom_min_reachable_fpr(capacity, layout);
@@ -217,7 +245,7 @@ bloom_size_for(int64_t capacity, double fpr, int layout, bool pow2)
 		s.nbits = bloom_pow2_ceil(s.nbits);
 	if (s.nbits > (uint64_t) max_bits)
 		s.nbits = 0;
-	else if (layout == BLOOM_LAYOUT_BLOCKED)
+	else if (bloom_layout_sized_blocked(layout))
 		s.expected_fpr = bloom_blocked_fpr(n / ((double) s.nbits / BLOOM_BLOCK_BITS));
 	else
 		s.expected_fpr = bloom_classic_fpr(n, (double) s.nbits, s.nhashes);

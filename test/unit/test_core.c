@@ -1030,8 +1030,8 @@ test_positions_independent(void)
 /*
  * The rate oracle of the core: for every (capacity, rate) pair from 10 to
  * 100,000 items and 1e-2 to 1e-8, a filter sized as bloom_empty(capacity,
- * rate) sizes it (its layout, classic below 5e-4), and the counting layout
- * at the same pairs, holding capacity random hashes, probed with N
+ * rate) sizes it (its layout, classic below 5e-4), and the two counting
+ * layouts (classic positions, blocked) at the same pairs, holding capacity random hashes, probed with N
  * non-members (several filters where one is too small to measure): the
  * measured rate must be within 1.5x the model rate plus three standard
  * errors (of the larger of model and measured rate: with 0.04 false
@@ -1050,15 +1050,16 @@ test_rate_oracle(void)
 				pairs = 0;
 	uint64_t	salt = 1;
 
-	for (int layout_kind = 0; layout_kind < 2; layout_kind++)
+	for (int layout_kind = 0; layout_kind < 3; layout_kind++)
 		for (size_t ci = 0; ci < sizeof(caps) / sizeof(caps[0]); ci++)
 			for (size_t ri = 0; ri < sizeof(rates) / sizeof(rates[0]); ri++)
 			{
-				int			layout = layout_kind ? BLOOM_LAYOUT_COUNTING : bloom_choose_layout(rates[ri]);
+				int			layout = layout_kind == 2 ? BLOOM_LAYOUT_COUNTING_BLOCKED :
+					layout_kind ? BLOOM_LAYOUT_COUNTING : bloom_choose_layout(rates[ri]);
 				BloomSizing s = bloom_size_for(caps[ci], rates[ri], layout, false);
 				double		want = 30.0 / s.expected_fpr;
 				uint64_t	nprobes = want > 4e6 ? 4000000 : want < 2e5 ? 200000 : (uint64_t) want;
-				uint64_t	nbits = layout == BLOOM_LAYOUT_COUNTING ? s.nbits * 4 : s.nbits;
+				uint64_t	nbits = bloom_layout_is_counting(layout) ? s.nbits * 4 : s.nbits;
 				uint64_t	per = (uint64_t) caps[ci] * 50 > nprobes ? nprobes : (uint64_t) caps[ci] * 50;
 				uint64_t	fp = 0,
 							done = 0;
@@ -1076,7 +1077,7 @@ test_rate_oracle(void)
 					{
 						uint64_t	h = bloom_mix64b(salt++);
 
-						if (layout == BLOOM_LAYOUT_COUNTING)
+						if (bloom_layout_is_counting(layout))
 							bloom_counting_add(f, h);
 						else
 							bloom_insert_hash(f, h);
@@ -1085,7 +1086,7 @@ test_rate_oracle(void)
 					{
 						uint64_t	h = bloom_mix64b(salt++);
 
-						fp += layout == BLOOM_LAYOUT_COUNTING ? bloom_counting_test(f, h) : bloom_test_hash(f, h);
+						fp += bloom_layout_is_counting(layout) ? bloom_counting_test(f, h) : bloom_test_hash(f, h);
 					}
 					free(f);
 				}
@@ -1102,7 +1103,100 @@ test_rate_oracle(void)
 				}
 			}
 	if (scheme == BLOOM_SCHEME_FULL64)
-		CHECK(pairs == 36 && bad == 0, "scheme 2: every (capacity, rate) pair keeps its promise");
+		CHECK(pairs == 54 && bad == 0, "scheme 2: every (capacity, rate) pair keeps its promise");
+}
+
+/*
+ * The blocked counting layout: its non-zero counters are bit for bit the
+ * blocked bloom filter of nbits / 4 bits built from the same hashes (the
+ * bloom kernels, AVX2 or portable, are the oracle), so the cast to bloom is
+ * exact; a probe reads one block (bloom_probe_positions: the bloom
+ * layout's block index), an add raises 8 distinct counters inside its 128
+ * bytes, a remove undoes it, saturated counters stay; the header rules.
+ */
+static void
+test_counting_blocked(void)
+{
+	static const uint64_t nblocks[] = {1, 3, 64, 1000};
+	int			mapped = 0,
+				wrong_pos = 0,
+				wrong_add = 0;
+	BloomFilter *one = new_filter(BLOOM_LAYOUT_COUNTING_BLOCKED, 8, 1024 * 64);
+	BloomFilter *bad;
+	uint64_t	pos[BLOOM_MAX_POSITIONS];
+	bool		sat_ok = true;
+
+	for (size_t i = 0; i < sizeof(nblocks) / sizeof(nblocks[0]); i++)
+	{
+		uint64_t	ncounters = nblocks[i] * BLOOM_COUNTING_BLOCK_COUNTERS;
+		BloomFilter *c = new_filter(BLOOM_LAYOUT_COUNTING_BLOCKED, 8, ncounters * 4);
+		BloomFilter *b = new_filter(BLOOM_LAYOUT_BLOCKED, 8, ncounters);
+		BloomFilter *d = new_filter(BLOOM_LAYOUT_BLOCKED, 8, ncounters);
+
+		for (uint64_t j = 0; j < 20 * nblocks[i]; j++)
+		{
+			uint64_t	h = bloom_mix64b(j * 7919 + i);
+
+			bloom_counting_add(c, h);
+			bloom_insert_hash(b, h);
+			if (bloom_probe_positions(c, h, pos) != 1 || pos[0] != bloom_block_of(b, h))
+				wrong_pos++;
+		}
+		bloom_counting_to_bits(c, d);
+		mapped += memcmp(d->words, b->words, BLOOM_DATA_BYTES(b)) == 0;
+		free(c);
+		free(b);
+		free(d);
+	}
+	CHECK(mapped == 4 && wrong_pos == 0,
+		  "blocked counting: non-zero counters = the blocked bloom filter of the same hashes, same block");
+
+	for (uint64_t j = 0; j < 2000; j++)
+	{
+		uint64_t	h = bloom_mix64(j + 12345);
+		const uint8_t *bytes = (const uint8_t *) one->words;
+		int			nonzero = 0,
+					outside = 0;
+
+		bloom_probe_positions(one, h, pos);
+		bloom_counting_add(one, h);
+		for (uint64_t k = 0; k < BLOOM_DATA_BYTES(one) * 2; k++)
+			if ((bytes[k / 2] >> ((k & 1) * 4)) & 15)
+			{
+				nonzero++;
+				outside += k / BLOOM_COUNTING_BLOCK_COUNTERS != pos[0];
+			}
+		if (nonzero != 8 || outside != 0 || !bloom_counting_test(one, h) ||
+			!bloom_counting_remove(one, h))
+			wrong_add++;
+		for (uint64_t w = 0; w < BLOOM_NWORDS(one); w++)
+			wrong_add += one->words[w] != 0;
+	}
+	CHECK(wrong_add == 0, "blocked counting: an add raises 8 distinct counters in its block; remove undoes it");
+
+	for (int j = 0; j < 20; j++)
+		bloom_counting_add(one, 42);
+	for (int j = 0; j < 20; j++)
+		sat_ok = sat_ok && bloom_counting_remove(one, 42);
+	CHECK(sat_ok && bloom_counting_test(one, 42), "blocked counting: saturated counters stay");
+	free(one);
+
+	bad = new_filter(BLOOM_LAYOUT_COUNTING_BLOCKED, 8, 1024);
+	CHECK(bloom_check_header(bad) == NULL, "blocked counting: one block of 256 counters is valid");
+	bad->nhashes = 7;
+	CHECK(bloom_check_header(bad) != NULL, "blocked counting: 7 hashes are rejected");
+	bad->nhashes = 8;
+	bad->nbits = 1280;
+	CHECK(bloom_check_header(bad) != NULL, "blocked counting: a partial block is rejected");
+	bad->nbits = 1024;
+	bad->layout = BLOOM_LAYOUT_MAX + 1;
+	CHECK(bloom_check_header(bad) != NULL, "an unknown layout is rejected");
+	free(bad);
+	CHECK(bloom_layout_from_name("blockcounting") == BLOOM_LAYOUT_COUNTING_BLOCKED &&
+		  strcmp(bloom_layout_name(BLOOM_LAYOUT_COUNTING_BLOCKED), "blockcounting") == 0 &&
+		  bloom_choose_counting_layout(0.01) == BLOOM_LAYOUT_COUNTING_BLOCKED &&
+		  bloom_choose_counting_layout(1e-4) == BLOOM_LAYOUT_COUNTING,
+		  "blocked counting: name and choice by rate");
 }
 
 int
@@ -1133,6 +1227,7 @@ main(int argc, char **argv)
 	test_probe_positions();
 	test_scheme2_golden();
 	test_positions_independent();
+	test_counting_blocked();
 	test_rate_oracle();
 	printf("SUITE unit (%s): %d passed, %d failed\n", bloom_cpu_path(), passed, failed);
 	return failed != 0;

@@ -142,6 +142,7 @@ typedef struct BloomAggArgs
 	int			n;				/* 0 until the first row */
 	Oid			types[BLOOM_AGG_MAX_ARGS];
 	int64		bits[BLOOM_AGG_MAX_ARGS];
+	Datum		datums[BLOOM_AGG_MAX_ARGS]; /* as passed: a row's quick check */
 } BloomAggArgs;
 
 /* The value argument's hash information, set up by the first non-null row. */
@@ -696,6 +697,22 @@ bloom_args_differ(const char *aggname, const char *detail)
 }
 
 /*
+ * Are the sizing arguments first.. of this row, non-null, passed as the
+ * same datums as the first row's (recorded in a)?  Then they are the same
+ * values; any other row is compared by value (bloom_agg_same_args).  The
+ * sizing arguments are constants in nearly every call, so a row costs two
+ * comparisons an argument, not a type dispatch.
+ */
+static inline bool
+bloom_agg_args_as_first(const BloomAggArgs *a, FunctionCallInfo fcinfo, int first)
+{
+	for (int i = 0; i < a->n; i++)
+		if (PG_ARGISNULL(first + i) || PG_GETARG_DATUM(first + i) != a->datums[i])
+			return false;
+	return true;
+}
+
+/*
  * Check that the sizing arguments first.. of this row are those of the
  * first row (recorded in a on the first call): the filter was sized by the
  * first row's, so a row asking for another size is an error, not silently
@@ -713,10 +730,13 @@ bloom_agg_same_args(BloomAggArgs *a, FunctionCallInfo fcinfo, int first,
 		{
 			a->types[i] = bloom_agg_argtype(fcinfo, first + i);
 			a->bits[i] = bloom_arg_bits(fcinfo, first + i, a->types[i]);
+			a->datums[i] = PG_GETARG_DATUM(first + i);
 		}
 		a->n = n;
 		return;
 	}
+	if (likely(bloom_agg_args_as_first(a, fcinfo, first)))
+		return;
 	for (int i = 0; i < a->n; i++)
 		if (PG_ARGISNULL(first + i) ||
 			bloom_arg_bits(fcinfo, first + i, a->types[i]) != a->bits[i])
@@ -751,30 +771,45 @@ bloom_state_add_key_hashes(BloomAggState *st, Datum value)
 }
 
 /*
+ * The state's first value (argument 1): its hash information set up, and
+ * the filter's (or header's) element fields checked or adopted.  Out of
+ * line: a row's path keeps no stack frame for it.
+ */
+static pg_noinline void
+bloom_state_first_value(FunctionCallInfo fcinfo, BloomAggState *st)
+{
+	void	   *hdr = bloom_state_header(st);
+	BloomElementFields fl = st->kind->fields(hdr);
+
+	bloom_agg_first_value(fcinfo, &st->value, fl.family, fl.collfp,
+						  GetMemoryChunkContext(st));
+	if (st->kind->adopted)
+		st->kind->adopted(hdr);
+}
+
+/*
  * Add argument 1 (if not NULL) to the state; the first value gives the
  * filter (or header) its element fields.
  */
-static void
+static inline void
 bloom_state_add_arg(FunctionCallInfo fcinfo, BloomAggState *st)
 {
+	uint64		h;
+
 	if (PG_ARGISNULL(1))
 		return;
-	if (!st->value.valid)
-	{
-		void	   *hdr = bloom_state_header(st);
-		BloomElementFields fl = st->kind->fields(hdr);
-
-		bloom_agg_first_value(fcinfo, &st->value, fl.family, fl.collfp,
-							  GetMemoryChunkContext(st));
-		if (st->kind->adopted)
-			st->kind->adopted(hdr);
-	}
+	if (unlikely(!st->value.valid))
+		bloom_state_first_value(fcinfo, st);
 	/*
 	 * One hash a key except under the Parquet scheme (bloom_key_hashes): the
 	 * other schemes hash straight into the queue, without the key's array
-	 * of hashes, a row's share of the aggregate's own instructions.
+	 * of hashes, a row's share of the aggregate's own instructions; the
+	 * common keys (integers, in-line text) without a call.
 	 */
-	if (likely(st->scheme != BLOOM_SCHEME_PARQUET))
+	if (likely(bloom_hash_datum_quick(&st->value.ti, PG_GETARG_DATUM(1), st->seed,
+									  st->scheme, &h)))
+		bloom_state_push(st, h);
+	else if (st->scheme != BLOOM_SCHEME_PARQUET)
 		bloom_state_push(st, bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1),
 											  st->seed, st->scheme));
 	else
@@ -825,6 +860,23 @@ bloom_agg_step(FunctionCallInfo fcinfo, BloomAggState *st, const BloomKindOps *k
 		bloom_agg_same_args(&st->args, fcinfo, 2, aggname ? aggname : k->agg_name);
 	bloom_state_add_arg(fcinfo, st);
 	return st;
+}
+
+/*
+ * A row of a value aggregate of kind k into st, a state of that kind this
+ * transition function made for an earlier row (bloom_agg_state_apply's
+ * short way); returns argument 0, the state, as the function's result.
+ * The row's work without the first row's: a check of the sizing
+ * arguments, the value's hash queued.
+ */
+Datum
+bloom_agg_row(FunctionCallInfo fcinfo, BloomAggState *st, const BloomKindOps *k,
+			  const char *aggname)
+{
+	if (PG_NARGS() > 2 && unlikely(!bloom_agg_args_as_first(&st->args, fcinfo, 2)))
+		bloom_agg_same_args(&st->args, fcinfo, 2, aggname ? aggname : k->agg_name);
+	bloom_state_add_arg(fcinfo, st);
+	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 }
 
 /*

@@ -69,6 +69,8 @@ extern Oid	bloom_agg_argtype(FunctionCallInfo fcinfo, int i);
 extern BloomAggState *bloom_agg_step(FunctionCallInfo fcinfo, BloomAggState *st,
 									 const BloomKindOps *k, BloomAggMake make,
 									 const char *aggname, MemoryContext cxt);
+extern Datum bloom_agg_row(FunctionCallInfo fcinfo, BloomAggState *st,
+						   const BloomKindOps *k, const char *aggname);
 extern BloomAggState *bloom_agg_combine_into(BloomAggState *a, BloomAggState *b,
 											 MemoryContext cxt);
 extern void *bloom_agg_result(FunctionCallInfo fcinfo, BloomAggState *st);

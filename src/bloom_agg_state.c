@@ -74,6 +74,8 @@ static void bloom_eoh_flatten(ExpandedObjectHeader *eohptr, void *result,
 							  Size allocated_size);
 
 static void bloom_agg_state_check_kind(BloomAggState *st, const BloomKindOps *k);
+static Datum bloom_agg_state_first(FunctionCallInfo fcinfo, const BloomKindOps *k,
+								   BloomAggMake make, const char *aggname);
 
 static const ExpandedObjectMethods bloom_eoh_methods = {
 	bloom_eoh_flat_size,
@@ -241,12 +243,22 @@ bloom_agg_state_apply(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMa
 {
 	BloomAggStateEOH *e;
 
-	if ((e = bloom_eoh_own_rw(fcinfo, k)) != NULL)
-	{
-		bloom_agg_step(fcinfo, e->st, k, make, aggname, NULL);
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	e = bloom_eoh_for_row(fcinfo, k, bloom_agg_context(fcinfo));
+	if (likely((e = bloom_eoh_own_rw(fcinfo, k)) != NULL))
+		return bloom_agg_row(fcinfo, e->st, k, aggname);
+	return bloom_agg_state_first(fcinfo, k, make, aggname);
+}
+
+/*
+ * bloom_agg_state_apply for a row whose state is not our read-write state
+ * of the previous row: the first row (NULL), or a state from elsewhere.
+ * Out of line, so that the short way saves no registers for it.
+ */
+static pg_noinline Datum
+bloom_agg_state_first(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMake make,
+					  const char *aggname)
+{
+	BloomAggStateEOH *e = bloom_eoh_for_row(fcinfo, k, bloom_agg_context(fcinfo));
+
 	e->st = bloom_agg_step(fcinfo, e->st, k, make, aggname, e->hdr.eoh_context);
 	e->kind = k;
 	PG_RETURN_DATUM(EOHPGetRWDatum(&e->hdr));
@@ -451,6 +463,20 @@ bloom_intersect_agg_state_final(PG_FUNCTION_ARGS)
 }
 
 /*
+ * The first row's filter (or exact-phase header) of bloom_agg(T, ...): the
+ * number of arguments says which form of sizing.
+ */
+static void *
+bloom_agg_plain_make(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
+{
+	if (PG_NARGS() == 2)
+		return bloom_agg_auto_header(fcinfo, aggcxt, exact);
+	if (PG_NARGS() == 4)
+		return bloom_make_sized(fcinfo, aggcxt, exact);
+	return bloom_make_explicit(fcinfo, aggcxt, exact);
+}
+
+/*
  * bloom_agg(T), bloom_agg(T, capacity, fpr) and bloom_agg(T, size_bytes,
  * hashes, seed) for the key types T with aggregates of their own (the
  * number of arguments says which form), and their combine and final.
@@ -459,10 +485,7 @@ PG_FUNCTION_INFO_V1(bloom_agg_state_add);
 Datum
 bloom_agg_state_add(PG_FUNCTION_ARGS)
 {
-	return bloom_agg_state_apply(fcinfo, &bloom_plain_ops,
-								 PG_NARGS() == 2 ? bloom_agg_auto_header :
-								 PG_NARGS() == 4 ? bloom_make_sized : bloom_make_explicit,
-								 "bloom_agg");
+	return bloom_agg_state_apply(fcinfo, &bloom_plain_ops, bloom_agg_plain_make, "bloom_agg");
 }
 
 PG_FUNCTION_INFO_V1(bloom_agg_state_combine);

@@ -540,32 +540,15 @@ bloom_hash_datum_pgext(const BloomTypeInfo *ti, Datum value, uint64 seed)
 {
 	uint64		h;
 
+	if (bloom_hash_pgext_quick(ti, value, seed, &h))
+		return bloom_mix64(h);
 	switch (ti->kind)
 	{
-		case BLOOM_HASH_INT2:
-			h = bloom_lookup3_u32((uint32) (int32) DatumGetInt16(value), seed);
-			break;
-		case BLOOM_HASH_INT4:
-			h = bloom_lookup3_u32((uint32) DatumGetInt32(value), seed);
-			break;
-		case BLOOM_HASH_INT8:
-			{
-				/* as hashint8extended: fold the high half in, int4-compatible */
-				int64		v = DatumGetInt64(value);
-				uint32		lo = (uint32) v;
-				uint32		hi = (uint32) (v >> 32);
-
-				lo ^= (v >= 0) ? hi : ~hi;
-				h = bloom_lookup3_u32(lo, seed);
-				break;
-			}
 		case BLOOM_HASH_BYTES:
 			{
-				struct varlena *t = (struct varlena *) DatumGetPointer(value);
+				/* out of line (the in-line ones are hashed above) */
+				struct varlena *t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value));
 
-				/* in-line values, short header or not, are hashed in place */
-				if (unlikely(VARATT_IS_EXTERNAL(t) || VARATT_IS_COMPRESSED(t)))
-					t = pg_detoast_datum_packed(t);
 				h = bloom_bytes_hash(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), seed);
 				if ((Pointer) t != DatumGetPointer(value))
 					pfree(t);
@@ -848,14 +831,16 @@ bloom_hash_record2(const BloomTypeInfo *ti, Datum value, uint64 seed)
 static uint64
 bloom_hash_datum_full64(const BloomTypeInfo *ti, Datum value, uint64 seed)
 {
+	uint64		h;
+
+	if (bloom_hash_full64_quick(ti, value, seed, &h))
+		return h;
 	switch (ti->kind2)
 	{
 		case BLOOM_HASH2_INT16:
-			return bloom_hash_int64((uint64) (int64) DatumGetInt16(value), seed);
 		case BLOOM_HASH2_INT32:
-			return bloom_hash_int64((uint64) (int64) DatumGetInt32(value), seed);
 		case BLOOM_HASH2_INT64:
-			return bloom_hash_int64((uint64) DatumGetInt64(value), seed);
+			break;				/* hashed above */
 		case BLOOM_HASH2_NUMERIC:
 			return bloom_hash_numeric2(value, seed);
 		case BLOOM_HASH2_INTERVAL:

@@ -143,6 +143,7 @@ typedef struct BloomAggArgs
 	Oid			types[BLOOM_AGG_MAX_ARGS];
 	int64		bits[BLOOM_AGG_MAX_ARGS];
 	Datum		datums[BLOOM_AGG_MAX_ARGS]; /* as passed: a row's quick check */
+	bool		quick;			/* datums are set and all by value */
 } BloomAggArgs;
 
 /* The value argument's hash information, set up by the first non-null row. */
@@ -698,14 +699,17 @@ bloom_args_differ(const char *aggname, const char *detail)
 
 /*
  * Are the sizing arguments first.. of this row, non-null, passed as the
- * same datums as the first row's (recorded in a)?  Then they are the same
- * values; any other row is compared by value (bloom_agg_same_args).  The
+ * same by-value datums as the first row's (recorded in a)?  Then they are
+ * the same values; any other row, and every row of a state read from its
+ * serialized form (no datums), is compared by value (bloom_agg_same_args).  The
  * sizing arguments are constants in nearly every call, so a row costs two
  * comparisons an argument, not a type dispatch.
  */
 static inline bool
 bloom_agg_args_as_first(const BloomAggArgs *a, FunctionCallInfo fcinfo, int first)
 {
+	if (!a->quick)
+		return false;
 	for (int i = 0; i < a->n; i++)
 		if (PG_ARGISNULL(first + i) || PG_GETARG_DATUM(first + i) != a->datums[i])
 			return false;
@@ -726,11 +730,14 @@ bloom_agg_same_args(BloomAggArgs *a, FunctionCallInfo fcinfo, int first,
 
 	if (a->n == 0)
 	{
+		a->quick = true;
 		for (int i = 0; i < n; i++)
 		{
 			a->types[i] = bloom_agg_argtype(fcinfo, first + i);
 			a->bits[i] = bloom_arg_bits(fcinfo, first + i, a->types[i]);
 			a->datums[i] = PG_GETARG_DATUM(first + i);
+			/* a by-reference datum (int8, float8 on 32-bit builds) is a pointer */
+			a->quick &= (a->types[i] == INT4OID || FLOAT8PASSBYVAL);
 		}
 		a->n = n;
 		return;
@@ -1184,6 +1191,7 @@ bloom_agg_write(StringInfo buf, BloomAggState *st)
 static void
 bloom_args_recv(const BloomKindOps *k, StringInfo buf, BloomAggArgs *a)
 {
+	memset(a, 0, sizeof(*a));	/* no datums: quick is false */
 	if (buf->len - buf->cursor < 1)
 		bloom_bad_state(k, "the state is truncated");
 	a->n = pq_getmsgbyte(buf);

@@ -64,7 +64,9 @@ typedef struct BloomAggStateEOH
 	ExpandedObjectHeader hdr;
 	BloomAggState *st;
 	const BloomKindOps *kind;	/* st's kind, set by a row's slow way; NULL
-								 * after any other change */
+								 * after any other change, and while flat
+								 * is set (a row's short way checks only
+								 * this) */
 	char	   *flat;			/* serialized bytes, NULL until asked for */
 	int			flatlen;
 } BloomAggStateEOH;
@@ -97,6 +99,7 @@ bloom_eoh_flat_size(ExpandedObjectHeader *eohptr)
 		bloom_agg_write(&buf, e->st);
 		e->flat = buf.data;
 		e->flatlen = buf.len;
+		e->kind = NULL;			/* the next row goes the slow way: flat is stale */
 		MemoryContextSwitchTo(old);
 	}
 	return VARHDRSZ + (Size) e->flatlen;
@@ -210,8 +213,8 @@ bloom_eoh_own_rw(FunctionCallInfo fcinfo, const BloomKindOps *k)
 		return NULL;
 	VARATT_EXTERNAL_GET_POINTER(ex, p);
 	e = (BloomAggStateEOH *) ex.eohptr;
-	if (e->hdr.eoh_methods != &bloom_eoh_methods || e->kind != k || e->flat != NULL)
-		return NULL;
+	if (e->hdr.eoh_methods != &bloom_eoh_methods || e->kind != k)
+		return NULL;				/* (kind is NULL while flat is set) */
 	return e;
 }
 

@@ -332,10 +332,12 @@ bloom_hashset_send(StringInfo buf, const BloomHashSet *s)
 
 /*
  * Read a set written by bloom_hashset_send from the rest of buf into s (an
- * empty set); the reason it is malformed, or NULL.
+ * empty set; left empty unless build); the reason it is malformed, or NULL.
+ * Without build the bytes are only checked, as they are with it: the set's
+ * table adds nothing a value could get wrong (a repeated hash is one).
  */
 static const char *
-bloom_hashset_recv(BloomHashSet *s, StringInfo buf, uint32 max)
+bloom_hashset_recv(BloomHashSet *s, StringInfo buf, uint32 max, bool build)
 {
 	int			each = s->mult ? 9 : 8;
 	uint32		count;
@@ -352,7 +354,8 @@ bloom_hashset_recv(BloomHashSet *s, StringInfo buf, uint32 max)
 
 		if (m < 1 || m > BLOOM_COUNTER_MAX)
 			return "a multiplicity is out of range";
-		bloom_hashset_add(s, h, m);
+		if (build)
+			bloom_hashset_add(s, h, m);
 	}
 	return NULL;
 }
@@ -1221,9 +1224,13 @@ bloom_agg_filter_recv(const BloomKindOps *k, StringInfo buf, MemoryContext aggcx
 	return k->decode ? k->decode(f, aggcxt) : f;
 }
 
-/* An exact-phase state of kind k from the rest of buf, validated. */
+/*
+ * An exact-phase state of kind k from the rest of buf, validated (its set
+ * left empty unless build).
+ */
 static BloomAggState *
-bloom_agg_exact_recv(const BloomKindOps *k, StringInfo buf, MemoryContext aggcxt)
+bloom_agg_exact_recv(const BloomKindOps *k, StringInfo buf, MemoryContext aggcxt,
+					 bool build)
 {
 	void	   *hdr;
 	BloomAggState *st;
@@ -1235,7 +1242,7 @@ bloom_agg_exact_recv(const BloomKindOps *k, StringInfo buf, MemoryContext aggcxt
 	memcpy(hdr, pq_getmsgbytes(buf, (int) k->header_size), k->header_size);
 	st = bloom_state_new(aggcxt, k, hdr, true);
 	if ((why = k->check_exact_hdr(hdr)) != NULL ||
-		(why = bloom_hashset_recv(&st->set, buf, k->exact_max + 1)) != NULL)
+		(why = bloom_hashset_recv(&st->set, buf, k->exact_max + 1, build)) != NULL)
 		bloom_bad_state(k, why);
 	return st;
 }
@@ -1270,10 +1277,12 @@ bloom_agg_kind_of_tag(int tag)
 /*
  * A state read from its serialized form (len bytes at data), validated like
  * the kind's binary input, in cxt; k is the kind it must be, or NULL for
- * any (the tag says).
+ * any (the tag says).  Without build, an exact set is checked but not
+ * built (bloom_agg_check).
  */
-BloomAggState *
-bloom_agg_read(const char *data, int len, const BloomKindOps *k, MemoryContext cxt)
+static BloomAggState *
+bloom_agg_read_ext(const char *data, int len, const BloomKindOps *k, MemoryContext cxt,
+				   bool build)
 {
 	const BloomKindOps *own;
 	StringInfoData buf;
@@ -1299,13 +1308,32 @@ bloom_agg_read(const char *data, int len, const BloomKindOps *k, MemoryContext c
 	if (mode == BLOOM_AGG_FILTER)
 		st = bloom_state_new(cxt, k, bloom_agg_filter_recv(k, &buf, cxt), false);
 	else if (mode == BLOOM_AGG_EXACT)
-		st = bloom_agg_exact_recv(k, &buf, cxt);
+		st = bloom_agg_exact_recv(k, &buf, cxt, build);
 	else
 		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, k->state_msg,
 					"unknown state phase");
 	st->nadded = nadded;
 	st->args = args;
 	return st;
+}
+
+/* A state read from its serialized form: bloom_agg_read_ext, built. */
+BloomAggState *
+bloom_agg_read(const char *data, int len, const BloomKindOps *k, MemoryContext cxt)
+{
+	return bloom_agg_read_ext(data, len, k, cxt, true);
+}
+
+/*
+ * Check the serialized form of a state of any kind (len bytes at data) as
+ * bloom_agg_read does, an error if it is invalid, with cxt for scratch: for
+ * the state type's input functions, which keep the bytes, not the state
+ * (an exact set's table is not built only to be thrown away).
+ */
+void
+bloom_agg_check(const char *data, int len, MemoryContext cxt)
+{
+	(void) bloom_agg_read_ext(data, len, NULL, cxt, false);
 }
 
 /* ---- automatic sizing -------------------------------------------------------- */

@@ -78,6 +78,7 @@ extern const BloomKindOps *bloom_agg_state_kind(const BloomAggState *st);
 extern void bloom_agg_write(StringInfo buf, BloomAggState *st);
 extern BloomAggState *bloom_agg_read(const char *data, int len, const BloomKindOps *k,
 									 MemoryContext cxt);
+extern void bloom_agg_check(const char *data, int len, MemoryContext cxt);
 extern Oid	bloom_agg_collation(FunctionCallInfo fcinfo, Oid typid);
 extern BloomAggState *bloom_agg_new_state(FunctionCallInfo fcinfo, const BloomKindOps *k,
 										  BloomAggMake make, MemoryContext cxt);

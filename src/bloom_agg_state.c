@@ -540,7 +540,7 @@ bloom_agg_state_checked(const char *data, int len)
 											  ALLOCSET_DEFAULT_SIZES);
 	bytea	   *r;
 
-	bloom_agg_read(data, len, NULL, cxt);
+	bloom_agg_check(data, len, cxt);
 	MemoryContextDelete(cxt);
 	r = palloc(VARHDRSZ + len);
 	SET_VARSIZE(r, VARHDRSZ + len);

@@ -78,6 +78,8 @@ static void bloom_eoh_flatten(ExpandedObjectHeader *eohptr, void *result,
 static void bloom_agg_state_check_kind(BloomAggState *st, const BloomKindOps *k);
 static Datum bloom_agg_state_first(FunctionCallInfo fcinfo, const BloomKindOps *k,
 								   BloomAggMake make, const char *aggname);
+static BloomAggState *bloom_agg_state_open_first(FunctionCallInfo fcinfo, const BloomKindOps *k,
+												 BloomAggMake make, Datum *result, bool *again);
 
 static const ExpandedObjectMethods bloom_eoh_methods = {
 	bloom_eoh_flat_size,
@@ -280,14 +282,26 @@ bloom_agg_state_open(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMak
 {
 	BloomAggStateEOH *e;
 
-	*again = false;
-	if ((e = bloom_eoh_own_rw(fcinfo, k)) != NULL)
+	if (likely((e = bloom_eoh_own_rw(fcinfo, k)) != NULL))
 	{
 		*result = PG_GETARG_DATUM(0);
 		*again = true;
 		return e->st;
 	}
-	e = bloom_eoh_for_row(fcinfo, k, bloom_agg_context(fcinfo));
+	return bloom_agg_state_open_first(fcinfo, k, make, result, again);
+}
+
+/*
+ * bloom_agg_state_open for a row whose state is not our read-write state
+ * of the previous row.  Out of line, as bloom_agg_state_first is.
+ */
+static pg_noinline BloomAggState *
+bloom_agg_state_open_first(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMake make,
+						   Datum *result, bool *again)
+{
+	BloomAggStateEOH *e = bloom_eoh_for_row(fcinfo, k, bloom_agg_context(fcinfo));
+
+	*again = false;
 	if (e->st == NULL)
 		e->st = bloom_agg_new_state(fcinfo, k, make, e->hdr.eoh_context);
 	e->kind = k;

@@ -176,6 +176,7 @@ struct BloomAggState
 	uint64		nadded;			/* non-null values seen */
 	bool		deserialized;	/* made by deserialize: combine may keep it */
 	BloomAggArgs args;			/* sizing arguments of the first row */
+	uint64		keyh[BLOOM_KEY_MAX_HASHES]; /* a row's key hashes (Parquet) */
 	BloomHashQueue queue;
 };
 
@@ -767,17 +768,17 @@ bloom_args_equal(const BloomAggArgs *a, const BloomAggArgs *b)
 
 /*
  * Queue every hash of key value (bloom_key_hashes: a Parquet filter's key
- * may have two).  Not inlined: its array of hashes would cost every row of
- * the other schemes a stack-protector check.
+ * may have two).  The hashes go through the state's own array: one on the
+ * stack would cost a row a stack-protector check.  Out of line: the other
+ * schemes' rows keep fewer registers.
  */
 static pg_noinline void
 bloom_state_add_key_hashes(BloomAggState *st, Datum value)
 {
-	uint64		h[BLOOM_KEY_MAX_HASHES];
-	int			n = bloom_key_hashes(&st->value.ti, value, st->seed, st->scheme, h);
+	int			n = bloom_key_hashes(&st->value.ti, value, st->seed, st->scheme, st->keyh);
 
 	for (int i = 0; i < n; i++)
-		bloom_state_push(st, h[i]);
+		bloom_state_push(st, st->keyh[i]);
 }
 
 /*

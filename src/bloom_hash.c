@@ -1135,15 +1135,6 @@ bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti, bool adopt)
 	bloom_check_element_fields(f->family, &f->collfp, ti, adopt);
 }
 
-/*
- * The element hash of a byte string hashed as text or bytea (token and
- * n-gram filters): the same in schemes 1 and 2, whose byte hashes agree.
- */
-uint64
-bloom_hash_bytes(const char *p, size_t len, uint64 seed)
-{
-	return bloom_mix64(bloom_bytes_hash(p, len, seed));
-}
 
 /* ---- values of another type: the filter's own element type ------------- */
 

@@ -186,6 +186,18 @@ bloom_hash_datum_quick(const BloomTypeInfo *ti, Datum value, uint64 seed, int sc
 	return false;
 }
 
+/*
+ * The element hash of a byte string hashed as text or bytea (token and
+ * n-gram filters, bloomskip's text-search classes): the same in schemes 1
+ * and 2, whose byte hashes agree.  Inline: an n-gram aggregate hashes
+ * dozens of grams a row.
+ */
+static inline uint64
+bloom_hash_bytes(const char *p, size_t len, uint64 seed)
+{
+	return bloom_mix64(bloom_bytes_hash(p, len, seed));
+}
+
 /* bloom_hash.c: values to element hashes */
 extern void bloom_typeinfo_init(BloomTypeInfo *ti, Oid typid, Oid collation,
 								MemoryContext mcxt);
@@ -229,7 +241,6 @@ extern int	bloom_key_hashes(const BloomTypeInfo *ti, Datum value, uint64 seed,
 
 extern uint64 bloom_hash_datum(const BloomTypeInfo *ti, Datum value,
 							   uint64 seed, int scheme);
-extern uint64 bloom_hash_bytes(const char *p, size_t len, uint64 seed);
 
 /*
  * Installed versions as major * 100 + minor: the first whose new filters

@@ -769,16 +769,22 @@ bloom_args_equal(const BloomAggArgs *a, const BloomAggArgs *b)
 /*
  * Queue every hash of key value (bloom_key_hashes: a Parquet filter's key
  * may have two).  The hashes go through the state's own array: one on the
- * stack would cost a row a stack-protector check.  Out of line: the other
- * schemes' rows keep fewer registers.
+ * stack would cost a row a stack-protector check.
  */
-static pg_noinline void
-bloom_state_add_key_hashes(BloomAggState *st, Datum value)
+static inline void
+bloom_state_push_key(BloomAggState *st, Datum value)
 {
 	int			n = bloom_key_hashes(&st->value.ti, value, st->seed, st->scheme, st->keyh);
 
 	for (int i = 0; i < n; i++)
 		bloom_state_push(st, st->keyh[i]);
+}
+
+/* bloom_state_push_key out of line: the other schemes' rows keep fewer registers. */
+static pg_noinline void
+bloom_state_add_key_hashes(BloomAggState *st, Datum value)
+{
+	bloom_state_push_key(st, value);
 }
 
 /*
@@ -873,6 +879,34 @@ bloom_agg_step(FunctionCallInfo fcinfo, BloomAggState *st, const BloomKindOps *k
 	return st;
 }
 
+/* A row's sizing arguments (2..) checked against the first row's. */
+static inline void
+bloom_agg_row_args(FunctionCallInfo fcinfo, BloomAggState *st, const BloomKindOps *k,
+				   const char *aggname)
+{
+	if (PG_NARGS() > 2 && unlikely(!bloom_agg_args_as_first(&st->args, fcinfo, 2)))
+		bloom_agg_same_args(&st->args, fcinfo, 2, aggname ? aggname : k->agg_name);
+}
+
+/*
+ * bloom_agg_row for a state of the Parquet scheme, whose keys have one or
+ * two hashes (bloom_key_hashes), in one frame of its own.
+ */
+static pg_noinline Datum
+bloom_agg_row_keys(FunctionCallInfo fcinfo, BloomAggState *st, const BloomKindOps *k,
+				   const char *aggname)
+{
+	bloom_agg_row_args(fcinfo, st, k, aggname);
+	if (!PG_ARGISNULL(1))
+	{
+		if (unlikely(!st->value.valid))
+			bloom_state_first_value(fcinfo, st);
+		bloom_state_push_key(st, PG_GETARG_DATUM(1));
+		st->nadded++;
+	}
+	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+}
+
 /*
  * A row of a value aggregate of kind k into st, a state of that kind this
  * transition function made for an earlier row (bloom_agg_state_apply's
@@ -884,8 +918,9 @@ Datum
 bloom_agg_row(FunctionCallInfo fcinfo, BloomAggState *st, const BloomKindOps *k,
 			  const char *aggname)
 {
-	if (PG_NARGS() > 2 && unlikely(!bloom_agg_args_as_first(&st->args, fcinfo, 2)))
-		bloom_agg_same_args(&st->args, fcinfo, 2, aggname ? aggname : k->agg_name);
+	if (unlikely(st->scheme == BLOOM_SCHEME_PARQUET))
+		return bloom_agg_row_keys(fcinfo, st, k, aggname);
+	bloom_agg_row_args(fcinfo, st, k, aggname);
 	bloom_state_add_arg(fcinfo, st);
 	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 }

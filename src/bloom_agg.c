@@ -889,6 +889,19 @@ bloom_agg_row_args(FunctionCallInfo fcinfo, BloomAggState *st, const BloomKindOp
 }
 
 /*
+ * bloom_agg_row for a state of the other schemes (a key, a hash).  Out of
+ * line, as bloom_agg_row_keys is, so that bloom_agg_row only chooses.
+ */
+static pg_noinline Datum
+bloom_agg_row_one(FunctionCallInfo fcinfo, BloomAggState *st, const BloomKindOps *k,
+				  const char *aggname)
+{
+	bloom_agg_row_args(fcinfo, st, k, aggname);
+	bloom_state_add_arg(fcinfo, st);
+	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+}
+
+/*
  * bloom_agg_row for a state of the Parquet scheme, whose keys have one or
  * two hashes (bloom_key_hashes), in one frame of its own.
  */
@@ -920,9 +933,7 @@ bloom_agg_row(FunctionCallInfo fcinfo, BloomAggState *st, const BloomKindOps *k,
 {
 	if (unlikely(st->scheme == BLOOM_SCHEME_PARQUET))
 		return bloom_agg_row_keys(fcinfo, st, k, aggname);
-	bloom_agg_row_args(fcinfo, st, k, aggname);
-	bloom_state_add_arg(fcinfo, st);
-	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	return bloom_agg_row_one(fcinfo, st, k, aggname);
 }
 
 /*

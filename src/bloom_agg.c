@@ -912,9 +912,13 @@ bloom_agg_row_keys(FunctionCallInfo fcinfo, BloomAggState *st, const BloomKindOp
 	bloom_agg_row_args(fcinfo, st, k, aggname);
 	if (!PG_ARGISNULL(1))
 	{
+		int			n;
+
 		if (unlikely(!st->value.valid))
 			bloom_state_first_value(fcinfo, st);
-		bloom_state_push_key(st, PG_GETARG_DATUM(1));
+		n = bloom_key_hashes_parquet(&st->value.ti, PG_GETARG_DATUM(1), st->keyh);
+		for (int i = 0; i < n; i++)
+			bloom_state_push(st, st->keyh[i]);
 		st->nadded++;
 	}
 	PG_RETURN_DATUM(PG_GETARG_DATUM(0));

@@ -529,9 +529,19 @@ bloom_key_hashes(const BloomTypeInfo *ti, Datum value, uint64 seed,
 				 int scheme, uint64 *h)
 {
 	if (scheme == BLOOM_SCHEME_PARQUET)
-		return bloom_parquet_hooks()->key_hashes(ti->pq_type, value, h);
+		return bloom_key_hashes_parquet(ti, value, h);
 	h[0] = bloom_hash_datum(ti, value, seed, scheme);
 	return 1;
+}
+
+/*
+ * bloom_key_hashes of a key of a Parquet filter, for a caller that knows
+ * the scheme (an aggregate's Parquet rows): no frame of its own.
+ */
+int
+bloom_key_hashes_parquet(const BloomTypeInfo *ti, Datum value, uint64 *h)
+{
+	return bloom_parquet_hooks()->key_hashes(ti->pq_type, value, h);
 }
 
 /* The element hash of a non-null value under hashing scheme 1. */

@@ -238,6 +238,7 @@ extern void bloom_hash_set_parquet(const BloomParquetHashing *pq);
 #define BLOOM_KEY_MAX_HASHES	2
 extern int	bloom_key_hashes(const BloomTypeInfo *ti, Datum value, uint64 seed,
 							 int scheme, uint64 *h);
+extern int	bloom_key_hashes_parquet(const BloomTypeInfo *ti, Datum value, uint64 *h);
 
 extern uint64 bloom_hash_datum(const BloomTypeInfo *ti, Datum value,
 							   uint64 seed, int scheme);

@@ -94,6 +94,7 @@ extern Datum bloom_agg_state_apply(FunctionCallInfo fcinfo, const BloomKindOps *
 								   BloomAggMake make, const char *aggname);
 extern Datum bloom_agg_state_merge(FunctionCallInfo fcinfo, const BloomKindOps *k);
 extern Datum bloom_agg_state_finish(FunctionCallInfo fcinfo, const BloomKindOps *k);
+extern BloomAggState *bloom_agg_state_again(FunctionCallInfo fcinfo, const BloomKindOps *k);
 extern BloomAggState *bloom_agg_state_open(FunctionCallInfo fcinfo, const BloomKindOps *k,
 										   BloomAggMake make, Datum *result, bool *again);
 

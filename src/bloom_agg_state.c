@@ -270,6 +270,20 @@ bloom_agg_state_first(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMa
 }
 
 /*
+ * The engine state of argument 0 if it is our read-write state of kind k
+ * that this transition function returned for the previous row, else NULL
+ * (then bloom_agg_state_open): a caller's short way, with nothing to
+ * return through pointers (a frame and a stack-protector check a row).
+ */
+BloomAggState *
+bloom_agg_state_again(FunctionCallInfo fcinfo, const BloomKindOps *k)
+{
+	BloomAggStateEOH *e = bloom_eoh_own_rw(fcinfo, k);
+
+	return likely(e != NULL) ? e->st : NULL;
+}
+
+/*
  * For transition functions that add elements of their own (n-grams,
  * tokens: bloom_text.c): the engine state of argument 0 to add them to,
  * made by make on the first row, and in *result the datum to return;

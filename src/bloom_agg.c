@@ -142,6 +142,8 @@ typedef struct BloomAggArgs
 	int			n;				/* 0 until the first row */
 	Oid			types[BLOOM_AGG_MAX_ARGS];
 	int64		bits[BLOOM_AGG_MAX_ARGS];
+	Datum		datums[BLOOM_AGG_MAX_ARGS]; /* as passed: a row's quick check */
+	bool		quick;			/* datums are set and all by value */
 } BloomAggArgs;
 
 /* The value argument's hash information, set up by the first non-null row. */
@@ -174,6 +176,7 @@ struct BloomAggState
 	uint64		nadded;			/* non-null values seen */
 	bool		deserialized;	/* made by deserialize: combine may keep it */
 	BloomAggArgs args;			/* sizing arguments of the first row */
+	uint64		keyh[BLOOM_KEY_MAX_HASHES]; /* a row's key hashes (Parquet) */
 	BloomHashQueue queue;
 };
 
@@ -330,10 +333,12 @@ bloom_hashset_send(StringInfo buf, const BloomHashSet *s)
 
 /*
  * Read a set written by bloom_hashset_send from the rest of buf into s (an
- * empty set); the reason it is malformed, or NULL.
+ * empty set; left empty unless build); the reason it is malformed, or NULL.
+ * Without build the bytes are only checked, as they are with it: the set's
+ * table adds nothing a value could get wrong (a repeated hash is one).
  */
 static const char *
-bloom_hashset_recv(BloomHashSet *s, StringInfo buf, uint32 max)
+bloom_hashset_recv(BloomHashSet *s, StringInfo buf, uint32 max, bool build)
 {
 	int			each = s->mult ? 9 : 8;
 	uint32		count;
@@ -350,7 +355,8 @@ bloom_hashset_recv(BloomHashSet *s, StringInfo buf, uint32 max)
 
 		if (m < 1 || m > BLOOM_COUNTER_MAX)
 			return "a multiplicity is out of range";
-		bloom_hashset_add(s, h, m);
+		if (build)
+			bloom_hashset_add(s, h, m);
 	}
 	return NULL;
 }
@@ -696,6 +702,25 @@ bloom_args_differ(const char *aggname, const char *detail)
 }
 
 /*
+ * Are the sizing arguments first.. of this row, non-null, passed as the
+ * same by-value datums as the first row's (recorded in a)?  Then they are
+ * the same values; any other row, and every row of a state read from its
+ * serialized form (no datums), is compared by value (bloom_agg_same_args).  The
+ * sizing arguments are constants in nearly every call, so a row costs two
+ * comparisons an argument, not a type dispatch.
+ */
+static inline bool
+bloom_agg_args_as_first(const BloomAggArgs *a, FunctionCallInfo fcinfo, int first)
+{
+	if (!a->quick)
+		return false;
+	for (int i = 0; i < a->n; i++)
+		if (PG_ARGISNULL(first + i) || PG_GETARG_DATUM(first + i) != a->datums[i])
+			return false;
+	return true;
+}
+
+/*
  * Check that the sizing arguments first.. of this row are those of the
  * first row (recorded in a on the first call): the filter was sized by the
  * first row's, so a row asking for another size is an error, not silently
@@ -709,14 +734,20 @@ bloom_agg_same_args(BloomAggArgs *a, FunctionCallInfo fcinfo, int first,
 
 	if (a->n == 0)
 	{
+		a->quick = true;
 		for (int i = 0; i < n; i++)
 		{
 			a->types[i] = bloom_agg_argtype(fcinfo, first + i);
 			a->bits[i] = bloom_arg_bits(fcinfo, first + i, a->types[i]);
+			a->datums[i] = PG_GETARG_DATUM(first + i);
+			/* a by-reference datum (int8, float8 on 32-bit builds) is a pointer */
+			a->quick &= (a->types[i] == INT4OID || FLOAT8PASSBYVAL);
 		}
 		a->n = n;
 		return;
 	}
+	if (likely(bloom_agg_args_as_first(a, fcinfo, first)))
+		return;
 	for (int i = 0; i < a->n; i++)
 		if (PG_ARGISNULL(first + i) ||
 			bloom_arg_bits(fcinfo, first + i, a->types[i]) != a->bits[i])
@@ -737,44 +768,65 @@ bloom_args_equal(const BloomAggArgs *a, const BloomAggArgs *b)
 
 /*
  * Queue every hash of key value (bloom_key_hashes: a Parquet filter's key
- * may have two).  Not inlined: its array of hashes would cost every row of
- * the other schemes a stack-protector check.
+ * may have two).  The hashes go through the state's own array: one on the
+ * stack would cost a row a stack-protector check.
  */
+static inline void
+bloom_state_push_key(BloomAggState *st, Datum value)
+{
+	int			n = bloom_key_hashes(&st->value.ti, value, st->seed, st->scheme, st->keyh);
+
+	for (int i = 0; i < n; i++)
+		bloom_state_push(st, st->keyh[i]);
+}
+
+/* bloom_state_push_key out of line: the other schemes' rows keep fewer registers. */
 static pg_noinline void
 bloom_state_add_key_hashes(BloomAggState *st, Datum value)
 {
-	uint64		h[BLOOM_KEY_MAX_HASHES];
-	int			n = bloom_key_hashes(&st->value.ti, value, st->seed, st->scheme, h);
+	bloom_state_push_key(st, value);
+}
 
-	for (int i = 0; i < n; i++)
-		bloom_state_push(st, h[i]);
+/*
+ * The state's first value (argument 1): its hash information set up, and
+ * the filter's (or header's) element fields checked or adopted.  Out of
+ * line: a row's path keeps no stack frame for it.
+ */
+static pg_noinline void
+bloom_state_first_value(FunctionCallInfo fcinfo, BloomAggState *st)
+{
+	void	   *hdr = bloom_state_header(st);
+	BloomElementFields fl = st->kind->fields(hdr);
+
+	bloom_agg_first_value(fcinfo, &st->value, fl.family, fl.collfp,
+						  GetMemoryChunkContext(st));
+	if (st->kind->adopted)
+		st->kind->adopted(hdr);
 }
 
 /*
  * Add argument 1 (if not NULL) to the state; the first value gives the
  * filter (or header) its element fields.
  */
-static void
+static inline void
 bloom_state_add_arg(FunctionCallInfo fcinfo, BloomAggState *st)
 {
+	uint64		h;
+
 	if (PG_ARGISNULL(1))
 		return;
-	if (!st->value.valid)
-	{
-		void	   *hdr = bloom_state_header(st);
-		BloomElementFields fl = st->kind->fields(hdr);
-
-		bloom_agg_first_value(fcinfo, &st->value, fl.family, fl.collfp,
-							  GetMemoryChunkContext(st));
-		if (st->kind->adopted)
-			st->kind->adopted(hdr);
-	}
+	if (unlikely(!st->value.valid))
+		bloom_state_first_value(fcinfo, st);
 	/*
 	 * One hash a key except under the Parquet scheme (bloom_key_hashes): the
 	 * other schemes hash straight into the queue, without the key's array
-	 * of hashes, a row's share of the aggregate's own instructions.
+	 * of hashes, a row's share of the aggregate's own instructions; the
+	 * common keys (integers, in-line text) without a call.
 	 */
-	if (likely(st->scheme != BLOOM_SCHEME_PARQUET))
+	if (likely(bloom_hash_datum_quick(&st->value.ti, PG_GETARG_DATUM(1), st->seed,
+									  st->scheme, &h)))
+		bloom_state_push(st, h);
+	else if (st->scheme != BLOOM_SCHEME_PARQUET)
 		bloom_state_push(st, bloom_hash_datum(&st->value.ti, PG_GETARG_DATUM(1),
 											  st->seed, st->scheme));
 	else
@@ -825,6 +877,67 @@ bloom_agg_step(FunctionCallInfo fcinfo, BloomAggState *st, const BloomKindOps *k
 		bloom_agg_same_args(&st->args, fcinfo, 2, aggname ? aggname : k->agg_name);
 	bloom_state_add_arg(fcinfo, st);
 	return st;
+}
+
+/* A row's sizing arguments (2..) checked against the first row's. */
+static inline void
+bloom_agg_row_args(FunctionCallInfo fcinfo, BloomAggState *st, const BloomKindOps *k,
+				   const char *aggname)
+{
+	if (PG_NARGS() > 2 && unlikely(!bloom_agg_args_as_first(&st->args, fcinfo, 2)))
+		bloom_agg_same_args(&st->args, fcinfo, 2, aggname ? aggname : k->agg_name);
+}
+
+/*
+ * bloom_agg_row for a state of the other schemes (a key, a hash).  Out of
+ * line, as bloom_agg_row_keys is, so that bloom_agg_row only chooses.
+ */
+static pg_noinline Datum
+bloom_agg_row_one(FunctionCallInfo fcinfo, BloomAggState *st, const BloomKindOps *k,
+				  const char *aggname)
+{
+	bloom_agg_row_args(fcinfo, st, k, aggname);
+	bloom_state_add_arg(fcinfo, st);
+	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+}
+
+/*
+ * bloom_agg_row for a state of the Parquet scheme, whose keys have one or
+ * two hashes (bloom_key_hashes), in one frame of its own.
+ */
+static pg_noinline Datum
+bloom_agg_row_keys(FunctionCallInfo fcinfo, BloomAggState *st, const BloomKindOps *k,
+				   const char *aggname)
+{
+	bloom_agg_row_args(fcinfo, st, k, aggname);
+	if (!PG_ARGISNULL(1))
+	{
+		int			n;
+
+		if (unlikely(!st->value.valid))
+			bloom_state_first_value(fcinfo, st);
+		n = bloom_key_hashes_parquet(&st->value.ti, PG_GETARG_DATUM(1), st->keyh);
+		for (int i = 0; i < n; i++)
+			bloom_state_push(st, st->keyh[i]);
+		st->nadded++;
+	}
+	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+}
+
+/*
+ * A row of a value aggregate of kind k into st, a state of that kind this
+ * transition function made for an earlier row (bloom_agg_state_apply's
+ * short way); returns argument 0, the state, as the function's result.
+ * The row's work without the first row's: a check of the sizing
+ * arguments, the value's hash queued.
+ */
+Datum
+bloom_agg_row(FunctionCallInfo fcinfo, BloomAggState *st, const BloomKindOps *k,
+			  const char *aggname)
+{
+	if (unlikely(st->scheme == BLOOM_SCHEME_PARQUET))
+		return bloom_agg_row_keys(fcinfo, st, k, aggname);
+	return bloom_agg_row_one(fcinfo, st, k, aggname);
 }
 
 /*
@@ -1132,6 +1245,7 @@ bloom_agg_write(StringInfo buf, BloomAggState *st)
 static void
 bloom_args_recv(const BloomKindOps *k, StringInfo buf, BloomAggArgs *a)
 {
+	memset(a, 0, sizeof(*a));	/* no datums: quick is false */
 	if (buf->len - buf->cursor < 1)
 		bloom_bad_state(k, "the state is truncated");
 	a->n = pq_getmsgbyte(buf);
@@ -1161,9 +1275,13 @@ bloom_agg_filter_recv(const BloomKindOps *k, StringInfo buf, MemoryContext aggcx
 	return k->decode ? k->decode(f, aggcxt) : f;
 }
 
-/* An exact-phase state of kind k from the rest of buf, validated. */
+/*
+ * An exact-phase state of kind k from the rest of buf, validated (its set
+ * left empty unless build).
+ */
 static BloomAggState *
-bloom_agg_exact_recv(const BloomKindOps *k, StringInfo buf, MemoryContext aggcxt)
+bloom_agg_exact_recv(const BloomKindOps *k, StringInfo buf, MemoryContext aggcxt,
+					 bool build)
 {
 	void	   *hdr;
 	BloomAggState *st;
@@ -1175,7 +1293,7 @@ bloom_agg_exact_recv(const BloomKindOps *k, StringInfo buf, MemoryContext aggcxt
 	memcpy(hdr, pq_getmsgbytes(buf, (int) k->header_size), k->header_size);
 	st = bloom_state_new(aggcxt, k, hdr, true);
 	if ((why = k->check_exact_hdr(hdr)) != NULL ||
-		(why = bloom_hashset_recv(&st->set, buf, k->exact_max + 1)) != NULL)
+		(why = bloom_hashset_recv(&st->set, buf, k->exact_max + 1, build)) != NULL)
 		bloom_bad_state(k, why);
 	return st;
 }
@@ -1210,10 +1328,12 @@ bloom_agg_kind_of_tag(int tag)
 /*
  * A state read from its serialized form (len bytes at data), validated like
  * the kind's binary input, in cxt; k is the kind it must be, or NULL for
- * any (the tag says).
+ * any (the tag says).  Without build, an exact set is checked but not
+ * built (bloom_agg_check).
  */
-BloomAggState *
-bloom_agg_read(const char *data, int len, const BloomKindOps *k, MemoryContext cxt)
+static BloomAggState *
+bloom_agg_read_ext(const char *data, int len, const BloomKindOps *k, MemoryContext cxt,
+				   bool build)
 {
 	const BloomKindOps *own;
 	StringInfoData buf;
@@ -1239,13 +1359,32 @@ bloom_agg_read(const char *data, int len, const BloomKindOps *k, MemoryContext c
 	if (mode == BLOOM_AGG_FILTER)
 		st = bloom_state_new(cxt, k, bloom_agg_filter_recv(k, &buf, cxt), false);
 	else if (mode == BLOOM_AGG_EXACT)
-		st = bloom_agg_exact_recv(k, &buf, cxt);
+		st = bloom_agg_exact_recv(k, &buf, cxt, build);
 	else
 		bloom_raise(ERRCODE_INVALID_BINARY_REPRESENTATION, k->state_msg,
 					"unknown state phase");
 	st->nadded = nadded;
 	st->args = args;
 	return st;
+}
+
+/* A state read from its serialized form: bloom_agg_read_ext, built. */
+BloomAggState *
+bloom_agg_read(const char *data, int len, const BloomKindOps *k, MemoryContext cxt)
+{
+	return bloom_agg_read_ext(data, len, k, cxt, true);
+}
+
+/*
+ * Check the serialized form of a state of any kind (len bytes at data) as
+ * bloom_agg_read does, an error if it is invalid, with cxt for scratch: for
+ * the state type's input functions, which keep the bytes, not the state
+ * (an exact set's table is not built only to be thrown away).
+ */
+void
+bloom_agg_check(const char *data, int len, MemoryContext cxt)
+{
+	(void) bloom_agg_read_ext(data, len, NULL, cxt, false);
 }
 
 /* ---- automatic sizing -------------------------------------------------------- */

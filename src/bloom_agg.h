@@ -69,6 +69,8 @@ extern Oid	bloom_agg_argtype(FunctionCallInfo fcinfo, int i);
 extern BloomAggState *bloom_agg_step(FunctionCallInfo fcinfo, BloomAggState *st,
 									 const BloomKindOps *k, BloomAggMake make,
 									 const char *aggname, MemoryContext cxt);
+extern Datum bloom_agg_row(FunctionCallInfo fcinfo, BloomAggState *st,
+						   const BloomKindOps *k, const char *aggname);
 extern BloomAggState *bloom_agg_combine_into(BloomAggState *a, BloomAggState *b,
 											 MemoryContext cxt);
 extern void *bloom_agg_result(FunctionCallInfo fcinfo, BloomAggState *st);
@@ -76,6 +78,7 @@ extern const BloomKindOps *bloom_agg_state_kind(const BloomAggState *st);
 extern void bloom_agg_write(StringInfo buf, BloomAggState *st);
 extern BloomAggState *bloom_agg_read(const char *data, int len, const BloomKindOps *k,
 									 MemoryContext cxt);
+extern void bloom_agg_check(const char *data, int len, MemoryContext cxt);
 extern Oid	bloom_agg_collation(FunctionCallInfo fcinfo, Oid typid);
 extern BloomAggState *bloom_agg_new_state(FunctionCallInfo fcinfo, const BloomKindOps *k,
 										  BloomAggMake make, MemoryContext cxt);
@@ -91,6 +94,7 @@ extern Datum bloom_agg_state_apply(FunctionCallInfo fcinfo, const BloomKindOps *
 								   BloomAggMake make, const char *aggname);
 extern Datum bloom_agg_state_merge(FunctionCallInfo fcinfo, const BloomKindOps *k);
 extern Datum bloom_agg_state_finish(FunctionCallInfo fcinfo, const BloomKindOps *k);
+extern BloomAggState *bloom_agg_state_again(FunctionCallInfo fcinfo, const BloomKindOps *k);
 extern BloomAggState *bloom_agg_state_open(FunctionCallInfo fcinfo, const BloomKindOps *k,
 										   BloomAggMake make, Datum *result, bool *again);
 

@@ -64,7 +64,9 @@ typedef struct BloomAggStateEOH
 	ExpandedObjectHeader hdr;
 	BloomAggState *st;
 	const BloomKindOps *kind;	/* st's kind, set by a row's slow way; NULL
-								 * after any other change */
+								 * after any other change, and while flat
+								 * is set (a row's short way checks only
+								 * this) */
 	char	   *flat;			/* serialized bytes, NULL until asked for */
 	int			flatlen;
 } BloomAggStateEOH;
@@ -74,6 +76,10 @@ static void bloom_eoh_flatten(ExpandedObjectHeader *eohptr, void *result,
 							  Size allocated_size);
 
 static void bloom_agg_state_check_kind(BloomAggState *st, const BloomKindOps *k);
+static Datum bloom_agg_state_first(FunctionCallInfo fcinfo, const BloomKindOps *k,
+								   BloomAggMake make, const char *aggname);
+static BloomAggState *bloom_agg_state_open_first(FunctionCallInfo fcinfo, const BloomKindOps *k,
+												 BloomAggMake make, Datum *result, bool *again);
 
 static const ExpandedObjectMethods bloom_eoh_methods = {
 	bloom_eoh_flat_size,
@@ -95,6 +101,7 @@ bloom_eoh_flat_size(ExpandedObjectHeader *eohptr)
 		bloom_agg_write(&buf, e->st);
 		e->flat = buf.data;
 		e->flatlen = buf.len;
+		e->kind = NULL;			/* the next row goes the slow way: flat is stale */
 		MemoryContextSwitchTo(old);
 	}
 	return VARHDRSZ + (Size) e->flatlen;
@@ -208,8 +215,8 @@ bloom_eoh_own_rw(FunctionCallInfo fcinfo, const BloomKindOps *k)
 		return NULL;
 	VARATT_EXTERNAL_GET_POINTER(ex, p);
 	e = (BloomAggStateEOH *) ex.eohptr;
-	if (e->hdr.eoh_methods != &bloom_eoh_methods || e->kind != k || e->flat != NULL)
-		return NULL;
+	if (e->hdr.eoh_methods != &bloom_eoh_methods || e->kind != k)
+		return NULL;				/* (kind is NULL while flat is set) */
 	return e;
 }
 
@@ -241,15 +248,39 @@ bloom_agg_state_apply(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMa
 {
 	BloomAggStateEOH *e;
 
-	if ((e = bloom_eoh_own_rw(fcinfo, k)) != NULL)
-	{
-		bloom_agg_step(fcinfo, e->st, k, make, aggname, NULL);
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	e = bloom_eoh_for_row(fcinfo, k, bloom_agg_context(fcinfo));
+	if (likely((e = bloom_eoh_own_rw(fcinfo, k)) != NULL))
+		return bloom_agg_row(fcinfo, e->st, k, aggname);
+	return bloom_agg_state_first(fcinfo, k, make, aggname);
+}
+
+/*
+ * bloom_agg_state_apply for a row whose state is not our read-write state
+ * of the previous row: the first row (NULL), or a state from elsewhere.
+ * Out of line, so that the short way saves no registers for it.
+ */
+static pg_noinline Datum
+bloom_agg_state_first(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMake make,
+					  const char *aggname)
+{
+	BloomAggStateEOH *e = bloom_eoh_for_row(fcinfo, k, bloom_agg_context(fcinfo));
+
 	e->st = bloom_agg_step(fcinfo, e->st, k, make, aggname, e->hdr.eoh_context);
 	e->kind = k;
 	PG_RETURN_DATUM(EOHPGetRWDatum(&e->hdr));
+}
+
+/*
+ * The engine state of argument 0 if it is our read-write state of kind k
+ * that this transition function returned for the previous row, else NULL
+ * (then bloom_agg_state_open): a caller's short way, with nothing to
+ * return through pointers (a frame and a stack-protector check a row).
+ */
+BloomAggState *
+bloom_agg_state_again(FunctionCallInfo fcinfo, const BloomKindOps *k)
+{
+	BloomAggStateEOH *e = bloom_eoh_own_rw(fcinfo, k);
+
+	return likely(e != NULL) ? e->st : NULL;
 }
 
 /*
@@ -265,14 +296,26 @@ bloom_agg_state_open(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMak
 {
 	BloomAggStateEOH *e;
 
-	*again = false;
-	if ((e = bloom_eoh_own_rw(fcinfo, k)) != NULL)
+	if (likely((e = bloom_eoh_own_rw(fcinfo, k)) != NULL))
 	{
 		*result = PG_GETARG_DATUM(0);
 		*again = true;
 		return e->st;
 	}
-	e = bloom_eoh_for_row(fcinfo, k, bloom_agg_context(fcinfo));
+	return bloom_agg_state_open_first(fcinfo, k, make, result, again);
+}
+
+/*
+ * bloom_agg_state_open for a row whose state is not our read-write state
+ * of the previous row.  Out of line, as bloom_agg_state_first is.
+ */
+static pg_noinline BloomAggState *
+bloom_agg_state_open_first(FunctionCallInfo fcinfo, const BloomKindOps *k, BloomAggMake make,
+						   Datum *result, bool *again)
+{
+	BloomAggStateEOH *e = bloom_eoh_for_row(fcinfo, k, bloom_agg_context(fcinfo));
+
+	*again = false;
 	if (e->st == NULL)
 		e->st = bloom_agg_new_state(fcinfo, k, make, e->hdr.eoh_context);
 	e->kind = k;
@@ -451,6 +494,20 @@ bloom_intersect_agg_state_final(PG_FUNCTION_ARGS)
 }
 
 /*
+ * The first row's filter (or exact-phase header) of bloom_agg(T, ...): the
+ * number of arguments says which form of sizing.
+ */
+static void *
+bloom_agg_plain_make(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
+{
+	if (PG_NARGS() == 2)
+		return bloom_agg_auto_header(fcinfo, aggcxt, exact);
+	if (PG_NARGS() == 4)
+		return bloom_make_sized(fcinfo, aggcxt, exact);
+	return bloom_make_explicit(fcinfo, aggcxt, exact);
+}
+
+/*
  * bloom_agg(T), bloom_agg(T, capacity, fpr) and bloom_agg(T, size_bytes,
  * hashes, seed) for the key types T with aggregates of their own (the
  * number of arguments says which form), and their combine and final.
@@ -459,10 +516,7 @@ PG_FUNCTION_INFO_V1(bloom_agg_state_add);
 Datum
 bloom_agg_state_add(PG_FUNCTION_ARGS)
 {
-	return bloom_agg_state_apply(fcinfo, &bloom_plain_ops,
-								 PG_NARGS() == 2 ? bloom_agg_auto_header :
-								 PG_NARGS() == 4 ? bloom_make_sized : bloom_make_explicit,
-								 "bloom_agg");
+	return bloom_agg_state_apply(fcinfo, &bloom_plain_ops, bloom_agg_plain_make, "bloom_agg");
 }
 
 PG_FUNCTION_INFO_V1(bloom_agg_state_combine);
@@ -514,7 +568,7 @@ bloom_agg_state_checked(const char *data, int len)
 											  ALLOCSET_DEFAULT_SIZES);
 	bytea	   *r;
 
-	bloom_agg_read(data, len, NULL, cxt);
+	bloom_agg_check(data, len, cxt);
 	MemoryContextDelete(cxt);
 	r = palloc(VARHDRSZ + len);
 	SET_VARSIZE(r, VARHDRSZ + len);

@@ -529,9 +529,19 @@ bloom_key_hashes(const BloomTypeInfo *ti, Datum value, uint64 seed,
 				 int scheme, uint64 *h)
 {
 	if (scheme == BLOOM_SCHEME_PARQUET)
-		return bloom_parquet_hooks()->key_hashes(ti->pq_type, value, h);
+		return bloom_key_hashes_parquet(ti, value, h);
 	h[0] = bloom_hash_datum(ti, value, seed, scheme);
 	return 1;
+}
+
+/*
+ * bloom_key_hashes of a key of a Parquet filter, for a caller that knows
+ * the scheme (an aggregate's Parquet rows): no frame of its own.
+ */
+int
+bloom_key_hashes_parquet(const BloomTypeInfo *ti, Datum value, uint64 *h)
+{
+	return bloom_parquet_hooks()->key_hashes(ti->pq_type, value, h);
 }
 
 /* The element hash of a non-null value under hashing scheme 1. */
@@ -540,32 +550,15 @@ bloom_hash_datum_pgext(const BloomTypeInfo *ti, Datum value, uint64 seed)
 {
 	uint64		h;
 
+	if (bloom_hash_pgext_quick(ti, value, seed, &h))
+		return bloom_mix64(h);
 	switch (ti->kind)
 	{
-		case BLOOM_HASH_INT2:
-			h = bloom_lookup3_u32((uint32) (int32) DatumGetInt16(value), seed);
-			break;
-		case BLOOM_HASH_INT4:
-			h = bloom_lookup3_u32((uint32) DatumGetInt32(value), seed);
-			break;
-		case BLOOM_HASH_INT8:
-			{
-				/* as hashint8extended: fold the high half in, int4-compatible */
-				int64		v = DatumGetInt64(value);
-				uint32		lo = (uint32) v;
-				uint32		hi = (uint32) (v >> 32);
-
-				lo ^= (v >= 0) ? hi : ~hi;
-				h = bloom_lookup3_u32(lo, seed);
-				break;
-			}
 		case BLOOM_HASH_BYTES:
 			{
-				struct varlena *t = (struct varlena *) DatumGetPointer(value);
+				/* out of line (the in-line ones are hashed above) */
+				struct varlena *t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value));
 
-				/* in-line values, short header or not, are hashed in place */
-				if (unlikely(VARATT_IS_EXTERNAL(t) || VARATT_IS_COMPRESSED(t)))
-					t = pg_detoast_datum_packed(t);
 				h = bloom_bytes_hash(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), seed);
 				if ((Pointer) t != DatumGetPointer(value))
 					pfree(t);
@@ -848,14 +841,16 @@ bloom_hash_record2(const BloomTypeInfo *ti, Datum value, uint64 seed)
 static uint64
 bloom_hash_datum_full64(const BloomTypeInfo *ti, Datum value, uint64 seed)
 {
+	uint64		h;
+
+	if (bloom_hash_full64_quick(ti, value, seed, &h))
+		return h;
 	switch (ti->kind2)
 	{
 		case BLOOM_HASH2_INT16:
-			return bloom_hash_int64((uint64) (int64) DatumGetInt16(value), seed);
 		case BLOOM_HASH2_INT32:
-			return bloom_hash_int64((uint64) (int64) DatumGetInt32(value), seed);
 		case BLOOM_HASH2_INT64:
-			return bloom_hash_int64((uint64) DatumGetInt64(value), seed);
+			break;				/* hashed above */
 		case BLOOM_HASH2_NUMERIC:
 			return bloom_hash_numeric2(value, seed);
 		case BLOOM_HASH2_INTERVAL:
@@ -1150,15 +1145,6 @@ bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti, bool adopt)
 	bloom_check_element_fields(f->family, &f->collfp, ti, adopt);
 }
 
-/*
- * The element hash of a byte string hashed as text or bytea (token and
- * n-gram filters): the same in schemes 1 and 2, whose byte hashes agree.
- */
-uint64
-bloom_hash_bytes(const char *p, size_t len, uint64 seed)
-{
-	return bloom_mix64(bloom_bytes_hash(p, len, seed));
-}
 
 /* ---- values of another type: the filter's own element type ------------- */
 

@@ -92,6 +92,112 @@ bloom_bytes_hash(const char *p, size_t len, uint64 seed)
 #endif
 }
 
+/*
+ * Scheme 1's extended hash (before its fmix64) of a value of the kinds
+ * hashed by a few inlined instructions -- the integers, and a byte string
+ * stored in line (short header or not: hashed in place) -- into *h; false
+ * for every other value.  bloom_hash.c's scheme 1 hashes these kinds
+ * through this function, so the aggregates' inlined row path and the
+ * out-of-line bloom_hash_datum give the same bits.
+ */
+static pg_attribute_always_inline bool
+bloom_hash_pgext_quick(const BloomTypeInfo *ti, Datum value, uint64 seed, uint64 *h)
+{
+	switch (ti->kind)
+	{
+		case BLOOM_HASH_INT2:
+			*h = bloom_lookup3_u32((uint32) (int32) DatumGetInt16(value), seed);
+			return true;
+		case BLOOM_HASH_INT4:
+			*h = bloom_lookup3_u32((uint32) DatumGetInt32(value), seed);
+			return true;
+		case BLOOM_HASH_INT8:
+			{
+				/* as hashint8extended: fold the high half in, int4-compatible */
+				int64		v = DatumGetInt64(value);
+				uint32		lo = (uint32) v;
+				uint32		hi = (uint32) (v >> 32);
+
+				lo ^= (v >= 0) ? hi : ~hi;
+				*h = bloom_lookup3_u32(lo, seed);
+				return true;
+			}
+		case BLOOM_HASH_BYTES:
+			{
+				const struct varlena *t = (const struct varlena *) DatumGetPointer(value);
+
+				if (unlikely(VARATT_IS_EXTERNAL(t) || VARATT_IS_COMPRESSED(t)))
+					return false;	/* detoasted by bloom_hash_datum */
+				*h = bloom_bytes_hash(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), seed);
+				return true;
+			}
+		default:
+			return false;
+	}
+}
+
+/*
+ * Scheme 2's element hash of the values bloom_hash_pgext_quick covers and
+ * of the integers scheme 2 widens to 64 bits, into *h; false otherwise.
+ * bloom_hash.c's scheme 2 hashes these through this function.
+ */
+static pg_attribute_always_inline bool
+bloom_hash_full64_quick(const BloomTypeInfo *ti, Datum value, uint64 seed, uint64 *h)
+{
+	switch (ti->kind2)
+	{
+		case BLOOM_HASH2_INT16:
+			*h = bloom_hash_int64((uint64) (int64) DatumGetInt16(value), seed);
+			return true;
+		case BLOOM_HASH2_INT32:
+			*h = bloom_hash_int64((uint64) (int64) DatumGetInt32(value), seed);
+			return true;
+		case BLOOM_HASH2_INT64:
+			*h = bloom_hash_int64((uint64) DatumGetInt64(value), seed);
+			return true;
+		case BLOOM_HASH2_AS_SCHEME1:
+			if (!bloom_hash_pgext_quick(ti, value, seed, h))
+				return false;
+			*h = bloom_mix64(*h);
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
+ * The element hash of a non-null value under a filter's seed and scheme
+ * into *h, where the two functions above cover it (true); false sends the
+ * caller to bloom_hash_datum.  For the per-row paths of the aggregates:
+ * the common keys are hashed without a call (always inlined: a call would
+ * take the address of *h, and with it a stack-protector check a row).
+ */
+static pg_attribute_always_inline bool
+bloom_hash_datum_quick(const BloomTypeInfo *ti, Datum value, uint64 seed, int scheme,
+					   uint64 *h)
+{
+	if (likely(scheme == BLOOM_SCHEME_FULL64))
+		return bloom_hash_full64_quick(ti, value, seed, h);
+	if (scheme == BLOOM_SCHEME_PGEXT && bloom_hash_pgext_quick(ti, value, seed, h))
+	{
+		*h = bloom_mix64(*h);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The element hash of a byte string hashed as text or bytea (token and
+ * n-gram filters, bloomskip's text-search classes): the same in schemes 1
+ * and 2, whose byte hashes agree.  Inline: an n-gram aggregate hashes
+ * dozens of grams a row.
+ */
+static inline uint64
+bloom_hash_bytes(const char *p, size_t len, uint64 seed)
+{
+	return bloom_mix64(bloom_bytes_hash(p, len, seed));
+}
+
 /* bloom_hash.c: values to element hashes */
 extern void bloom_typeinfo_init(BloomTypeInfo *ti, Oid typid, Oid collation,
 								MemoryContext mcxt);
@@ -132,10 +238,10 @@ extern void bloom_hash_set_parquet(const BloomParquetHashing *pq);
 #define BLOOM_KEY_MAX_HASHES	2
 extern int	bloom_key_hashes(const BloomTypeInfo *ti, Datum value, uint64 seed,
 							 int scheme, uint64 *h);
+extern int	bloom_key_hashes_parquet(const BloomTypeInfo *ti, Datum value, uint64 *h);
 
 extern uint64 bloom_hash_datum(const BloomTypeInfo *ti, Datum value,
 							   uint64 seed, int scheme);
-extern uint64 bloom_hash_bytes(const char *p, size_t len, uint64 seed);
 
 /*
  * Installed versions as major * 100 + minor: the first whose new filters

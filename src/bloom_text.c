@@ -232,9 +232,25 @@ bloom_ngram_agg_state_add(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(result);
 }
 
+static Datum bloom_token_agg_state_first(FunctionCallInfo fcinfo);
+
 PG_FUNCTION_INFO_V1(bloom_token_agg_state_add);
 Datum
 bloom_token_agg_state_add(PG_FUNCTION_ARGS)
+{
+	BloomAggState *st = bloom_agg_state_again(fcinfo, &bloom_plain_ops);
+
+	if (likely(st != NULL))
+	{
+		bloom_token_agg_row(fcinfo, st);
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	return bloom_token_agg_state_first(fcinfo);
+}
+
+/* bloom_token_agg_state_add's first row (or a state from elsewhere). */
+static pg_noinline Datum
+bloom_token_agg_state_first(FunctionCallInfo fcinfo)
 {
 	Datum		result;
 	bool		again;

@@ -47,25 +47,63 @@ export BLOOMSET_CRASH_LOG=$LOGDIR/crashes
 source "$REPO_ROOT/scripts/suites.sh"
 
 # ---- what runs where ----------------------------------------------------------
+# The suites keep about one core busy each (a pg_regress session, one TAP
+# cluster at a time), so on 15 they run in two lanes side by side, balanced
+# by their run time, then the resource suite alone, and 17 and 18 side by
+# side after them.  Each suite has its own cluster, port (scripts/lib.sh
+# free_port), scratch directory and log; nothing in one lane installs into
+# the server the other lane uses (format-compat and sqlfuzz install old
+# releases into private copies).  BLOOMSET_SERIAL_VERSIONS=1: one lane.
+
 # on every version, after building the extension for it
-per_version_suites() {
+regress_suites() {
 	local v=$PG_MAJOR
 	run_suite "regress-$v" regress_suite "regress-$v" ""
 	run_suite "regress-portable-$v" regress_suite "regress-portable-$v" BLOOMSET_PORTABLE=1
-	run_suite "tap-isolation-$v" pgxs_suite
-	run_suite "upgrade-$v" env SKIP_BUILD=1 bash test/upgrade/run.sh
 }
-# once, on 15
-once_suites() {
+tap_suites() {
+	run_suite "tap-isolation-$PG_MAJOR" pgxs_suite
+}
+upgrade_suites() {
+	run_suite "upgrade-$PG_MAJOR" env SKIP_BUILD=1 bash test/upgrade/run.sh
+}
+per_version_suites() {
+	regress_suites
+	tap_suites
+	upgrade_suites
+}
+# once, on 15; the first lane's share
+once_suites_a() {
 	run_suite unit unit_tests
 	run_suite readme-sql python3 scripts/check_readme_sql.py	# every README sql block runs in a test
 	run_suite import-graph python3 scripts/import_graph.py		# who calls whom in src/: no cycles
 	run_suite docs-no-run-logs python3 scripts/check_docs.py	# no dates, UTC times or commit ids in README, docs/, src/
 	run_suite format-compat bash test/format_compat/run.sh		# values stored by 1.0 and 1.1
-	run_suite resources env SKIP_BUILD=1 bash test/resources/run.sh
 	run_suite fuzz-quick bash test/fuzz/run.sh 200000
+}
+# the second lane's share
+once_suites_b() {
 	run_suite parquet bash test/parquet/run.sh					# against DuckDB
 	run_suite sqlfuzz bash test/sqlfuzz/run.sh quick
+}
+# 15's two lanes (about 10 and 11 minutes): pg_regress twice, the upgrade
+# test, the checks, the stored-format test and the libFuzzer run; the TAP and
+# isolation tests, the Parquet test and the SQL fuzzer
+lane_15_a() {
+	regress_suites
+	upgrade_suites
+	once_suites_a
+}
+lane_15_b() {
+	tap_suites
+	once_suites_b
+}
+# then alone: the resource suite measures in wall-clock time how soon a long
+# call ends after its timeout (parallel workers and its memory sampler run
+# beside the backend); a suite beside it on 2 cores stretches those times
+# past its limits
+resources_suite() {
+	run_suite resources env SKIP_BUILD=1 bash test/resources/run.sh
 }
 # 17 and 18: build, the per-version suites, then filters carried from 15
 version_stage() {
@@ -92,8 +130,18 @@ fi
 
 use_version 15
 build_install || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
-per_version_suites
-once_suites
+if [ "${BLOOMSET_SERIAL_VERSIONS:-0}" = 1 ]; then
+	lane_15_a
+	lane_15_b
+else
+	# the second lane's output is printed when both are done
+	( SUMMARY=$LOGDIR/summary-15b; lane_15_b ) > "$LOGDIR/lane-15b.out" 2>&1 &
+	lane_b_pid=$!
+	lane_15_a
+	wait "$lane_b_pid"
+	cat "$LOGDIR/lane-15b.out"
+fi
+resources_suite
 
 if [ ${#OTHER_VERSIONS[@]} -gt 0 ]; then
 	echo "== waiting for the PostgreSQL builds"
@@ -125,6 +173,7 @@ fi
 echo
 echo "== summary (logs in $LOGDIR)"
 summaries=("$LOGDIR/summary")
+[ -e "$LOGDIR/summary-15b" ] && summaries+=("$LOGDIR/summary-15b")
 for v in "${OTHER_VERSIONS[@]}"; do summaries+=("$LOGDIR/summary-$v"); done
 cat "${summaries[@]}" 2>/dev/null
 read -r total_pass total_fail < <(cat "${summaries[@]}" 2>/dev/null | awk '{p += $2; f += $4} END {print p + 0, f + 0}')

@@ -134,7 +134,7 @@ SELECT (SELECT combine_bloom(sized)::text FROM shard_states)
           FROM (SELECT auto AS bloom_agg_state_recv_test FROM shard_states) s)
        = (SELECT bloom_agg(t)::text FROM ak) AS auto_again;
 -- the binary form: COPY out and back in
-\set copyfile '/tmp/bloomset_agg_state_' :PGPORT '.bin'
+SELECT format('/tmp/bloomset_agg_state_%s.bin', current_setting('port')) AS copyfile \gset
 COPY shard_states TO :'copyfile' WITH (FORMAT binary);
 CREATE TABLE shard_states2 (LIKE shard_states);
 COPY shard_states2 FROM :'copyfile' WITH (FORMAT binary);

@@ -9,12 +9,16 @@ UNION ALL SELECT 3, bloom_agg(x, 1024, 4, 17) FROM generate_series(1, 100) x
 UNION ALL SELECT 4, bloom_empty(10)
 UNION ALL SELECT 5, NULL;
 
-COPY copy_src TO '/tmp/bloomset_regress_copy.txt';
+-- scratch files named by the server's port: suites on other servers run at
+-- the same time
+SELECT format('/tmp/bloomset_regress_copy_%s', current_setting('port')) AS copyfile \gset
+COPY copy_src TO :'copyfile';
 CREATE TABLE copy_txt (LIKE copy_src);
-COPY copy_txt FROM '/tmp/bloomset_regress_copy.txt';
-COPY copy_src TO '/tmp/bloomset_regress_copy.bin' WITH (FORMAT binary);
+COPY copy_txt FROM :'copyfile';
+\set copybin :copyfile '.bin'
+COPY copy_src TO :'copybin' WITH (FORMAT binary);
 CREATE TABLE copy_bin (LIKE copy_src);
-COPY copy_bin FROM '/tmp/bloomset_regress_copy.bin' WITH (FORMAT binary);
+COPY copy_bin FROM :'copybin' WITH (FORMAT binary);
 
 SELECT count(*) AS rows_differing_text FROM copy_src s JOIN copy_txt t USING (id)
 WHERE s.f::text IS DISTINCT FROM t.f::text;
@@ -26,9 +30,10 @@ SELECT count(*) AS rows FROM copy_bin;
 
 -- a corrupted binary COPY stream is rejected with a clean error
 CREATE TABLE copy_bad (id int, f bloom);
+\set copybad :copyfile '_bad.bin'
 COPY (SELECT 1, overlay(bloom_to_bytea(bloom_empty(10) || 1) placing '\xff'::bytea from 4))
-  TO '/tmp/bloomset_regress_copy_bad.bin' WITH (FORMAT binary);
-COPY copy_bad FROM '/tmp/bloomset_regress_copy_bad.bin' WITH (FORMAT binary);
+  TO :'copybad' WITH (FORMAT binary);
+COPY copy_bad FROM :'copybad' WITH (FORMAT binary);
 SELECT count(*) AS bad_rows_loaded FROM copy_bad;
 
 DROP TABLE copy_src, copy_txt, copy_bin, copy_bad;

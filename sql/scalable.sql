@@ -40,9 +40,10 @@ DROP TABLE spar;
 
 -- text and binary round trips; bad input
 SELECT a::text::scalable_bloom::text = a::text AS text_roundtrip FROM su;
-COPY (SELECT a FROM su) TO '/tmp/bloomset_regress_scalable.bin' WITH (FORMAT binary);
+SELECT format('/tmp/bloomset_regress_scalable_%s.bin', current_setting('port')) AS scalablefile \gset
+COPY (SELECT a FROM su) TO :'scalablefile' WITH (FORMAT binary);
 CREATE TEMP TABLE su2 (f scalable_bloom);
-COPY su2 FROM '/tmp/bloomset_regress_scalable.bin' WITH (FORMAT binary);
+COPY su2 FROM :'scalablefile' WITH (FORMAT binary);
 SELECT su2.f::text = su.a::text AS binary_roundtrip FROM su, su2;
 SELECT (bloom_empty(10) || 1)::text::scalable_bloom;
 SELECT replace((scalable_bloom_empty(100) || 1)::text, 'k=1 ', 'k=2 ')::scalable_bloom;

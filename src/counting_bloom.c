@@ -102,15 +102,16 @@ counting_bloom_ne(PG_FUNCTION_ARGS)
 }
 
 /*
- * The layout of a new counting filter for rate fpr: blocked where the
- * installed version builds it (see the file header), else layout 2.
+ * The layout of a new counting filter of capacity items at rate fpr:
+ * blocked where the installed version builds it (see the file header) and
+ * bloom_choose_counting_layout picks it, else layout 2.
  */
 static int
-counting_new_layout(double fpr)
+counting_new_layout(int64 capacity, double fpr)
 {
 	if (bloom_installed_version() < BLOOM_VERSION_COUNTING_BLOCKED)
 		return BLOOM_LAYOUT_COUNTING;
-	return bloom_choose_counting_layout(fpr);
+	return bloom_choose_counting_layout(capacity, fpr);
 }
 
 /*
@@ -120,7 +121,7 @@ counting_new_layout(double fpr)
 static BloomFilter *
 counting_new(int64 capacity, double fpr)
 {
-	int			layout = counting_new_layout(fpr);
+	int			layout = counting_new_layout(capacity, fpr);
 	BloomSizing s = bloom_sizing_checked(capacity, fpr, layout, false);
 	BloomFilter *f = bloom_alloc(layout, s.nhashes, s.nbits, 0);
 

@@ -236,7 +236,7 @@ extern double bloom_min_reachable_fpr(int64_t capacity, int layout);
 extern double bloom_blocked_fpr(double items_per_block);
 extern double bloom_classic_fpr(double n, double m, int k);
 extern int	bloom_choose_layout(double fpr);
-extern int	bloom_choose_counting_layout(double fpr);
+extern int	bloom_choose_counting_layout(int64_t capacity, double fpr);
 
 /* header (owner: bloom_header.c) ------------------------------------- */
 

@@ -126,14 +126,18 @@ bloom_choose_layout(double fpr)
  * bloom_choose_layout for bits: blocked down to BLOOM_BLOCKED_MIN_FPR, where
  * it costs at most about 20 % more counters than the classic positions;
  * below, the classic positions (layout 2), whose space grows more slowly.
- * (The PostgreSQL layer asks only while the installed version builds
- * blocked counting filters.)
+ * Layout 2 too where the blocked layout cannot reach fpr for capacity items
+ * within the size limit but the classic one can, so every filter bloomset
+ * 1.3 could build can still be built.  (The PostgreSQL layer asks only
+ * while the installed version builds blocked counting filters.)
  */
 int
-bloom_choose_counting_layout(double fpr)
+bloom_choose_counting_layout(int64_t capacity, double fpr)
 {
-	return fpr >= BLOOM_BLOCKED_MIN_FPR ? BLOOM_LAYOUT_COUNTING_BLOCKED
-		: BLOOM_LAYOUT_COUNTING;
+	if (fpr < BLOOM_BLOCKED_MIN_FPR ||
+		bloom_min_reachable_fpr(capacity, BLOOM_LAYOUT_COUNTING_BLOCKED) > fpr)
+		return BLOOM_LAYOUT_COUNTING;
+	return BLOOM_LAYOUT_COUNTING_BLOCKED;
 }
 
 /* Round up to a power of two (v >= 1, v <= 2^62). */

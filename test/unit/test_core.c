@@ -1194,9 +1194,10 @@ test_counting_blocked(void)
 	free(bad);
 	CHECK(bloom_layout_from_name("blockcounting") == BLOOM_LAYOUT_COUNTING_BLOCKED &&
 		  strcmp(bloom_layout_name(BLOOM_LAYOUT_COUNTING_BLOCKED), "blockcounting") == 0 &&
-		  bloom_choose_counting_layout(0.01) == BLOOM_LAYOUT_COUNTING_BLOCKED &&
-		  bloom_choose_counting_layout(1e-4) == BLOOM_LAYOUT_COUNTING,
-		  "blocked counting: name and choice by rate");
+		  bloom_choose_counting_layout(1000, 0.01) == BLOOM_LAYOUT_COUNTING_BLOCKED &&
+		  bloom_choose_counting_layout(1000, 1e-4) == BLOOM_LAYOUT_COUNTING &&
+		  bloom_choose_counting_layout(56000000, 0.01) == BLOOM_LAYOUT_COUNTING,
+		  "blocked counting: name, and choice by rate and capacity");
 }
 
 int

@@ -46,11 +46,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
-
 #define COUNTING_ARG(n) bloom_from_datum_kind(PG_GETARG_DATUM(n), BLOOM_KIND_COUNTING)
-
-/* the installed version (bloom_installed_version) from which new filters are blocked */
-#define BLOOM_VERSION_COUNTING_BLOCKED	104
 
 PG_FUNCTION_INFO_V1(counting_bloom_in);
 Datum

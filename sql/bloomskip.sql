@@ -354,6 +354,22 @@ SELECT r.* FROM skip_diff('empty_t', 'k = 4321', 'empty_k') r;
 SELECT r.* FROM skip_diff('empty_t', 'k IN (1, 2, 5001)', 'empty_k') r;
 SELECT bloomskip_check('empty_k') AS violations;
 
+-- a table that outgrows the index gets a new segment as large as all
+-- before it (the index covers twice the ranges), not larger: the new
+-- segment's pages are fewer than the whole index had
+CREATE TABLE grow_t (v int4);
+INSERT INTO grow_t SELECT g FROM generate_series(1, 226 * 60) g;
+CREATE INDEX grow_v ON grow_t USING bloomskip (v) WITH (pages_per_range = 1);
+CREATE TEMP TABLE grow_before AS SELECT * FROM bloomskip_info('grow_v');
+SELECT segments FROM grow_before;
+INSERT INTO grow_t SELECT g FROM generate_series(226 * 60 + 1, 226 * 180) g;
+SELECT i.segments, i.ranges > 2 * b.ranges AS past_first,
+	   i.index_pages - b.index_pages < b.index_pages AS grew_less_than_the_index
+  FROM bloomskip_info('grow_v') i, grow_before b;
+SELECT r.* FROM skip_diff('grow_t', 'v IN (7, 13561, 40000, -1)', 'grow_v') r;
+SELECT bloomskip_check('grow_v') AS violations;
+DROP TABLE grow_t, grow_before;
+
 -- an unlogged table
 CREATE UNLOGGED TABLE unlogged_t (k int8);
 CREATE INDEX unlogged_k ON unlogged_t USING bloomskip (k);

@@ -21,8 +21,8 @@
  * Segments.  A row of C ranges is C/8 bytes; rows are packed several per
  * page.  The ranges are split into segments: segment s holds C_s ranges
  * (a multiple of 64), its m rows on consecutive pages.  When the table
- * grows past the last segment, a new one is added whose capacity is at
- * least the sum of all before it (so the number of segments grows with the
+ * grows past the last segment, a new one is added whose capacity is the
+ * sum of all before it (so the number of segments grows with the
  * logarithm of the table) and at most what one page row holds
  * (SKIP_MAX_CAPACITY, about 65,000 ranges).  A lookup reads k pages per
  * segment plus the metapage and the staging area's pages in use (at most
@@ -315,7 +315,12 @@ skip_rows_per_page(uint32 version, uint32 capacity)
 /*
  * Append segments to meta until they cover nranges ranges, the first new
  * one at block first_block.  An index's first segment holds first_capacity
- * ranges; each later one at least as many as all before it.
+ * ranges; each later one as many as all before it, so that a new segment
+ * doubles what the index covers: the number of segments (k pages each per
+ * lookup) grows with the logarithm of the table, and a table that grows
+ * a little past the index allocates what the index holds, not twice that.
+ * (The segment directory records every capacity, so an index whose
+ * segments another plan laid out reads the same.)
  */
 void
 skip_plan_segments(SkipMeta *meta, uint64 nranges, uint32 first_capacity,
@@ -342,8 +347,7 @@ skip_plan_segments(SkipMeta *meta, uint64 nranges, uint32 first_capacity,
 					 errdetail("The index covers %llu ranges in %d segments.",
 							   (unsigned long long) covered, SKIP_MAX_SEGMENTS),
 					 errhint("Use a larger pages_per_range.")));
-		cap = meta->nsegments == 0 ? first_capacity :
-			Max(covered, 2 * (uint64) meta->segments[meta->nsegments - 1].capacity);
+		cap = meta->nsegments == 0 ? first_capacity : covered;
 		cap = Min(Max(TYPEALIGN(64, cap), 64), SKIP_MAX_CAPACITY_V(meta->version));
 		seg = &meta->segments[meta->nsegments++];
 		seg->first_range = covered;

@@ -30,13 +30,13 @@ INSERT INTO stx_anchor VALUES ('none', 'logs', NULL), ('pg_trgm GIN', 'logs', NU
 CREATE TABLE stx_append (idx text, rows bigint, ms float8, bytes_before bigint, bytes_after bigint);
 
 -- the table of full-text documents, and the lines to append to each table
--- (rows n + 1 .. 2n of the generator, made once, so an append times only
--- the insert)
-CREATE FUNCTION stx_load_more(n bigint) RETURNS void
+-- (rows n + 1 .. n + more of the generator, made once, so an append times
+-- only the insert)
+CREATE FUNCTION stx_load_more(n bigint, more bigint) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
 	CREATE TABLE logs_ts AS SELECT id, to_tsvector('simple', msg) AS tsv FROM logs;
-	CREATE TABLE logs_more AS SELECT i AS id, sng_line(i) AS msg FROM generate_series(n + 1, 2 * n) i;
+	CREATE TABLE logs_more AS SELECT i AS id, sng_line(i) AS msg FROM generate_series(n + 1, n + more) i;
 	CREATE TABLE logs_ts_more AS SELECT id, to_tsvector('simple', msg) AS tsv FROM logs_more;
 END
 $$;

@@ -181,6 +181,20 @@ EOF
 
 }
 
+# bench_shrink_back TABLE PAGES: TABLE back to the PAGES it was loaded
+# with, after appended rows were deleted and VACUUM ran.  VACUUM truncates
+# the emptied tail, but not always all of it; then the table is rewritten
+# (VACUUM FULL keeps the rows' order), so that the next index's appends go
+# to the table's end, as appends do, and not into free space in the middle.
+bench_shrink_back() {
+	local pages
+	pages=$(echo "SELECT pg_relation_size('$1') / 8192" | psql_q -At)
+	if [ "$pages" -gt "$2" ]; then
+		say "$1: $pages pages after VACUUM where $2 were loaded: VACUUM FULL"
+		echo "VACUUM FULL $1;" | psql_q >/dev/null
+	fi
+}
+
 # bench_settings: the server's settings that shape the timings, as it reports
 # them (for the report's header), and whether its shared memory is on huge
 # pages (PostgreSQL 15 does not say: a 2 MB KernelPageSize mapping in a

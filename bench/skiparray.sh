@@ -67,6 +67,7 @@ t0=$(date +%s)
 echo "SELECT ska_load($SKA_ROWS);" | ska_sql >/dev/null
 echo "VACUUM ANALYZE ev;" | ska_sql
 LOAD_S=$(( $(date +%s) - t0 ))
+LOADED_PAGES=$(echo "SELECT pg_relation_size('ev') / 8192" | ska_q)
 say "skiparray: the oracle (sequential scans)"
 echo "SELECT ska_oracle();" | ska_sql >/dev/null
 while IFS='|' read -r label col ddl; do
@@ -87,6 +88,7 @@ while IFS='|' read -r label col ddl; do
 	echo "SELECT ska_append('$label', $SKA_ROWS, $SKA_APPEND);" | ska_sql >/dev/null
 	echo "VACUUM ev;" | ska_sql
 	[ -z "$ddl" ] || echo "DROP INDEX ev_ix;" | ska_sql
+	bench_shrink_back ev "$LOADED_PAGES"
 done < <(ska_indexes)
 T_END=$(date +%s)
 

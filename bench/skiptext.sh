@@ -61,6 +61,10 @@ t0=$(date +%s)
 echo "SELECT sng_load($STX_ROWS); SELECT stx_load_more($STX_ROWS, $STX_APPEND); SELECT stx_cases($STX_ROWS);" | stx_sql >/dev/null
 echo "VACUUM ANALYZE logs; VACUUM ANALYZE logs_ts;" | stx_sql
 LOAD_S=$(( $(date +%s) - t0 ))
+declare -A LOADED_PAGES
+for t in logs logs_ts; do
+	LOADED_PAGES[$t]=$(echo "SELECT pg_relation_size('$t') / 8192" | stx_q)
+done
 say "skiptext: the oracle (sequential scans)"
 echo "SELECT stx_oracle();" | stx_sql >/dev/null
 while IFS='|' read -r label tbl ddl; do
@@ -78,6 +82,7 @@ while IFS='|' read -r label tbl ddl; do
 	echo "SELECT stx_append_rows('$label');" | stx_sql >/dev/null
 	echo "DROP INDEX logs_ix; DELETE FROM $tbl WHERE id > $STX_ROWS;" | stx_sql
 	echo "VACUUM $tbl;" | stx_sql
+	bench_shrink_back "$tbl" "${LOADED_PAGES[$tbl]}"
 done < <(stx_indexes)
 T_END=$(date +%s)
 

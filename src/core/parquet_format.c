@@ -141,6 +141,7 @@ static int
 tc_field(TcReader *r, int *last, int *type, int *id)
 {
 	uint8_t		h;
+	int64_t		fid;
 
 	if (r->p >= r->end)
 	{
@@ -152,15 +153,22 @@ tc_field(TcReader *r, int *last, int *type, int *id)
 		return 0;
 	*type = h & 0x0F;
 	if (h >> 4)
-		*id = *last + (h >> 4);
+		fid = (int64_t) *last + (h >> 4);
 	else
 	{
 		uint64_t	v;
 
 		if (!tc_varint(r, &v))
 			return -1;
-		*id = (int) tc_unzigzag(v);
+		fid = tc_unzigzag(v);
 	}
+	/* Thrift field ids are i16: a larger one is no header, and would overflow */
+	if (fid < INT16_MIN || fid > INT16_MAX)
+	{
+		tc_fail(r, "a Thrift field id is out of range");
+		return -1;
+	}
+	*id = (int) fid;
 	*last = *id;
 	return 1;
 }

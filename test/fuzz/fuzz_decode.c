@@ -357,10 +357,11 @@ fuzz_resize(const BloomFilter *f, const uint64_t *h, int nh, uint8_t pick)
 }
 
 /*
- * Counting layout: counters added must test present, a counting filter
- * must map onto the classic filter of nbits / 4 bits holding the same
- * items, merging saturates without losing items, and removing an item
- * that was added twice keeps it present.
+ * Counting layouts: counters added must test present, a counting filter
+ * must map onto the bloom filter of nbits / 4 bits holding the same items
+ * (classic for the counting layout, blocked for the blocked counting
+ * layout: the cast to bloom), merging saturates without losing items, and
+ * removing an item that was added twice keeps it present.
  */
 static void
 fuzz_counting(BloomFilter *f, const uint64_t *h, int nh)
@@ -368,7 +369,7 @@ fuzz_counting(BloomFilter *f, const uint64_t *h, int nh)
 	BloomFilter *bits;
 	BloomFilter *copy;
 
-	if (f->layout != BLOOM_LAYOUT_COUNTING || !bloom_counting_add ||
+	if (!bloom_layout_is_counting(f->layout) || !bloom_counting_add ||
 		!bloom_counting_test || !bloom_counting_remove ||
 		!bloom_counting_merge || !bloom_counting_to_bits)
 		return;
@@ -390,14 +391,15 @@ fuzz_counting(BloomFilter *f, const uint64_t *h, int nh)
 	}
 	fuzz_round_trips(copy);
 	free(copy);
-	/* the classic image (a valid bloom value only from 1024 bits up) */
+	/* the bloom image (a valid bloom value only from 1024 counters up) */
 	bits = fuzz_reshape(f, f->nbits / 4);
-	bits->layout = BLOOM_LAYOUT_CLASSIC;
+	bits->layout = f->layout == BLOOM_LAYOUT_COUNTING_BLOCKED ?
+		BLOOM_LAYOUT_BLOCKED : BLOOM_LAYOUT_CLASSIC;
 	bloom_counting_to_bits(f, bits);
 	if (bits->nbits >= BLOOM_MIN_BITS)
-		FUZZ_CHECK(bloom_check_header(bits) == NULL, "counting: the classic image has an invalid header");
+		FUZZ_CHECK(bloom_check_header(bits) == NULL, "counting: the bloom image has an invalid header");
 	for (int i = 0; i < nh; i++)
-		FUZZ_CHECK(bloom_test_hash(bits, h[i]), "counting: false negative in the classic image");
+		FUZZ_CHECK(bloom_test_hash(bits, h[i]), "counting: false negative in the bloom image");
 	free(bits);
 }
 
@@ -449,7 +451,7 @@ fuzz_exercise(BloomFilter *f, const uint8_t *data, size_t len)
 			   "filter invalid after inserts");
 	fuzz_check_estimates(f);
 	fuzz_round_trips(f);
-	if (f->layout == BLOOM_LAYOUT_COUNTING)
+	if (bloom_layout_is_counting(f->layout))
 		fuzz_counting(f, h, nh);	/* counters do not fold bitwise */
 	else
 		fuzz_resize(f, h, nh, pick);

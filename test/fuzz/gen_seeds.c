@@ -2,7 +2,7 @@
  *
  * gen_seeds.c
  *	  Write a seed corpus of valid encodings for fuzz_decode: the text form
- *	  and the binary (send/recv) form of filters of both layouts, empty and
+ *	  and the binary (send/recv) form of filters of every layout, empty and
  *	  filled, with and without a family, flags and collation fingerprint,
  *	  built with the core API exactly as the extension builds them.
  *
@@ -16,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* the counting layouts' add, if this version of the core has it */
+extern void bloom_counting_add(BloomFilter *f, uint64_t h) __attribute__((weak));
 
 static int	nseeds = 0;
 
@@ -65,7 +68,14 @@ make(int layout, int k, uint64_t nbits, uint64_t seed, const char *family,
 	{
 		strncpy(f->family, family, BLOOM_FAMILY_LEN - 1);
 		for (int i = 0; i < nitems; i++)
-			bloom_insert_hash(f, bloom_mix64((uint64_t) i + 1));
+		{
+			uint64_t	h = bloom_mix64((uint64_t) i + 1);
+
+			if (bloom_layout_is_counting(layout) && bloom_counting_add)
+				bloom_counting_add(f, h);
+			else
+				bloom_insert_hash(f, h);
+		}
 		f->nitems = (uint64_t) nitems;
 	}
 	if (bloom_check_header(f) != NULL || bloom_check_bits(f) != NULL)
@@ -108,6 +118,10 @@ main(int argc, char **argv)
 	/* the counting layout (4-bit counters), where this core supports it */
 	SEED((BLOOM_LAYOUT_COUNTING, 4, 1024, 0, "integer_ops", 0, 0, 10, true));
 	SEED((BLOOM_LAYOUT_COUNTING, 1, 256, 0, NULL, 0, 0, 0, true));
+	/* the blocked counting layout (blocks of 256 counters), where supported */
+	SEED((BLOOM_LAYOUT_COUNTING_BLOCKED, 8, 4096, 0, "integer_ops", 0, 0, 30, true));
+	SEED((BLOOM_LAYOUT_COUNTING_BLOCKED, 8, 1024, 0, NULL, 0, 0, 0, true));
+	SEED((BLOOM_LAYOUT_COUNTING_BLOCKED, 8, 2048, 5, "text_ops", 0, 0x1234abcd, 400, true));
 	printf("%d seeds written to %s\n", nseeds, argv[1]);
 	return 0;
 }

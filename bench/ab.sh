@@ -29,7 +29,7 @@
 #   AB_ROWS       rows of t (default 10000000; filters sized for them)
 #   AB_ROUNDS     timed rounds per group and build (default 5)
 #   AB_PASSES     passes over the groups; A first in odd, B first in even (default 1)
-#   AB_GROUPS     groups to time (default: agg agg-int counting scalable sprobe probe parallel)
+#   AB_GROUPS     groups to time (default: agg auto agg-int counting scalable sprobe probe parallel)
 #   AB_PROF_ROWS  rows for the profile (default 100000)
 #   AB_PROF_QUERIES  'name|SQL' lines to profile instead of the default ones
 #   AB_TOP        functions listed per profiled query (default 15)
@@ -57,7 +57,7 @@ PASSES=${AB_PASSES:-1}
 MODE=${AB_MODE:-both}
 PROF_ROWS=${AB_PROF_ROWS:-100000}
 TOP=${AB_TOP:-15}
-GROUPS_=${AB_GROUPS:-agg agg-int counting scalable sprobe probe parallel}
+GROUPS_=${AB_GROUPS:-agg auto agg-int counting scalable sprobe probe parallel}
 IFS=';' read -r -a CONF <<< "${AB_CONF:-shared_buffers = 2GB;jit = off}"
 
 say() { echo "[$(date -u +%H:%M:%S)] $*" >&2; }
@@ -176,6 +176,9 @@ INSERT INTO ab_q (grp, ord, name, query, workers, fname) VALUES
  ('agg', 1, 'bloom_agg(s)', 'SELECT bloom_agg(s, ' || :N || ', 0.01) FROM t', 0, NULL),
  ('agg', 2, 'count(s)', 'SELECT count(s) FROM t', 0, NULL),
  ('agg', 3, 'hll(s)', 'SELECT hll_add_agg(hll_hash_text(s)) FROM t', 0, NULL),
+ ('auto', 1, 'bloom_agg(s) auto', 'SELECT bloom_agg(s) FROM t', 0, NULL),
+ ('auto', 2, 'bloom_agg(s) sized', 'SELECT bloom_agg(s, ' || :N || ', 0.01) FROM t', 0, NULL),
+ ('auto', 3, 'count(s)', 'SELECT count(s) FROM t', 0, NULL),
  ('agg-int', 1, 'bloom_agg(id)', 'SELECT bloom_agg(id, ' || :N || ', 0.01) FROM t', 0, NULL),
  ('agg-int', 2, 'count(id)', 'SELECT count(id) FROM t', 0, NULL),
  ('agg-int', 3, 'hll(id)', 'SELECT hll_add_agg(hll_hash_bigint(id)) FROM t', 0, NULL),
@@ -201,6 +204,8 @@ EOF
 # the report's rows: label, numerator, denominator (names in ab_q), goal
 RATIOS="bloom_agg(s, N, 0.01) / hll_add_agg(hll_hash_text(s))|agg|bloom_agg(s)|hll(s)|1.0
 same / count(s)|agg|bloom_agg(s)|count(s)|1.3
+bloom_agg(s) (automatic sizing) / the sized aggregate|auto|bloom_agg(s) auto|bloom_agg(s) sized|-
+bloom_agg(s) (automatic sizing) / count(s)|auto|bloom_agg(s) auto|count(s)|-
 bloom_agg(id, N, 0.01) / count(id)|agg-int|bloom_agg(id)|count(id)|1.2
 bloom_agg(id, N, 0.01) / hll_add_agg(hll_hash_bigint(id))|agg-int|bloom_agg(id)|hll(id)|-
 counting_bloom_agg(id, N, 0.01) / count(id)|counting|counting_bloom_agg(id)|count(id)|1.8

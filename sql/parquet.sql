@@ -225,6 +225,9 @@ SELECT bloom_from_parquet('\x0102'::bytea, 'int4');
 SELECT bloom_from_parquet('\x15801c1c00001c1c00001c1c000000'::bytea, 'int4');
 SELECT bloom_from_parquet(decode('15401c1c00001c1c00001c1c000000', 'hex') || decode(repeat('00', 32), 'hex'), 'int4');
 SELECT bloom_from_parquet(decode('15801c2c00001c1c00001c1c000000', 'hex'), 'int4');
+-- Thrift field ids past i16, by delta and by varint: refused before the id arithmetic overflows
+SELECT bloom_from_parquet('\x0101010801f8ffffff8fffe92259006000'::bytea, 'int8');
+SELECT bloom_from_parquet('\x01f8ffffffef00ff3239'::bytea, 'int8');
 SELECT bloom_to_parquet(bloom_agg(g)) FROM generate_series(1, 10) g;
 SELECT bloom_with_scheme(bloom_empty(10, 0.01), 3);
 SELECT bloom_add(bloom_parquet_empty(64, 'date'), 'infinity'::date);

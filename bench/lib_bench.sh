@@ -181,6 +181,11 @@ EOF
 
 }
 
+# bench_pages TABLE: its size in pages.
+bench_pages() {
+	echo "SELECT pg_relation_size('$1') / 8192" | psql_q -At
+}
+
 # bench_shrink_back TABLE PAGES: TABLE back to the PAGES it was loaded
 # with, after appended rows were deleted and VACUUM ran.  VACUUM truncates
 # the emptied tail, but not always all of it; then the table is rewritten
@@ -188,7 +193,7 @@ EOF
 # to the table's end, as appends do, and not into free space in the middle.
 bench_shrink_back() {
 	local pages
-	pages=$(echo "SELECT pg_relation_size('$1') / 8192" | psql_q -At)
+	pages=$(bench_pages "$1")
 	if [ "$pages" -gt "$2" ]; then
 		say "$1: $pages pages after VACUUM where $2 were loaded: VACUUM FULL"
 		echo "VACUUM FULL $1;" | psql_q >/dev/null

@@ -67,7 +67,7 @@ t0=$(date +%s)
 echo "SELECT ska_load($SKA_ROWS);" | ska_sql >/dev/null
 echo "VACUUM ANALYZE ev;" | ska_sql
 LOAD_S=$(( $(date +%s) - t0 ))
-LOADED_PAGES=$(echo "SELECT pg_relation_size('ev') / 8192" | ska_q)
+LOADED_PAGES=$(bench_pages ev)
 say "skiparray: the oracle (sequential scans)"
 echo "SELECT ska_oracle();" | ska_sql >/dev/null
 while IFS='|' read -r label col ddl; do

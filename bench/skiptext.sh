@@ -19,8 +19,9 @@
 # BUFFERS) (the planner's plan, shared buffers hit + read), then
 # BENCH_SKIPTEXT_REPS timed rounds (default 3), median; every count checked
 # against the sequential scan's.  Then BENCH_SKIPTEXT_APPEND lines (default
-# as many as the table has, at most 1,000,000) are appended through each index (GIN with fastupdate on, its default): the time and
-# what the index grew by; they are deleted again before the next index.
+# as many as the table has, at most 1,000,000) are appended through each
+# index (GIN with fastupdate on, its default): the time and what the index
+# grew by; they are deleted again before the next index.
 # The machine may be shared: sizes and buffers are exact, times carry the
 # load average printed in the report.
 set -euo pipefail
@@ -63,7 +64,7 @@ echo "VACUUM ANALYZE logs; VACUUM ANALYZE logs_ts;" | stx_sql
 LOAD_S=$(( $(date +%s) - t0 ))
 declare -A LOADED_PAGES
 for t in logs logs_ts; do
-	LOADED_PAGES[$t]=$(echo "SELECT pg_relation_size('$t') / 8192" | stx_q)
+	LOADED_PAGES[$t]=$(bench_pages "$t")
 done
 say "skiptext: the oracle (sequential scans)"
 echo "SELECT stx_oracle();" | stx_sql >/dev/null

@@ -6,13 +6,18 @@
 --
 -- Events (ska_event(i), in insertion order):
 --   tags:  env:0..2 (a third each: the common value), svc:0..49, and
---          user:U with U = i * 7919 mod 100003 (about 10 events each,
+--          user:U with U = i * 7919 mod 100003 (one event in 100,003,
 --          scattered over the table: the rare tag)
---   ids:   i, i * 31337 mod 1000003 (the rare id: one or two events) and
---          a batch id, 1000000000 + i mod 10 (the common id)
+--   ids:   i, i * 31337 mod 1000003 (the rare id: one event in 1,000,003
+--          and event i) and a batch id, 1000000000 + i mod 10 (the common id)
 --   attrs: {"user": {"id": U, "tier": i mod 3}, "http": {"status": 200,
 --          404 or 500}, "kN": true (N = i mod 40)}, plus "quokka": 1 on one
 --          event in 250,000 (the rare key)
+--   and on one event in 100,000 (i mod 100000 = 7, a traced event) values
+--   of its own: the tag trace:i, the id 2000000000 + i, and in attrs the
+--   pair {"trace": {"id": i}} and the top-level key span_i.  A rare value
+--   of the first kind lies on a few rows spread over the table, one range
+--   each; a traced event's lies in one range (the "one-event" cases).
 -- Each case is a condition on one column, run as the planner plans it with
 -- whichever index exists on that column (ska_measure); 'forced' rows run
 -- the common case as a sequential scan and as a bitmap scan of the index.
@@ -29,19 +34,27 @@ CREATE TABLE ska_ranges (idx text, kase text, returned bigint, holding bigint, t
 
 CREATE FUNCTION ska_tags(i bigint) RETURNS text[] LANGUAGE sql IMMUTABLE AS $$
 	SELECT ARRAY['env:' || (i % 3), 'svc:' || (i % 50), 'user:' || (i * 7919 % 100003)]
+		|| CASE WHEN i % 100000 = 7 THEN ARRAY['trace:' || i] ELSE '{}' END
 $$;
 CREATE FUNCTION ska_ids(i bigint) RETURNS bigint[] LANGUAGE sql IMMUTABLE AS $$
 	SELECT ARRAY[i, i * 31337 % 1000003, 1000000000 + i % 10]
+		|| CASE WHEN i % 100000 = 7 THEN ARRAY[2000000000 + i] ELSE '{}' END
 $$;
 CREATE FUNCTION ska_attrs(i bigint) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
 	SELECT jsonb_build_object('user', jsonb_build_object('id', i * 7919 % 100003, 'tier', i % 3),
 		'http', jsonb_build_object('status', (ARRAY[200, 404, 500])[i % 3 + 1]),
 		'k' || (i % 40), true)
 		|| CASE WHEN i % 250000 = 3 THEN '{"quokka": 1}'::jsonb ELSE '{}' END
+		|| CASE WHEN i % 100000 = 7 THEN jsonb_build_object('trace', jsonb_build_object('id', i), 'span_' || i, true)
+			ELSE '{}' END
 $$;
 
 CREATE FUNCTION ska_load(n bigint) RETURNS void
 LANGUAGE plpgsql AS $fn$
+DECLARE
+	x bigint := n / 200000 * 100000 + 7;	-- the traced event in the middle of the table
+	env text := 'env:' || x % 3;
+	status int := (ARRAY[200, 404, 500])[x % 3 + 1];
 BEGIN
 	SET LOCAL client_min_messages = warning;
 	DROP TABLE IF EXISTS ev;
@@ -53,13 +66,20 @@ BEGIN
 		(1, 'tags', 'rare tag', $$tags @> ARRAY['user:4242']$$, NULL),
 		(2, 'tags', 'rare tag AND common tag', $$tags @> ARRAY['user:4242', 'env:1']$$, NULL),
 		(3, 'tags', 'rare tag OR rare tag (&&)', $$tags && ARRAY['user:4242', 'user:777']$$, NULL),
-		(4, 'tags', 'common tag', $$tags @> ARRAY['env:1']$$, NULL),
-		(5, 'ids', 'rare id', $$ids @> ARRAY[777777::bigint]$$, NULL),
-		(6, 'ids', 'common id', $$ids @> ARRAY[1000000003::bigint]$$, NULL),
-		(7, 'attrs', 'rare key (?)', $$attrs ? 'quokka'$$, NULL),
-		(8, 'attrs', 'rare key-value pair (@>)', $$attrs @> '{"user": {"id": 4242}}'$$, NULL),
-		(9, 'attrs', 'rare pair AND common pair', $$attrs @> '{"user": {"id": 4242}, "http": {"status": 404}}'$$, NULL),
-		(10, 'attrs', 'common pair (@>)', $$attrs @> '{"http": {"status": 404}}'$$, NULL);
+		(4, 'tags', 'one-event tag', format('tags @> ARRAY[%L]', 'trace:' || x), NULL),
+		(5, 'tags', 'one-event tag AND common tag', format('tags @> ARRAY[%L, %L]', 'trace:' || x, env), NULL),
+		(6, 'tags', 'common tag', $$tags @> ARRAY['env:1']$$, NULL),
+		(7, 'ids', 'rare id', $$ids @> ARRAY[777777::bigint]$$, NULL),
+		(8, 'ids', 'one-event id', format('ids @> ARRAY[%s::bigint]', 2000000000 + x), NULL),
+		(9, 'ids', 'common id', $$ids @> ARRAY[1000000003::bigint]$$, NULL),
+		(10, 'attrs', 'rare key (?)', $$attrs ? 'quokka'$$, NULL),
+		(11, 'attrs', 'one-event key (?)', format('attrs ? %L', 'span_' || x), NULL),
+		(12, 'attrs', 'rare key-value pair (@>)', $$attrs @> '{"user": {"id": 4242}}'$$, NULL),
+		(13, 'attrs', 'one-event pair (@>)', format('attrs @> %L', jsonb_build_object('trace', jsonb_build_object('id', x))), NULL),
+		(14, 'attrs', 'rare pair AND common pair', $$attrs @> '{"user": {"id": 4242}, "http": {"status": 404}}'$$, NULL),
+		(15, 'attrs', 'one-event pair AND common pair', format('attrs @> %L', jsonb_build_object('trace',
+			jsonb_build_object('id', x), 'http', jsonb_build_object('status', status))), NULL),
+		(16, 'attrs', 'common pair (@>)', $$attrs @> '{"http": {"status": 404}}'$$, NULL);
 END
 $fn$;
 

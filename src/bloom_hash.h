@@ -246,11 +246,13 @@ extern uint64 bloom_hash_datum(const BloomTypeInfo *ti, Datum value,
 /*
  * Installed versions as major * 100 + minor: the first whose new filters
  * get BLOOM_SCHEME_DEFAULT and that has the scheme functions, the first
- * whose new counting filters may be blocked (counting_bloom.c), and the
+ * whose new counting filters may be blocked (counting_bloom.c), the first
+ * whose new bloomskip indexes get page format 4 (skip_build.c), and the
  * value for "no version installed" (the library's own behaviour).
  */
 #define BLOOM_VERSION_SCHEMES	102
 #define BLOOM_VERSION_COUNTING_BLOCKED	104
+#define BLOOM_VERSION_SKIP_FORMAT4	104
 #define BLOOM_VERSION_NEWEST	99999
 extern int	bloom_installed_version(void);
 extern int	bloom_new_scheme(void);

@@ -342,8 +342,9 @@ extern void skip_row_location(const SkipSegment *seg, uint64 row,
 							  BlockNumber *blk, Size *offset);
 extern void skip_plan_segments(SkipMeta *meta, uint64 nranges, uint32 first_capacity,
 							   BlockNumber first_block);
-extern void skip_params_for(SkipMeta *meta, double distinct, double rate,
-							int ppr, int natts);
+extern void skip_params_for(SkipMeta *meta, uint32 version, double distinct,
+							double rate, int ppr, int natts);
+extern uint32 skip_new_format(void);
 extern double skip_default_rate(double nranges);
 extern int	skip_options_ppr(Relation index);
 extern double skip_options_rate(Relation index);

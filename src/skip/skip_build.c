@@ -65,6 +65,19 @@ skip_stats_kept(const SkipKeyInfo *ki, const SkipMeta *meta)
 	return meta->version >= 4 && ki->natts == 1 && ki->ops[0] == &skip_equal_class;
 }
 
+/*
+ * The page format of a new index: what the installed bloomset version
+ * builds (a database builds what its installed version builds until it is
+ * updated), so that the library it was released with still reads it.
+ * 1.3 built format 3.
+ */
+uint32
+skip_new_format(void)
+{
+	return bloom_installed_version() < BLOOM_VERSION_SKIP_FORMAT4 ?
+		SKIP_FORMAT_VERSION_OLDEST : SKIP_FORMAT_VERSION;
+}
+
 /* qsort comparator of uint64 */
 static int
 skip_cmp_u64(const void *a, const void *b)
@@ -322,8 +335,8 @@ skip_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		elog(ERROR, "index \"%s\" already contains data", RelationGetRelationName(index));
 	memset(&bs, 0, sizeof(bs));
 	bs.ppr = skip_options_ppr(index);
-	skip_params_for(&bs.meta, SKIP_EMPTY_DISTINCT, SKIP_DEFAULT_FPR_MAX, bs.ppr,
-					RelationGetNumberOfAttributes(index));
+	skip_params_for(&bs.meta, skip_new_format(), SKIP_EMPTY_DISTINCT,
+					SKIP_DEFAULT_FPR_MAX, bs.ppr, RelationGetNumberOfAttributes(index));
 	/* block 0 first: the metapage, written at the end */
 	skip_write_new_metapage(index, MAIN_FORKNUM, &bs.meta);
 	bs.ki = palloc(sizeof(SkipKeyInfo));
@@ -350,8 +363,8 @@ skip_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	{
 		uint64		seed = bs.meta.seed;
 
-		skip_params_for(&bs.meta, skip_distinct_p95(&bs), rate, bs.ppr,
-						RelationGetNumberOfAttributes(index));
+		skip_params_for(&bs.meta, bs.meta.version, skip_distinct_p95(&bs), rate,
+						bs.ppr, RelationGetNumberOfAttributes(index));
 		bs.meta.seed = seed;
 	}
 	if (bs.stats)
@@ -366,7 +379,7 @@ skip_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	skip_stage_init_pages(index, &bs.meta, MAIN_FORKNUM);
 	if (nranges > 0)
 		skip_plan_segments(&bs.meta, nranges,
-						   (uint32) Min(TYPEALIGN(64, nranges + nranges / 4), SKIP_MAX_CAPACITY),
+						   (uint32) Min(TYPEALIGN(64, nranges + nranges / 4), SKIP_MAX_CAPACITY_V(bs.meta.version)),
 						   bs.meta.stage_first_block + bs.meta.stage_pages);
 	bs.meta.nranges = nranges;
 	/*
@@ -396,7 +409,7 @@ skip_buildempty(Relation index)
 	SkipMeta	meta;
 	double		rate = skip_options_rate(index);
 
-	skip_params_for(&meta, SKIP_EMPTY_DISTINCT,
+	skip_params_for(&meta, skip_new_format(), SKIP_EMPTY_DISTINCT,
 					rate > 0.0 ? rate : SKIP_DEFAULT_FPR_MAX, skip_options_ppr(index),
 					RelationGetNumberOfAttributes(index));
 	skip_write_new_metapage(index, INIT_FORKNUM, &meta);

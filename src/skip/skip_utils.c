@@ -257,9 +257,11 @@ skip_default_rate(double nranges)
  * for SKIP_HEADROOM times the distinct keys, in whole 64-bit words within
  * SKIP_MAX_BITS.  k is the optimal -log2(rate) up to SKIP_MAX_K, and m the
  * bits that reach the rate with that k: m = -k n / ln(1 - rate^(1/k)).
+ * version is the page format (skip_new_format).
  */
 void
-skip_params_for(SkipMeta *meta, double distinct, double rate, int ppr, int natts)
+skip_params_for(SkipMeta *meta, uint32 version, double distinct, double rate,
+				int ppr, int natts)
 {
 	double		n = Max(distinct, 1.0) * SKIP_HEADROOM;
 	int			k = (int) Min(Max(lround(-log2(rate)), 1), SKIP_MAX_K);
@@ -268,7 +270,7 @@ skip_params_for(SkipMeta *meta, double distinct, double rate, int ppr, int natts
 	m = Min(Max(m, (double) BLOOM_MIN_BITS), (double) SKIP_MAX_BITS);
 	memset(meta, 0, sizeof(*meta));
 	meta->magic = SKIP_MAGIC;
-	meta->version = SKIP_FORMAT_VERSION;
+	meta->version = version;
 	meta->nbits = (uint32) m;
 	meta->nhashes = (uint16) Min(Max(k, 1), BLOOM_MAX_HASHES);
 	meta->scheme = BLOOM_SCHEME_FULL64;

@@ -184,6 +184,35 @@ as_pg $PG_BIN/pg_ctl -D "$PGTMP/data" -m fast -w stop >/dev/null
 check "this build installs over 1.1" install_tree "$WORK/new" || finish
 as_pg $PG_BIN/pg_ctl -D "$PGTMP/data" -l "$PGTMP/server.log" -w start >/dev/null
 
+# under 1.3's objects this library builds bloomskip indexes of format 3,
+# which 1.3's library reads (checked at the end): a database of its own,
+# kept at 1.3; 200,000 spans indexed, 100,000 appended (summarized and
+# staged by this library)
+psql_q -c "CREATE DATABASE skip13lib" >/dev/null
+psql_q -d skip13lib > "$WORK/skip13lib.log" 2>&1 <<'SQL'
+CREATE EXTENSION bloomset VERSION '1.3';
+CREATE TABLE sp (trace_id bigint, name text) WITH (autovacuum_enabled = false);
+INSERT INTO sp SELECT hashint8extended(r / 8, 1), 'n' || r % 1000 FROM generate_series(0, 199999) r;
+CREATE INDEX sp_trace ON sp USING bloomskip (trace_id);
+CREATE INDEX sp_name ON sp USING bloomskip (name);
+INSERT INTO sp SELECT hashint8extended(r / 8, 1), 'n' || r % 1000 FROM generate_series(200000, 299999) r;
+VACUUM ANALYZE sp;
+SQL
+cat > "$WORK/skip13lib_probe.sql" <<'SQL'
+SET enable_seqscan = off;
+SET client_min_messages = warning;
+SELECT count(*) FROM sp WHERE trace_id = ANY (ARRAY(SELECT hashint8extended(g * 977, 1) FROM generate_series(0, 30) g));
+SELECT count(*) FROM sp WHERE name = ANY ('{n7,n123,n999,x}');
+SELECT bloomskip_check('sp_trace') + bloomskip_check('sp_name') AS missing;
+SQL
+skip13lib_expect="248
+900
+0"
+skip13lib_lib=$(psql_q -d skip13lib -At -f "$WORK/skip13lib_probe.sql")
+check "under 1.3's objects, this library builds and appends to format-3 bloomskip indexes: answers as the scan" \
+	test "$(grep -c ERROR "$WORK/skip13lib.log")|$skip13lib_lib" = "0|$skip13lib_expect" ||
+	{ cat "$WORK/skip13lib.log"; echo "$skip13lib_lib"; }
+
 # the new library reads what 1.0 and 1.1 stored, before and after the SQL update
 psql_q -At -f "$WORK/observe.sql" > "$WORK/after-library.txt" 2>&1
 check "1.0 and 1.1 values read by the new library: same forms and answers ($(wc -l < "$WORK/before.txt") lines)" \
@@ -258,6 +287,18 @@ reindexed_nested_loop() {
 		psql_q -d skip13 -At -f "$WORK/skip13_plans.sql" | grep -A3 'Nested Loop' | grep -q 'Bitmap Heap Scan on sp s'
 }
 check "after REINDEX (format 4): keys counted, the join a nested loop over the index" reindexed_nested_loop
+
+# the indexes this library built under 1.3's objects: format 3 (the
+# special space of its pages is format 3's 8 bytes, format 4's is 16),
+# read by 1.3's library
+check "under 1.3's objects, this library builds format 3 (the 8-byte special space of format 3 on its first two pages)" \
+	test "$(psql_q -d skip13lib -Atc "CREATE EXTENSION pageinspect; SELECT string_agg((8192 - special)::text, ',' ORDER BY b) FROM unnest('{0,1}'::int[]) b, page_header(get_raw_page('sp_trace', b))" | tail -1)" = 8,8
+as_pg $PG_BIN/pg_ctl -D "$PGTMP/data" -m fast -w stop >/dev/null
+check "1.3's library installs again" install_tree "$WORK/v13"
+as_pg $PG_BIN/pg_ctl -D "$PGTMP/data" -l "$PGTMP/server.log" -w start >/dev/null
+skip13lib_13=$(psql_q -d skip13lib -At -f "$WORK/skip13lib_probe.sql")
+check "1.3's library reads the format-3 indexes this library built: answers as the scan, bloomskip_check 0" \
+	test "$skip13lib_13" = "$skip13lib_expect" || echo "$skip13lib_13"
 
 check "the server log has no crash" \
 	bash -c "! grep -qE 'terminated by signal|PANIC' '$PGTMP/server.log'"

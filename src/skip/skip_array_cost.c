@@ -61,13 +61,15 @@ skip_share_key(Relation index, const SkipMeta *meta, const SkipStaged *st,
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
 			skip_check_rows_page(index, meta, seg, BufferGetPage(buf), blk);
 			row = (const uint8 *) BufferGetPage(buf) + off;
-			for (uint64 r = seg->first_range; r < last; r++)
-			{
-				uint64		col = r - seg->first_range;
-
-				if (!((row[col / 8] >> (col % 8)) & 1))
-					bits[r / 8] &= (uint8) ~(1 << (r % 8));
-			}
+			/*
+			 * A segment starts at a multiple of 64 ranges (its capacity and
+			 * all before it are, as the metapage's check ensures), so its
+			 * column c is bit c of bits from byte first_range / 8 on: AND the
+			 * row in whole bytes.  Bits past n in the last byte are never
+			 * counted (skip_collection_share masks them).
+			 */
+			for (uint64 j = 0; j < (last - seg->first_range + 7) / 8; j++)
+				bits[seg->first_range / 8 + j] &= row[j];
 			UnlockReleaseBuffer(buf);
 			CHECK_FOR_INTERRUPTS();
 		}

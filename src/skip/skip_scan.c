@@ -386,13 +386,16 @@ skip_scan_segment(IndexScanDesc scan, const SkipMeta *meta, const SkipSegment *s
 		for (uint32 w = 0; w < nw; w++)
 			res[w] &= acc[w];
 	}
-	for (uint64 c = 0; c < ncols; c++)
+	/* a word of no range passing is skipped whole (whatever the byte order) */
+	for (uint64 c0 = 0; c0 < ncols; c0 += 64)
 	{
-		if ((((const uint8 *) res)[c / 8] >> (c % 8)) & 1)
-			added += skip_add_ranges(tbm, meta, seg->first_range + c,
-									 seg->first_range + c + 1, heap_pages);
-		if (c % 1024 == 1023)
-			CHECK_FOR_INTERRUPTS();
+		if (res[c0 / 64] == 0)
+			continue;
+		for (uint64 c = c0; c < Min(c0 + 64, ncols); c++)
+			if ((((const uint8 *) res)[c / 8] >> (c % 8)) & 1)
+				added += skip_add_ranges(tbm, meta, seg->first_range + c,
+										 seg->first_range + c + 1, heap_pages);
+		CHECK_FOR_INTERRUPTS();
 	}
 	pfree(res);
 	pfree(acc);

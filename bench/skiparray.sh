@@ -111,7 +111,7 @@ ROWS=$(ska_q <<'SQL'
 SELECT format('| %s | %s | %s | %s | %s | %s | %s | %s | %s |', s.kase, s.idx, s.mode, s.buffers,
 	coalesce(s.index_buffers || ' + ' || s.heap_pages, '-'),
 	coalesce(g.returned || ' / ' || g.holding || ' (+' || g.tail_pages || ')', '-'),
-	round(s.ms::numeric, 1), s.plan, CASE WHEN s.wrong = 0 THEN 'yes' ELSE 'NO' END)
+	round(s.ms::numeric, 2), s.plan, CASE WHEN s.wrong = 0 THEN 'yes' ELSE 'NO' END)
   FROM ska_sum s JOIN ska_idx i ON i.idx = s.idx
 	LEFT JOIN ska_ranges g ON g.idx = s.idx AND g.kase = s.kase AND s.mode = 'planner'
  ORDER BY s.ord, i.ord, s.mode DESC;
@@ -125,7 +125,7 @@ SELECT format('| %s / %s | %s | %s | %s | %s |', b.idx, g.idx, round((b.bytes::n
 	round((b.build_ms / g.build_ms)::numeric, 2),
 	round(((b.append_ms - none.append_ms) / nullif(g.append_ms - none.append_ms, 0))::numeric, 2),
 	(SELECT string_agg(format('%s: buffers %s / %s, ms %s / %s', sb.kase, sb.buffers, sg.buffers,
-		round(sb.ms::numeric, 1), round(sg.ms::numeric, 1)), '; ' ORDER BY sb.ord)
+		round(sb.ms::numeric, 2), round(sg.ms::numeric, 2)), '; ' ORDER BY sb.ord)
 	   FROM ska_sum sb JOIN ska_sum sg ON sg.kase = sb.kase AND sg.idx = g.idx AND sg.mode = 'planner'
 	  WHERE sb.idx = b.idx AND sb.mode = 'planner'))
   FROM ska_idx b JOIN ska_idx g ON g.col = b.col AND g.idx LIKE 'GIN%', none

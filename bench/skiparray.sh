@@ -14,8 +14,8 @@
 # the index's size).
 # Per index: the build (time, size); appends (BENCH_SKIPARRAY_APPEND events,
 # default a fifth of the rows, in batches of 10,000, into the table with the
-# index, against the same appends without one; deleted again and vacuumed
-# away, untimed; GIN's pending list is flushed as its inserts fill it, what
+# index, against the same appends into the table without it, run right
+# before the build; deleted again and vacuumed away, untimed; GIN's pending list is flushed as its inserts fill it, what
 # is left pending at the end is not counted); the cases of
 # its column: one round under EXPLAIN (ANALYZE, BUFFERS) (the planner's plan,
 # shared buffers hit + read, split into the index scan's and the heap pages
@@ -71,6 +71,12 @@ LOADED_PAGES=$(bench_pages ev)
 say "skiparray: the oracle (sequential scans)"
 echo "SELECT ska_oracle();" | ska_sql >/dev/null
 while IFS='|' read -r label col ddl; do
+	if [ -n "$ddl" ]; then
+		say "skiparray: $label: $SKA_APPEND appended events without an index (its baseline)"
+		echo "SELECT ska_append('$label', $SKA_ROWS, $SKA_APPEND, true);" | ska_sql >/dev/null
+		echo "VACUUM ev;" | ska_sql
+		bench_shrink_back ev "$LOADED_PAGES"
+	fi
 	say "skiparray: $label: build"
 	if [ -n "$ddl" ]; then
 		printf "SELECT ska_build('%s', '%s', '%s');\n" "$label" "$col" "${ddl//\'/\'\'}" | ska_sql >/dev/null
@@ -101,10 +107,10 @@ SQL
 INDEXES=$(ska_q <<'SQL'
 SELECT format('| %s | %s | %s | %s | %s |', idx, coalesce(pg_size_pretty(bytes), '-'),
 	coalesce(round((build_ms / 1000)::numeric, 1)::text, '-'),
-	round((append_ms / 1000)::numeric, 1) || ' (index: ' ||
-		coalesce(round(((append_ms - (SELECT append_ms FROM ska_idx WHERE idx = 'none')) / 1000)::numeric, 1)::text, '-') || ')',
+	round((append_ms / 1000)::numeric, 1) || coalesce(' (without it: ' || round((b.base_ms / 1000)::numeric, 1)
+		|| '; the index: ' || round(((append_ms - b.base_ms) / 1000)::numeric, 1) || ')', ''),
 	coalesce(info, ''))
-  FROM ska_idx ORDER BY ord;
+  FROM ska_idx LEFT JOIN ska_base b USING (idx) ORDER BY ord;
 SQL
 )
 ROWS=$(ska_q <<'SQL'
@@ -120,15 +126,15 @@ SQL
 # bloomskip against each GIN of its column: size, build, appends' own cost,
 # and per case buffers and time
 RATIOS=$(ska_q <<'SQL'
-WITH none AS (SELECT append_ms FROM ska_idx WHERE idx = 'none')
 SELECT format('| %s / %s | %s | %s | %s | %s |', b.idx, g.idx, round((b.bytes::numeric / g.bytes), 3),
 	round((b.build_ms / g.build_ms)::numeric, 2),
-	round(((b.append_ms - none.append_ms) / nullif(g.append_ms - none.append_ms, 0))::numeric, 2),
+	round(((b.append_ms - bb.base_ms) / nullif(g.append_ms - gb.base_ms, 0))::numeric, 2),
 	(SELECT string_agg(format('%s: buffers %s / %s, ms %s / %s', sb.kase, sb.buffers, sg.buffers,
 		round(sb.ms::numeric, 2), round(sg.ms::numeric, 2)), '; ' ORDER BY sb.ord)
 	   FROM ska_sum sb JOIN ska_sum sg ON sg.kase = sb.kase AND sg.idx = g.idx AND sg.mode = 'planner'
 	  WHERE sb.idx = b.idx AND sb.mode = 'planner'))
-  FROM ska_idx b JOIN ska_idx g ON g.col = b.col AND g.idx LIKE 'GIN%', none
+  FROM ska_idx b JOIN ska_idx g ON g.col = b.col AND g.idx LIKE 'GIN%'
+	JOIN ska_base bb ON bb.idx = b.idx JOIN ska_base gb ON gb.idx = g.idx
  WHERE b.idx LIKE 'bloomskip%' ORDER BY b.ord, g.ord;
 SQL
 )
@@ -151,7 +157,7 @@ SETTINGS=$(bench_settings)
 	echo "- cases (the planner chooses the plan; counts checked against one sequential scan before any index):"
 	echo "$CASES"
 	echo
-	echo "| index | size | build s | appends s (the index's share) | parameters |"
+	echo "| index | size | build s | appends s (without the index, just before; the index's share) | parameters |"
 	echo "|---|---|---|---|---|"
 	echo "$INDEXES"
 	echo

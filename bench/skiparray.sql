@@ -120,20 +120,33 @@ BEGIN
 END
 $$;
 
--- appends: n events after the first "base" inserted into ev with the index
--- (in batches of 10,000, as a loader commits), ms; then deleted again (the
--- caller's VACUUM truncates them away, untimed)
-CREATE FUNCTION ska_append(label text, base bigint, n bigint) RETURNS void
+-- per index, the same appends into the table without any index, run right
+-- before its build: the index's share of its appends is the difference
+-- (one baseline for all moved by up to 60 % between indexes on this
+-- machine's default configuration)
+CREATE TABLE ska_base (idx text, base_ms float8);
+
+-- appends: n events after the first "base" inserted into ev (in batches of
+-- 10,000, as a loader commits), ms, recorded as label's appends or, with
+-- baseline, as its baseline; then deleted again (the caller's VACUUM
+-- truncates them away, untimed)
+CREATE FUNCTION ska_append(label text, base bigint, n bigint, baseline boolean DEFAULT false) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
 	t0 timestamptz := clock_timestamp();
+	ms float8;
 BEGIN
 	FOR b IN 0 .. (n - 1) / 10000 LOOP
 		INSERT INTO ev SELECT i, timestamptz '2026-01-01' + i * interval '10 ms', ska_tags(i), ska_ids(i),
 			ska_attrs(i)
 		FROM generate_series(base + b * 10000 + 1, base + least((b + 1) * 10000, n)) i;
 	END LOOP;
-	UPDATE ska_idx SET append_ms = 1000 * extract(epoch FROM clock_timestamp() - t0) WHERE idx = label;
+	ms := 1000 * extract(epoch FROM clock_timestamp() - t0);
+	IF baseline THEN
+		INSERT INTO ska_base VALUES (label, ms);
+	ELSE
+		UPDATE ska_idx SET append_ms = ms WHERE idx = label;
+	END IF;
 	DELETE FROM ev WHERE id > base;
 END
 $$;

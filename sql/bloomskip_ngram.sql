@@ -225,6 +225,34 @@ RESET enable_seqscan;
 DROP TABLE logs_ci;
 DROP COLLATION ng_ci;
 
+-- filters larger than a page (format 4): staging slots of two pages each,
+-- four of them, sliced into the segments each time they are full; every
+-- row's piece found through the index as by the sequential scan
+CREATE TABLE ng_big (id int, line text) WITH (autovacuum_enabled = false);
+INSERT INTO ng_big SELECT i, encode(sha256(i::text::bytea), 'base64') FROM generate_series(1, 20000) i;
+CREATE INDEX ng_big_ix ON ng_big USING bloomskip (line text_ngram_bloomskip_ops) WITH (pages_per_range = 3);
+INSERT INTO ng_big SELECT i, encode(sha256(i::text::bytea), 'base64') FROM generate_series(20001, 21000) i;
+SELECT bits_per_range / 8 > 8192 AS filter_larger_than_a_page, staged_ranges > 0 AS staged
+FROM bloomskip_info('ng_big_ix');
+INSERT INTO ng_big SELECT i, encode(sha256(i::text::bytea), 'base64') FROM generate_series(21001, 24000) i;
+SELECT summarized_ranges > 75 AS sliced_many, staged_ranges <= 4 AS four_slots,
+	bloomskip_check('ng_big_ix') AS missing
+FROM bloomskip_info('ng_big_ix');
+CREATE TEMP TABLE ng_big_q AS
+SELECT g, '%' || substr(encode(sha256(g::text::bytea), 'base64'), 3, 12) || '%' AS p
+FROM generate_series(1, 24000, 37) g;
+SET enable_seqscan = off;
+SELECT ng_uses($$SELECT g, (SELECT count(*) FROM ng_big WHERE line LIKE p) FROM ng_big_q$$, 'ng_big_ix')
+	AS index_used;
+CREATE TEMP TABLE ng_big_ix_n AS SELECT g, (SELECT count(*) FROM ng_big WHERE line LIKE p) AS n FROM ng_big_q;
+RESET enable_seqscan;
+SET enable_bitmapscan = off;
+CREATE TEMP TABLE ng_big_sq_n AS SELECT g, (SELECT count(*) FROM ng_big WHERE line LIKE p) AS n FROM ng_big_q;
+RESET enable_bitmapscan;
+SELECT count(*) AS pieces, count(*) FILTER (WHERE i.n <> s.n) AS differ, min(s.n) AS min_rows
+FROM ng_big_ix_n i JOIN ng_big_sq_n s USING (g);
+DROP TABLE ng_big, ng_big_q, ng_big_ix_n, ng_big_sq_n;
+
 -- hostile arguments
 CREATE INDEX ON logs USING bloomskip (id text_ngram_bloomskip_ops);
 CREATE INDEX ON logs USING bloomskip (msg text_ngram_bloomskip_ops (n = 0));

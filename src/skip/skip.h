@@ -318,6 +318,7 @@ typedef struct SkipClassOps
 /* skip_utils.c */
 extern void skip_stage_layout(SkipMeta *meta, BlockNumber first_block);
 extern Size skip_stage_slot_bytes(const SkipMeta *meta);
+extern uint32 skip_slot_span(const SkipMeta *meta);
 extern void skip_init_page(Page page, uint32 version, uint16 kind, uint32 position,
 						   Size used);
 extern Size skip_rows_bytes(const SkipSegment *seg);

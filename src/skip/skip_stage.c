@@ -23,8 +23,13 @@
  * reader verifies the checksum before it trusts the range: a slot whose
  * range number was damaged would otherwise read as "sliced meanwhile" and
  * be ignored.  The metapage counts nstaged: slots [0, nstaged) hold
- * ranges [summarized - nstaged, summarized), in order.  A filter larger
- * than a page is never staged (stage_slots = 0), and neither is a backlog
+ * ranges [summarized - nstaged, summarized), in order.  From format 4 a
+ * filter larger than a page has slots of whole pages (stage_per_page 0,
+ * up to MAX_GENERIC_XLOG_PAGES pages a slot, so that one WAL record writes
+ * one; SKIP_STAGE_MAX_PAGES / pages slots): the n-gram and lexeme filters
+ * of text are that large, and sliced one at a time a range changed every
+ * page of its segment.  A larger filter, or any filter larger than a page
+ * in format 3, is never staged (stage_slots = 0), and neither is a backlog
  * of more ranges than the area holds (VACUUM after a bulk load): those are
  * written into their segments directly, which is as cheap per range.
  *
@@ -44,8 +49,9 @@
  * boundary the reader read, so it returns that range whole anyway, and
  * the range the slot held before was sliced into its segment before the
  * slot was rewritten, and the reader reads the segment after the slot.
- * A slot is written in one page under its exclusive lock, so no reader
- * sees half of one.
+ * A slot is written under the exclusive locks of its page or pages, and
+ * read under their share locks, all held together, so no reader sees half
+ * of one.
  *
  *-------------------------------------------------------------------------
  */
@@ -71,7 +77,9 @@ skip_stage_init_pages(Relation index, const SkipMeta *meta, ForkNumber fork)
 			elog(ERROR, "unexpected block %u in bloomskip build", BufferGetBlockNumber(buf));
 		START_CRIT_SECTION();
 		skip_init_page(BufferGetPage(buf), meta->version, SKIP_PAGE_STAGE, i,
-					   (Size) meta->stage_per_page * skip_stage_slot_bytes(meta));
+					   meta->stage_per_page > 0 ?
+					   (Size) meta->stage_per_page * skip_stage_slot_bytes(meta) :
+					   SKIP_PAGE_AVAIL_V(meta->version));
 		MarkBufferDirty(buf);
 		if (fork == INIT_FORKNUM)
 			log_newpage_buffer(buf, true);
@@ -80,13 +88,112 @@ skip_stage_init_pages(Relation index, const SkipMeta *meta, ForkNumber fork)
 	}
 }
 
-/* Where slot i is: its block and byte offset. */
+/* Where slot i is: its (first) block and byte offset. */
 static void
 skip_slot_location(const SkipMeta *meta, uint32 i, BlockNumber *blk, Size *off)
 {
+	if (meta->stage_per_page == 0)
+	{
+		*blk = meta->stage_first_block + i * skip_slot_span(meta);
+		*off = MAXALIGN(SizeOfPageHeaderData);
+		return;
+	}
 	*blk = meta->stage_first_block + i / meta->stage_per_page;
 	*off = MAXALIGN(SizeOfPageHeaderData) +
 		(Size) (i % meta->stage_per_page) * skip_stage_slot_bytes(meta);
+}
+
+/*
+ * A slot of several pages (stage_per_page 0): its bytes fill its pages one
+ * after the other from the end of the page header.  Lock them in block
+ * order (exclusive for a writer, which then registers them in state, or
+ * shared), each checked; bufs and pages receive them.
+ */
+static void
+skip_lock_span(Relation index, const SkipMeta *meta, uint32 i, int mode,
+			   GenericXLogState *state, Buffer *bufs, Page *pages)
+{
+	BlockNumber blk;
+	Size		off;
+
+	skip_slot_location(meta, i, &blk, &off);
+	for (uint32 j = 0; j < skip_slot_span(meta); j++)
+	{
+		bufs[j] = ReadBuffer(index, blk + j);
+		LockBuffer(bufs[j], mode);
+		skip_check_page(index, meta->version, BufferGetPage(bufs[j]), blk + j,
+						SKIP_PAGE_STAGE, blk + j - meta->stage_first_block);
+		pages[j] = state ? GenericXLogRegisterBuffer(state, bufs[j], 0) : BufferGetPage(bufs[j]);
+	}
+}
+
+/* Copy between a slot image of slot_bytes and its pages (to the pages if out). */
+static void
+skip_copy_span(const SkipMeta *meta, uint8 *image, Page *pages, bool out)
+{
+	Size		avail = SKIP_PAGE_AVAIL_V(meta->version);
+	Size		left = skip_stage_slot_bytes(meta);
+
+	for (uint32 j = 0; left > 0; j++)
+	{
+		Size		n = Min(avail, left);
+		uint8	   *at = (uint8 *) pages[j] + MAXALIGN(SizeOfPageHeaderData);
+
+		if (out)
+			memcpy(at, image + j * avail, n);
+		else
+			memcpy(image + j * avail, at, n);
+		left -= n;
+	}
+}
+
+/* Write the filter of range into slot i, a slot of several pages: one WAL record. */
+static void
+skip_stage_write_span(Relation index, const SkipMeta *meta, uint32 i, uint64 range,
+					  const uint8 *filter)
+{
+	uint32		span = skip_slot_span(meta);
+	uint8	   *image = palloc0(skip_stage_slot_bytes(meta));
+	SkipStageSlot *slot = (SkipStageSlot *) image;
+	GenericXLogState *state;
+	Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
+	Page		pages[MAX_GENERIC_XLOG_PAGES];
+
+	Assert(span <= MAX_GENERIC_XLOG_PAGES);
+	slot->range_plus1 = range + 1;
+	memcpy(SKIP_SLOT_BITS(meta, slot), filter, meta->nbits / 8);
+	slot->checksum = skip_slot_checksum(meta, slot);
+	state = GenericXLogStart(index);
+	skip_lock_span(index, meta, i, BUFFER_LOCK_EXCLUSIVE, state, bufs, pages);
+	skip_copy_span(meta, image, pages, true);
+	GenericXLogFinish(state);
+	for (uint32 j = 0; j < span; j++)
+		UnlockReleaseBuffer(bufs[j]);
+	pfree(image);
+}
+
+/*
+ * Read slot i, a slot of several pages, into image (slot_bytes), its pages
+ * share-locked together: a writer holds them all while it writes, so the
+ * image is one slot's, old or new.  Returns the block of its first page.
+ */
+static BlockNumber
+skip_stage_read_span(Relation index, const SkipMeta *meta, uint32 i, uint8 *image)
+{
+	uint32		span = skip_slot_span(meta);
+	Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
+	Page		pages[MAX_GENERIC_XLOG_PAGES];
+	BlockNumber blk;
+	Size		off;
+
+	if (span > MAX_GENERIC_XLOG_PAGES)
+		skip_corrupt(index, meta->stage_first_block, "a staging slot spans more pages than one is written in");
+	skip_slot_location(meta, i, &blk, &off);
+	skip_lock_span(index, meta, i, BUFFER_LOCK_SHARE, NULL, bufs, pages);
+	skip_copy_span(meta, image, pages, false);
+	for (uint32 j = 0; j < span; j++)
+		UnlockReleaseBuffer(bufs[j]);
+	return blk;
 }
 
 /*
@@ -102,6 +209,16 @@ skip_stage_write(Relation index, const SkipMeta *meta, uint64 from, uint32 n,
 	Size		fbytes = (Size) meta->nbits / 8;
 
 	Assert(meta->nstaged + n <= meta->stage_slots);
+	if (meta->stage_per_page == 0)
+	{
+		for (uint32 i = 0; i < n; i++)
+		{
+			skip_stage_write_span(index, meta, meta->nstaged + i, from + i,
+								  filters + (Size) i * fbytes);
+			CHECK_FOR_INTERRUPTS();
+		}
+		return;
+	}
 	for (uint32 i = 0; i < n;)
 	{
 		GenericXLogState *state = GenericXLogStart(index);
@@ -142,6 +259,29 @@ skip_stage_write(Relation index, const SkipMeta *meta, uint64 from, uint32 n,
 	}
 }
 
+/* skip_stage_read for slots of several pages (stage_per_page 0). */
+static void
+skip_stage_read_spans(Relation index, const SkipMeta *meta, SkipStaged *st, bool strict)
+{
+	Size		fbytes = (Size) meta->nbits / 8;
+	uint8	   *image = palloc(skip_stage_slot_bytes(meta));
+	const SkipStageSlot *slot = (const SkipStageSlot *) image;
+
+	for (uint32 i = 0; i < st->n; i++)
+	{
+		BlockNumber blk = skip_stage_read_span(index, meta, i, image);
+
+		if (slot->checksum != skip_slot_checksum(meta, slot))
+			skip_corrupt(index, blk, "the checksum of a slot of the staging area does not match");
+		if (slot->range_plus1 == st->first + i + 1)
+			st->bits[i] = memcpy(palloc(fbytes), SKIP_SLOT_BITS(meta, slot), fbytes);
+		else if (strict)
+			skip_corrupt(index, blk, "a slot of the staging area holds another range than the metapage says");
+		CHECK_FOR_INTERRUPTS();
+	}
+	pfree(image);
+}
+
 /*
  * Copy the staged filters of meta's slots into *st.  A slot that holds
  * another range than meta says is left NULL, which for a reader without
@@ -158,6 +298,11 @@ skip_stage_read(Relation index, const SkipMeta *meta, SkipStaged *st, bool stric
 	st->first = meta->summarized - meta->nstaged;
 	st->n = meta->nstaged;
 	st->bits = palloc0(sizeof(uint8 *) * Max(st->n, 1));
+	if (meta->stage_per_page == 0)
+	{
+		skip_stage_read_spans(index, meta, st, strict);
+		return;
+	}
 	for (uint32 i = 0; i < st->n; i++)
 	{
 		BlockNumber blk;

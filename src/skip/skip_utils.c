@@ -290,20 +290,52 @@ skip_stage_slot_bytes(const SkipMeta *meta)
 }
 
 /*
+ * Pages a slot of meta spans: 1 when slots share pages (stage_per_page >
+ * 0), else the pages of one slot (format 4 on; skip_stage.c).
+ */
+uint32
+skip_slot_span(const SkipMeta *meta)
+{
+	Size		avail = SKIP_PAGE_AVAIL_V(meta->version);
+
+	if (meta->stage_per_page > 0)
+		return 1;
+	return (uint32) ((skip_stage_slot_bytes(meta) + avail - 1) / avail);
+}
+
+/*
  * Lay out the staging area of meta (nbits chosen) from first_block: as
  * many slots as SKIP_STAGE_MAX_PAGES pages hold, at most
- * SKIP_STAGE_MAX_SLOTS; none when a filter does not fit a page.
+ * SKIP_STAGE_MAX_SLOTS.  A filter larger than a page gets, from format 4
+ * on, slots of whole pages each (stage_per_page 0), as long as a slot
+ * spans at most MAX_GENERIC_XLOG_PAGES pages (one WAL record writes it);
+ * otherwise, and in format 3, there is no staging area.
  */
 void
 skip_stage_layout(SkipMeta *meta, BlockNumber first_block)
 {
-	uint32		per_page = (uint32) (SKIP_PAGE_AVAIL_V(meta->version) /
-									 skip_stage_slot_bytes(meta));
+	Size		avail = SKIP_PAGE_AVAIL_V(meta->version);
+	Size		slot = skip_stage_slot_bytes(meta);
+	uint32		per_page = (uint32) (avail / slot);
+	uint32		span = (uint32) ((slot + avail - 1) / avail);
 
 	meta->stage_first_block = first_block;
 	meta->stage_per_page = per_page;
-	meta->stage_slots = Min(SKIP_STAGE_MAX_SLOTS, per_page * SKIP_STAGE_MAX_PAGES);
-	meta->stage_pages = per_page ? (meta->stage_slots + per_page - 1) / per_page : 0;
+	if (per_page > 0)
+	{
+		meta->stage_slots = Min(SKIP_STAGE_MAX_SLOTS, per_page * SKIP_STAGE_MAX_PAGES);
+		meta->stage_pages = (meta->stage_slots + per_page - 1) / per_page;
+	}
+	else if (meta->version >= 4 && span <= MAX_GENERIC_XLOG_PAGES)
+	{
+		meta->stage_slots = SKIP_STAGE_MAX_PAGES / span;
+		meta->stage_pages = meta->stage_slots * span;
+	}
+	else
+	{
+		meta->stage_slots = 0;
+		meta->stage_pages = 0;
+	}
 	meta->nstaged = 0;
 }
 

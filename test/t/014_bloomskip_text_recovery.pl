@@ -221,4 +221,23 @@ is($primary->safe_psql('postgres', $check), '0|0|0|0|0', 'after more appends and
 @ans = split /\n/, $primary->safe_psql('postgres', $answers);
 is(scalar(grep { my ($a, $b) = split / /; $a ne $b } @ans), 0, 'every search answers as the sequential scan');
 
+# a staged slot of two pages damaged on its second page: the index is
+# corrupt (XX002), it does not answer with the slot's wrong bits
+my $batch = 0;
+while ($primary->safe_psql('postgres', q{SELECT staged_ranges FROM bloomskip_info('tl_big')}) == 0 && $batch < 20)
+{
+	$primary->safe_psql('postgres', 'CALL fill(300000 + ' . $batch * 2000 . ', 300000 + ' . ($batch * 2000 + 1999) . ')');
+	$batch++;
+}
+my $big = $primary->data_dir . '/'
+  . $primary->safe_psql('postgres', q{SELECT pg_relation_filepath('tl_big')});
+$primary->stop;
+open(my $fh, '+<:raw', $big) or die "open $big: $!";
+sysseek($fh, 2 * 8192 + 24 + 200, 0) or die "seek: $!";
+syswrite($fh, "\0" x 64) == 64 or die "write: $!";
+close($fh);
+$primary->start;
+my ($rc, $out, $err) = $primary->psql('postgres', "\\set VERBOSITY verbose\nSELECT bloomskip_check('tl_big')");
+like($err, qr/XX002.*index "tl_big" is corrupted/s, 'a damaged page of a two-page staging slot: XX002');
+
 done_testing();

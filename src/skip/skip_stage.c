@@ -186,8 +186,7 @@ skip_stage_read_span(Relation index, const SkipMeta *meta, uint32 i, uint8 *imag
 	BlockNumber blk;
 	Size		off;
 
-	if (span > MAX_GENERIC_XLOG_PAGES)
-		skip_corrupt(index, meta->stage_first_block, "a staging slot spans more pages than one is written in");
+	Assert(span <= MAX_GENERIC_XLOG_PAGES);	/* skip_stage_layout, checked with the metapage */
 	skip_slot_location(meta, i, &blk, &off);
 	skip_lock_span(index, meta, i, BUFFER_LOCK_SHARE, NULL, bufs, pages);
 	skip_copy_span(meta, image, pages, false);
@@ -259,24 +258,38 @@ skip_stage_write(Relation index, const SkipMeta *meta, uint64 from, uint32 n,
 	}
 }
 
+/*
+ * Take slot i's filter into st if the slot holds the range meta says it
+ * does (see skip_stage_read); why the slot is corrupt, or NULL.
+ */
+static const char *
+skip_take_slot(const SkipMeta *meta, SkipStaged *st, uint32 i, const SkipStageSlot *slot,
+			   bool strict)
+{
+	Size		fbytes = (Size) meta->nbits / 8;
+
+	if (meta->version >= 4 && slot->checksum != skip_slot_checksum(meta, slot))
+		return "the checksum of a slot of the staging area does not match";
+	if (slot->range_plus1 == st->first + i + 1)
+		st->bits[i] = memcpy(palloc(fbytes), SKIP_SLOT_BITS(meta, slot), fbytes);
+	else if (strict)
+		return "a slot of the staging area holds another range than the metapage says";
+	return NULL;
+}
+
 /* skip_stage_read for slots of several pages (stage_per_page 0). */
 static void
 skip_stage_read_spans(Relation index, const SkipMeta *meta, SkipStaged *st, bool strict)
 {
-	Size		fbytes = (Size) meta->nbits / 8;
 	uint8	   *image = palloc(skip_stage_slot_bytes(meta));
-	const SkipStageSlot *slot = (const SkipStageSlot *) image;
 
 	for (uint32 i = 0; i < st->n; i++)
 	{
 		BlockNumber blk = skip_stage_read_span(index, meta, i, image);
+		const char *why = skip_take_slot(meta, st, i, (const SkipStageSlot *) image, strict);
 
-		if (slot->checksum != skip_slot_checksum(meta, slot))
-			skip_corrupt(index, blk, "the checksum of a slot of the staging area does not match");
-		if (slot->range_plus1 == st->first + i + 1)
-			st->bits[i] = memcpy(palloc(fbytes), SKIP_SLOT_BITS(meta, slot), fbytes);
-		else if (strict)
-			skip_corrupt(index, blk, "a slot of the staging area holds another range than the metapage says");
+		if (why)
+			skip_corrupt(index, blk, why);
 		CHECK_FOR_INTERRUPTS();
 	}
 	pfree(image);
@@ -291,7 +304,6 @@ skip_stage_read_spans(Relation index, const SkipMeta *meta, SkipStaged *st, bool
 void
 skip_stage_read(Relation index, const SkipMeta *meta, SkipStaged *st, bool strict)
 {
-	Size		fbytes = (Size) meta->nbits / 8;
 	Buffer		buf = InvalidBuffer;
 	BlockNumber cur = InvalidBlockNumber;
 
@@ -307,7 +319,7 @@ skip_stage_read(Relation index, const SkipMeta *meta, SkipStaged *st, bool stric
 	{
 		BlockNumber blk;
 		Size		off;
-		const SkipStageSlot *slot;
+		const char *why;
 
 		skip_slot_location(meta, i, &blk, &off);
 		if (blk != cur)
@@ -320,15 +332,13 @@ skip_stage_read(Relation index, const SkipMeta *meta, SkipStaged *st, bool stric
 							blk - meta->stage_first_block);
 			cur = blk;
 		}
-		slot = (const SkipStageSlot *) ((const char *) BufferGetPage(buf) + off);
-		if (meta->version >= 4 && slot->checksum != skip_slot_checksum(meta, slot))
-			skip_corrupt(index, blk, "the checksum of a slot of the staging area does not match");
-		if (slot->range_plus1 == st->first + i + 1)
-			st->bits[i] = memcpy(palloc(fbytes), SKIP_SLOT_BITS(meta, slot), fbytes);
-		else if (strict)
+		why = skip_take_slot(meta, st, i,
+							 (const SkipStageSlot *) ((const char *) BufferGetPage(buf) + off),
+							 strict);
+		if (why)
 		{
 			UnlockReleaseBuffer(buf);
-			skip_corrupt(index, blk, "a slot of the staging area holds another range than the metapage says");
+			skip_corrupt(index, blk, why);
 		}
 	}
 	if (BufferIsValid(buf))

@@ -7,7 +7,8 @@
  *	  the equality class; skip_query.c: a scan value's query; the classes
  *	  skip_ngram.c (with skip_regex.c), skip_tsvector.c, skip_array.c and
  *	  skip_jsonb.c; skip_build.c;
- *	  skip_insert.c; skip_stage.c: the staging area; skip_scan.c;
+ *	  skip_insert.c; skip_stage.c: the staging area; skip_recent.c: the
+ *	  recent segment; skip_rows.c: the columns of the rows; skip_scan.c;
  *	  skip_vacuum.c; skip_cost.c; skip_tools.c).
  *	  The design is described in skip_utils.c.
  *
@@ -53,6 +54,10 @@
  * so 64 entries cover far more ranges than a relation's 2^32 blocks make.
  */
 #define SKIP_MAX_SEGMENTS		64
+/* the segment number in the position of a page of the recent segment */
+#define SKIP_RECENT_SEGNO			255
+/* its least capacity: a full staging area fits a fresh window (skip_recent.c) */
+#define SKIP_RECENT_MIN_CAPACITY	(2 * SKIP_STAGE_MAX_SLOTS)
 
 /* Defaults and limits of the reloptions (the model is in skip_utils.c). */
 #define SKIP_DEFAULT_PPR		16
@@ -163,6 +168,12 @@ typedef struct SkipMeta
 	SkipSegment segments[SKIP_MAX_SEGMENTS];
 	/* format 4 on: what the planner reads (zero in format 3) */
 	SkipStats	stats;
+	/*
+	 * format 4 on: the recent segment (capacity 0: none; skip_recent.c), the
+	 * bits of the ranges sliced last, [recent.first_range, + capacity), until
+	 * they are merged into their segments together
+	 */
+	SkipSegment recent;
 	/* format 4 on: CRC-32C of the fields above (skip_meta_checksum) */
 	uint32		checksum;
 	uint32		reserved;
@@ -322,6 +333,10 @@ extern uint32 skip_slot_span(const SkipMeta *meta);
 extern void skip_init_page(Page page, uint32 version, uint16 kind, uint32 position,
 						   Size used);
 extern Size skip_rows_bytes(const SkipSegment *seg);
+extern uint32 skip_rows_per_page(uint32 version, uint32 capacity);
+extern uint32 skip_segno(const SkipMeta *meta, const SkipSegment *seg);
+extern void skip_write_new_rows_pages(Relation index, const SkipMeta *meta,
+									  const SkipSegment *seg);
 extern void skip_read_meta(Relation index, SkipMeta *meta);
 extern void skip_check_page(Relation index, uint32 version, Page page, BlockNumber blk,
 							uint16 kind, uint32 position);
@@ -356,6 +371,7 @@ extern void skip_write_meta(Relation index, const SkipMeta *meta, bool log);
 extern Buffer skip_new_buffer(Relation index, ForkNumber fork);
 extern void skip_read_bounds(Relation index, uint32 *ppr, uint64 *writer);
 extern bool skip_advance_writer(Relation index, uint64 writer, SkipMeta *meta);
+extern void skip_set_recent(Relation index, const SkipSegment *recent, SkipMeta *meta);
 extern void skip_set_summarized(Relation index, uint64 summarized, uint32 nstaged,
 								const SkipStats *learnt, SkipMeta *meta);
 extern void skip_stats_add_key(SkipStats *st, uint64 h);
@@ -431,8 +447,30 @@ extern void skip_set_bits(Relation index, const SkipMeta *meta, uint64 range,
 extern void skip_summarize_upto(Relation heap, Relation index, uint64 upto, bool always);
 extern bool skip_heap_shrank(uint64 writer, uint32 ppr, BlockNumber heap_pages);
 extern void skip_forget_truncated(Relation heap, Relation index, uint64 keep, bool wait);
+
+/* skip_rows.c: the columns of the bit-sliced rows */
+extern void skip_write_segment_columns(Relation index, const SkipMeta *meta,
+									   const SkipSegment *seg, uint32 col0, uint32 n,
+									   uint8 *const *filters);
 extern void skip_write_columns(Relation index, const SkipMeta *meta, uint64 first,
 							   uint32 n, uint8 *const *filters);
+extern void skip_clear_segment_columns(Relation index, const SkipMeta *meta,
+									   const SkipSegment *seg, uint64 from, uint64 to);
+extern bool skip_column_has(Relation index, const SkipMeta *meta, const SkipSegment *seg,
+							uint64 col, const uint64 *pos, int np);
+
+/* skip_recent.c */
+extern bool skip_recent_covers(const SkipMeta *meta, uint64 range);
+extern bool skip_recent_overlaps(const SkipMeta *meta, uint64 lo, uint64 hi);
+extern void skip_recent_fold(const SkipMeta *meta, const uint8 *cols, uint8 *dst,
+						   uint64 dst_first, uint64 dst_end);
+extern bool skip_recent_has(Relation index, const SkipMeta *meta, uint64 range,
+						  const uint64 *pos, int np);
+extern uint8 **skip_recent_filters(Relation index, const SkipMeta *meta);
+extern void skip_recent_into_staged(Relation index, const SkipMeta *meta, SkipStaged *st);
+extern void skip_recent_flush(Relation index, SkipMeta *meta);
+extern void skip_recent_slice(Relation index, SkipMeta *meta, uint64 first, uint32 n,
+							uint8 *const *filters);
 
 /* skip_stage.c */
 extern void skip_stage_init_pages(Relation index, const SkipMeta *meta, ForkNumber fork);

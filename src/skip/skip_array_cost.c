@@ -33,14 +33,49 @@
 #define SKIP_SHARE_MAX_ALTS		16
 #define SKIP_SHARE_MAX_KEYS		8
 
-/* In bits (n ranges, n / 8 rounded up bytes): the ranges whose filter may hold h. */
+/* AND into dst[0 .. nbytes) the first nbytes of rows pos[0 .. np) of segment seg. */
+static void
+skip_and_rows(Relation index, const SkipMeta *meta, const SkipSegment *seg,
+			  const uint64 *pos, int np, uint8 *dst, uint64 nbytes)
+{
+	for (int q = 0; q < np; q++)
+	{
+		BlockNumber blk;
+		Size		off;
+		Buffer		buf;
+		const uint8 *row;
+
+		skip_row_location(seg, pos[q], &blk, &off);
+		buf = ReadBuffer(index, blk);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		skip_check_rows_page(index, meta, seg, BufferGetPage(buf), blk);
+		row = (const uint8 *) BufferGetPage(buf) + off;
+		for (uint64 j = 0; j < nbytes; j++)
+			dst[j] &= row[j];
+		UnlockReleaseBuffer(buf);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * In bits (n ranges, n / 8 rounded up bytes): the ranges whose filter may
+ * hold h, read as a scan reads them: the recent segment's columns, then
+ * the segments' (skip_recent.c), and the staged filters.
+ */
 static void
 skip_share_key(Relation index, const SkipMeta *meta, const SkipStaged *st,
 			   uint64 h, uint8 *bits, uint64 n)
 {
 	uint64		pos[BLOOM_MAX_POSITIONS];
 	int			np = skip_positions(meta, h, pos);
+	uint8	   *cols = NULL;
 
+	if (meta->recent.capacity > 0)
+	{
+		cols = palloc(meta->recent.capacity / 8);
+		memset(cols, 0xFF, meta->recent.capacity / 8);
+		skip_and_rows(index, meta, &meta->recent, pos, np, cols, meta->recent.capacity / 8);
+	}
 	memset(bits, 0xFF, (n + 7) / 8);
 	for (uint32 s = 0; s < meta->nsegments; s++)
 	{
@@ -49,30 +84,20 @@ skip_share_key(Relation index, const SkipMeta *meta, const SkipStaged *st,
 
 		if (seg->first_range >= n)
 			continue;
-		for (int q = 0; q < np; q++)
-		{
-			BlockNumber blk;
-			Size		off;
-			Buffer		buf;
-			const uint8 *row;
-
-			skip_row_location(seg, pos[q], &blk, &off);
-			buf = ReadBuffer(index, blk);
-			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			skip_check_rows_page(index, meta, seg, BufferGetPage(buf), blk);
-			row = (const uint8 *) BufferGetPage(buf) + off;
-			/*
-			 * A segment starts at a multiple of 64 ranges (its capacity and
-			 * all before it are, as the metapage's check ensures), so its
-			 * column c is bit c of bits from byte first_range / 8 on: AND the
-			 * row in whole bytes.  Bits past n in the last byte are never
-			 * counted (skip_collection_share masks them).
-			 */
-			for (uint64 j = 0; j < (last - seg->first_range + 7) / 8; j++)
-				bits[seg->first_range / 8 + j] &= row[j];
-			UnlockReleaseBuffer(buf);
-			CHECK_FOR_INTERRUPTS();
-		}
+		/*
+		 * A segment starts at a multiple of 64 ranges (its capacity and all
+		 * before it are, as the metapage's check ensures), so its column c is
+		 * bit c of bits from byte first_range / 8 on: AND the row in whole
+		 * bytes.  Bits past n in the last byte are never counted
+		 * (skip_collection_share masks them).
+		 */
+		skip_and_rows(index, meta, seg, pos, np, bits + seg->first_range / 8,
+					  (last - seg->first_range + 7) / 8);
+	}
+	if (cols)
+	{
+		skip_recent_fold(meta, cols, bits, 0, n);
+		pfree(cols);
 	}
 	/* a staged range's filter holds its keys until it is sliced */
 	for (uint64 r = n - Min((uint64) meta->nstaged, n); r < n; r++)

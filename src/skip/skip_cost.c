@@ -534,7 +534,9 @@ skip_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 											  spc_random_page_cost,
 											  spc_seq_page_cost, &missing);
 
-	pages = 1.0 + probes * meta.nhashes * Max(meta.nsegments, 1);
+	/* k rows per probe in each segment, and in the recent segment if any */
+	pages = 1.0 + probes * meta.nhashes *
+		(Max(meta.nsegments, 1) + (meta.recent.capacity > 0 ? 1 : 0));
 	pages = Min(pages, (double) Max(index->pages, 1));
 	*indexPages = pages;
 	if (loop_count > 1)

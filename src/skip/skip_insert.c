@@ -157,161 +157,9 @@ skip_insert_keyinfo(Relation index, IndexInfo *indexInfo)
 }
 
 /*
- * Set bits[0 .. n) (grouped by block in block order, on at most
- * MAX_GENERIC_XLOG_PAGES pages) in one generic WAL record: the pages are locked in block order,
- * as every writer of several pages does, and a page whose bits are all set
- * already is left out.
- */
-static void
-skip_set_group(Relation index, const SkipMeta *meta, const SkipSegment *seg,
-			   const SkipBit *bits, int64 n)
-{
-	Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
-	int			nb = 0;
-	GenericXLogState *state = NULL;
-
-	for (int64 i = 0; i < n;)
-	{
-		int64		j = i + 1;
-		Buffer		buf;
-
-		while (j < n && bits[j].blk == bits[i].blk)
-			j++;
-		buf = ReadBuffer(index, bits[i].blk);
-		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-		bufs[nb++] = buf;
-		skip_check_rows_page(index, meta, seg, BufferGetPage(buf), bits[i].blk);
-		if (!skip_bits_set(BufferGetPage(buf), bits + i, (int) (j - i)))
-		{
-			Page		page;
-
-			if (state == NULL)
-				state = GenericXLogStart(index);
-			page = GenericXLogRegisterBuffer(state, buf, 0);
-			for (int64 q = i; q < j; q++)
-				((uint8 *) page)[bits[q].byte] |= bits[q].mask;
-			skip_seal_rows_page(meta, page);
-		}
-		i = j;
-	}
-	if (state)
-		GenericXLogFinish(state);
-	for (int b = 0; b < nb; b++)
-		UnlockReleaseBuffer(bufs[b]);
-}
-
-/*
- * Order bits[0 .. n), all on pages of segment seg, by block: a counting
- * sort (one pass, no comparisons) when the segment has few pages for the
- * bits, which is the usual case, else qsort.  Duplicates stay: setting a
- * bit twice is harmless.
- */
-static SkipBit *
-skip_order_bits(const SkipSegment *seg, SkipBit *bits, int64 n)
-{
-	uint32	   *start;
-	SkipBit    *out;
-
-	if ((int64) seg->npages > 4 * n)
-	{
-		qsort(bits, n, sizeof(SkipBit), skip_cmp_bit);
-		return bits;
-	}
-	start = palloc0(sizeof(uint32) * ((Size) seg->npages + 1));
-	out = palloc_extended(sizeof(SkipBit) * Max(n, 1), MCXT_ALLOC_HUGE);
-	for (int64 i = 0; i < n; i++)
-		start[bits[i].blk - seg->first_block + 1]++;
-	for (uint32 p = 1; p <= seg->npages; p++)
-		start[p] += start[p - 1];
-	for (int64 i = 0; i < n; i++)
-		out[start[bits[i].blk - seg->first_block]++] = bits[i];
-	pfree(start);
-	return out;
-}
-
-/* Set the bits collected, each page once, MAX_GENERIC_XLOG_PAGES pages a record. */
-static void
-skip_write_bits(Relation index, const SkipMeta *meta, const SkipSegment *seg,
-				SkipBit *collected, int64 m)
-{
-	SkipBit    *bits = skip_order_bits(seg, collected, m);
-
-	for (int64 i = 0; i < m;)
-	{
-		int64		j = i;
-		int			pages = 0;
-
-		/* up to MAX_GENERIC_XLOG_PAGES distinct pages, each whole */
-		for (; j < m; j++)
-		{
-			if (j == i || bits[j].blk != bits[j - 1].blk)
-			{
-				if (pages == MAX_GENERIC_XLOG_PAGES)
-					break;
-				pages++;
-			}
-		}
-		skip_set_group(index, meta, seg, bits + i, j - i);
-		i = j;
-		CHECK_FOR_INTERRUPTS();
-	}
-	if (bits != collected)
-		pfree(bits);
-}
-
-/*
- * Set the bits of the filters of ranges [first, first + n) (filters[i]:
- * range first + i's m bits, or NULL) in their segments' columns, each page
- * once per SKIP_WRITE_BITS bits.
- */
-#define SKIP_WRITE_BITS		(4 * 1024 * 1024)
-
-void
-skip_write_columns(Relation index, const SkipMeta *meta, uint64 first, uint32 n,
-				   uint8 *const *filters)
-{
-	for (uint64 r = first; r < first + n;)
-	{
-		const SkipSegment *seg = skip_segment_of(meta, r);
-		uint64		r1 = Min(first + n, seg->first_range + seg->capacity);
-		int64		maxbits = SKIP_WRITE_BITS + meta->nbits;
-		SkipBit    *bits = palloc_extended(sizeof(SkipBit) * maxbits, MCXT_ALLOC_HUGE);
-		int64		nb = 0;
-
-		for (uint64 x = r; x < r1; x++)
-		{
-			const uint8 *f = filters[x - first];
-			uint64		col = x - seg->first_range;
-
-			for (uint32 b = 0; f != NULL && b < meta->nbits / 8; b++)
-			{
-				for (uint8 v = f[b]; v; v &= v - 1)
-				{
-					Size		off;
-
-					skip_row_location(seg, (uint64) b * 8 + pg_rightmost_one_pos32(v),
-									  &bits[nb].blk, &off);
-					bits[nb].byte = (uint32) (off + col / 8);
-					bits[nb].mask = (uint8) (1 << (col % 8));
-					nb++;
-				}
-			}
-			if (nb >= SKIP_WRITE_BITS)
-			{
-				skip_write_bits(index, meta, seg, bits, nb);
-				nb = 0;
-			}
-			CHECK_FOR_INTERRUPTS();
-		}
-		skip_write_bits(index, meta, seg, bits, nb);
-		pfree(bits);
-		r = r1;
-	}
-}
-
-/*
- * Slice the staged ranges (skip_stage.c) into their segments and empty the area
- * (nstaged = 0 in the metapage, *meta updated).  The caller holds the
+ * Slice the staged ranges (skip_stage.c) into the recent segment, or where
+ * the index has none into their segments (skip_recent.c), and empty the
+ * area (nstaged = 0 in the metapage, *meta updated).  The caller holds the
  * summarizing lock.  The slots keep their bits until they are rewritten:
  * a reader that read the old metapage may still use them, soundly.
  */
@@ -323,7 +171,7 @@ skip_slice_staged(Relation index, SkipMeta *meta)
 	if (meta->nstaged == 0)
 		return;
 	skip_stage_read(index, meta, &st, true);
-	skip_write_columns(index, meta, st.first, st.n, st.bits);
+	skip_recent_slice(index, meta, st.first, st.n, st.bits);
 	skip_set_summarized(index, meta->summarized, 0, NULL, meta);
 	for (uint32 i = 0; i < st.n; i++)
 		pfree(st.bits[i]);
@@ -604,92 +452,12 @@ skip_heap_shrank(uint64 writer, uint32 ppr, BlockNumber heap_pages)
 	return writer > 0 && writer * (uint64) ppr >= (uint64) heap_pages;
 }
 
-/* Clear bits [c0, c1) of a row of bits. */
-static void
-skip_clear_bit_range(uint8 *row, uint64 c0, uint64 c1)
-{
-	while (c0 < c1 && c0 % 8 != 0)
-	{
-		row[c0 / 8] &= (uint8) ~(1 << (c0 % 8));
-		c0++;
-	}
-	if (c1 - c0 >= 8)
-	{
-		memset(row + c0 / 8, 0, (c1 - c0) / 8);
-		c0 += (c1 - c0) / 8 * 8;
-	}
-	while (c0 < c1)
-	{
-		row[c0 / 8] &= (uint8) ~(1 << (c0 % 8));
-		c0++;
-	}
-}
-
-/* Is any of bits [c0, c1) of a row set? */
-static bool
-skip_any_bit_in_range(const uint8 *row, uint64 c0, uint64 c1)
-{
-	for (uint64 c = c0; c < c1; c++)
-	{
-		if (c % 8 == 0 && c + 8 <= c1)
-		{
-			if (row[c / 8] != 0)
-				return true;
-			c += 7;
-		}
-		else if ((row[c / 8] >> (c % 8)) & 1)
-			return true;
-	}
-	return false;
-}
-
-/*
- * Clear the columns of ranges [from, to) in every row of the segments of
- * meta, a page at a time (only pages with a bit set are written), each
- * page checked before and sealed after, as every writer of rows does.
- */
+/* Clear the columns of ranges [from, to) in the segments of meta. */
 static void
 skip_clear_columns(Relation index, const SkipMeta *meta, uint64 from, uint64 to)
 {
 	for (uint32 s = 0; s < meta->nsegments; s++)
-	{
-		const SkipSegment *seg = &meta->segments[s];
-		uint64		c0,
-					c1;
-
-		if (seg->first_range + seg->capacity <= from || seg->first_range >= to)
-			continue;
-		c0 = Max(from, seg->first_range) - seg->first_range;
-		c1 = Min(to, seg->first_range + seg->capacity) - seg->first_range;
-		for (uint32 i = 0; i < seg->npages; i++)
-		{
-			BlockNumber blk = seg->first_block + i;
-			Buffer		buf = ReadBuffer(index, blk);
-			Page		page;
-			Size		rowbytes = seg->capacity / 8;
-			bool		any = false;
-
-			LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-			page = BufferGetPage(buf);
-			skip_check_rows_page(index, meta, seg, page, blk);
-			for (uint32 r = 0; r < seg->rows_per_page && !any; r++)
-				any = skip_any_bit_in_range((uint8 *) page + MAXALIGN(SizeOfPageHeaderData) +
-											r * rowbytes, c0, c1);
-			if (any)
-			{
-				GenericXLogState *state = GenericXLogStart(index);
-
-				page = GenericXLogRegisterBuffer(state, buf, 0);
-				for (uint32 r = 0; r < seg->rows_per_page; r++)
-					skip_clear_bit_range((uint8 *) page + MAXALIGN(SizeOfPageHeaderData) +
-										 r * rowbytes, c0, c1);
-				skip_seal_rows_page(meta, page);
-				GenericXLogFinish(state);
-			}
-			UnlockReleaseBuffer(buf);
-			CHECK_FOR_INTERRUPTS();
-		}
-	}
+		skip_clear_segment_columns(index, meta, &meta->segments[s], from, to);
 }
 
 /*
@@ -711,6 +479,7 @@ skip_forget_truncated(Relation heap, Relation index, uint64 keep, bool wait)
 	BlockNumber pages;
 	uint64		last;
 	uint64		exist;
+	SkipMeta	now;
 
 	if (wait)
 		LockPage(index, SKIP_SUMMARIZE_LOCK, ExclusiveLock);
@@ -723,6 +492,9 @@ skip_forget_truncated(Relation heap, Relation index, uint64 keep, bool wait)
 		last = pages > 0 ? (pages - 1) / ppr : 0;
 		exist = ((uint64) pages + ppr - 1) / ppr;
 		skip_lower_bounds(index, Min(keep, last), exist, &before);
+		/* the recent segment into the segments first, whose columns are cleared */
+		skip_read_meta(index, &now);
+		skip_recent_flush(index, &now);
 		/* pages added since the first read are left alone: rows may be there */
 		pages = RelationGetNumberOfBlocks(heap);
 		exist = ((uint64) pages + ppr - 1) / ppr;

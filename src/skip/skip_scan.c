@@ -338,6 +338,34 @@ skip_or_staged(const SkipMeta *meta, const SkipSegment *seg, const SkipStaged *s
 	}
 }
 
+/*
+ * OR into acc (the ranges of segment seg that may hold key kh) those whose
+ * column of the recent segment holds it (skip_recent.c): the AND of its
+ * k rows for each value of kh, folded onto seg's ranges.  Read before the
+ * segment's own rows: a range merged meanwhile is in its segment by then.
+ */
+static void
+skip_or_recent(Relation index, const SkipMeta *meta, const SkipSegment *seg,
+			   const SkipKeyHashes *kh, uint64 *acc)
+{
+	const SkipSegment *t = &meta->recent;
+	uint32		nw = t->capacity / 64;
+	uint64	   *tacc,
+			   *ttmp;
+
+	if (!skip_recent_overlaps(meta, seg->first_range, seg->first_range + seg->capacity))
+		return;
+	tacc = palloc0(nw * sizeof(uint64));
+	ttmp = palloc(nw * sizeof(uint64));
+	for (int j = 0; j < kh->n; j++)
+		skip_or_hashes(index, meta, t, kh->h + kh->start[j], kh->start[j + 1] - kh->start[j],
+					   tacc, ttmp);
+	skip_recent_fold(meta, (const uint8 *) tacc, (uint8 *) acc, seg->first_range,
+				   seg->first_range + seg->capacity);
+	pfree(tacc);
+	pfree(ttmp);
+}
+
 /* Add the heap pages of ranges [r0, r1) below heap_pages to tbm; returns how many. */
 static int64
 skip_add_ranges(TIDBitmap *tbm, const SkipMeta *meta, uint64 r0, uint64 r1,
@@ -376,6 +404,7 @@ skip_scan_segment(IndexScanDesc scan, const SkipMeta *meta, const SkipSegment *s
 		if (keys[i].n < 0)
 			continue;
 		memset(acc, 0, nw * sizeof(uint64));
+		skip_or_recent(scan->indexRelation, meta, seg, &keys[i], acc);
 		for (int j = 0; j < keys[i].n; j++)
 		{
 			skip_or_hashes(scan->indexRelation, meta, seg, keys[i].h + keys[i].start[j],
@@ -455,36 +484,21 @@ skip_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 
 /*
  * May range's filter hold hash h?  For bloomskip_check: what a scan reads,
- * its staged filter (st, read before) or its segment's rows.
+ * in its order: its staged filter (st, read before), its column of the
+ * recent segment, or its segment's rows.
  */
 bool
 skip_range_has(Relation index, const SkipMeta *meta, const SkipStaged *st,
 			   uint64 range, uint64 h)
 {
 	const SkipSegment *seg = skip_segment_of(meta, range);
-	uint64		col = range - seg->first_range;
 	uint64		pos[BLOOM_MAX_POSITIONS];
 	int			np = skip_positions(meta, h, pos);
 	const uint8 *staged = skip_staged_bits(st, range);
 
 	if (staged && skip_bits_have(staged, pos, np))
 		return true;
-
-	for (int q = 0; q < np; q++)
-	{
-		BlockNumber blk;
-		Size		off;
-		Buffer		buf;
-		bool		set;
-
-		skip_row_location(seg, pos[q], &blk, &off);
-		buf = ReadBuffer(index, blk);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		skip_check_rows_page(index, meta, seg, BufferGetPage(buf), blk);
-		set = (((uint8 *) BufferGetPage(buf))[off + col / 8] >> (col % 8)) & 1;
-		UnlockReleaseBuffer(buf);
-		if (!set)
-			return false;
-	}
-	return true;
+	if (skip_recent_has(index, meta, range, pos, np))
+		return true;
+	return skip_column_has(index, meta, seg, range - seg->first_range, pos, np);
 }

@@ -92,8 +92,8 @@ skip_require_built(Relation index, const char *what, bool ready_is_enough)
 
 /*
  * Count the set bits of every range of segment seg into counts[capacity]:
- * the bits of its column, or of its staged filter (st) where only that has
- * them.
+ * the bits of its column, or of its staged filter or its column of the
+ * recent segment (both in st) where only those have them.
  */
 static void
 skip_count_segment(Relation index, const SkipMeta *meta, const SkipSegment *seg,
@@ -147,6 +147,7 @@ skip_fill(Relation index, const SkipMeta *meta, SkipFill *fill)
 
 	memset(fill, 0, sizeof(*fill));
 	skip_stage_read(index, meta, &st, false);
+	skip_recent_into_staged(index, meta, &st);
 	for (uint32 s = 0; s < meta->nsegments && meta->segments[s].first_range < meta->summarized; s++)
 	{
 		const SkipSegment *seg = &meta->segments[s];
@@ -367,8 +368,9 @@ skip_column_filter(Relation index, const SkipMeta *meta, int col)
 }
 
 /*
- * OR range's bits into f, as a scan reads them (its segment column and its
- * staged filter), and estimate f's item count from the fill.
+ * OR range's bits into f, as a scan reads them (its staged filter, its
+ * column of the recent segment, then its segment column), and estimate
+ * f's item count from the fill.
  */
 static void
 skip_range_bits(Relation index, const SkipMeta *meta, uint64 range, BloomFilter *f)
@@ -377,8 +379,9 @@ skip_range_bits(Relation index, const SkipMeta *meta, uint64 range, BloomFilter 
 	const uint8 *staged;
 	uint64		set = 0;
 
-	skip_copy_column(index, meta, skip_segment_of(meta, range), range, f);
 	skip_stage_read(index, meta, &st, false);
+	skip_recent_into_staged(index, meta, &st);
+	skip_copy_column(index, meta, skip_segment_of(meta, range), range, f);
 	staged = skip_staged_bits(&st, range);
 	for (uint32 b = 0; staged && b < meta->nbits / 8; b++)
 		((uint8 *) f->words)[b] |= staged[b];

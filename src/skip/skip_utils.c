@@ -340,7 +340,7 @@ skip_stage_layout(SkipMeta *meta, BlockNumber first_block)
 }
 
 /* Rows of a segment of capacity ranges that one page of format version holds. */
-static uint32
+uint32
 skip_rows_per_page(uint32 version, uint32 capacity)
 {
 	return (uint32) (SKIP_PAGE_AVAIL_V(version) / (capacity / 8));
@@ -419,6 +419,19 @@ skip_init_page(Page page, uint32 version, uint16 kind, uint32 position, Size use
 	((PageHeader) page)->pd_lower = MAXALIGN(SizeOfPageHeaderData) + used;
 }
 
+/*
+ * The number of segment seg of meta in its pages' positions: its index in
+ * the directory, or SKIP_RECENT_SEGNO for the recent segment.
+ */
+uint32
+skip_segno(const SkipMeta *meta, const SkipSegment *seg)
+{
+	if (seg == &meta->recent)
+		return SKIP_RECENT_SEGNO;
+	Assert(seg >= meta->segments && seg < meta->segments + SKIP_MAX_SEGMENTS);
+	return (uint32) (seg - meta->segments);
+}
+
 /* The bytes of a row page of segment seg in use. */
 Size
 skip_rows_bytes(const SkipSegment *seg)
@@ -485,7 +498,7 @@ skip_check_rows_page(Relation index, const SkipMeta *meta, const SkipSegment *se
 					 Page page, BlockNumber blk)
 {
 	skip_check_page(index, meta->version, page, blk, SKIP_PAGE_ROWS,
-					SKIP_ROWS_POSITION(seg - meta->segments, blk - seg->first_block));
+					SKIP_ROWS_POSITION(skip_segno(meta, seg), blk - seg->first_block));
 	if (meta->version < 4)
 		return;
 	if (((PageHeader) page)->pd_lower != MAXALIGN(SizeOfPageHeaderData) + skip_rows_bytes(seg))
@@ -506,7 +519,7 @@ skip_seal_rows_page(const SkipMeta *meta, Page page)
  * CRC-32C of a metapage's fields: everything before the segment directory,
  * then the segments in use (at most SKIP_MAX_SEGMENTS, whatever nsegments
  * says: a damaged count must not make the sum read past the struct), then
- * what the planner reads (stats).
+ * what the planner reads (stats) and the recent segment.
  */
 uint32
 skip_meta_checksum(const SkipMeta *meta)
@@ -518,6 +531,7 @@ skip_meta_checksum(const SkipMeta *meta)
 	COMP_CRC32C(crc, meta->segments,
 				sizeof(SkipSegment) * Min(meta->nsegments, SKIP_MAX_SEGMENTS));
 	COMP_CRC32C(crc, &meta->stats, sizeof(SkipStats));
+	COMP_CRC32C(crc, &meta->recent, sizeof(SkipSegment));
 	FIN_CRC32C(crc);
 	return (uint32) crc;
 }
@@ -590,6 +604,35 @@ skip_check_stage(const SkipMeta *meta)
 	return NULL;
 }
 
+/* Why the recent segment of meta is inconsistent, or NULL. */
+static const char *
+skip_check_recent(const SkipMeta *meta)
+{
+	const SkipSegment *t = &meta->recent;
+	uint64		t0 = t->first_block;
+	uint64		t1 = t0 + t->npages;
+
+	if (t->capacity == 0)
+		return (t->first_range | t->first_block | t->rows_per_page | t->npages) == 0 ? NULL :
+			"the recent segment's fields are set without a capacity";
+	if (meta->version < 4 || meta->stage_slots == 0 ||
+		t->capacity < SKIP_RECENT_MIN_CAPACITY ||
+		t->capacity > SKIP_MAX_CAPACITY_V(meta->version) || t->capacity % 64 != 0 ||
+		t->rows_per_page != skip_rows_per_page(meta->version, t->capacity) ||
+		t->npages != (meta->nbits + t->rows_per_page - 1) / t->rows_per_page)
+		return "the recent segment's layout does not match its capacity";
+	if (t0 < (uint64) meta->stage_first_block + meta->stage_pages)
+		return "the recent segment overlaps the staging area";
+	for (uint32 s = 0; s < Min(meta->nsegments, SKIP_MAX_SEGMENTS); s++)
+	{
+		const SkipSegment *seg = &meta->segments[s];
+
+		if (t0 < (uint64) seg->first_block + seg->npages && seg->first_block < t1)
+			return "the recent segment overlaps a segment";
+	}
+	return NULL;
+}
+
 /* Why meta is not a valid metapage of an index of natts columns, or NULL. */
 static const char *
 skip_check_meta(const SkipMeta *meta, int natts)
@@ -616,13 +659,15 @@ skip_check_meta(const SkipMeta *meta, int natts)
 	if (!(meta->stats.keys >= 0.0 && meta->stats.keys < 1e300))
 		return "the metapage's count of keys is out of range";
 	why = skip_check_stage(meta);
-	return why ? why : skip_check_segments(meta);
+	if (why == NULL)
+		why = skip_check_segments(meta);
+	return why ? why : skip_check_recent(meta);
 }
 
 /*
  * Why the blocks meta points to are not all in the index, or NULL: every
  * block number a reader takes from the metapage (the staging area, the
- * segments; a row's page lies within its segment) is checked here, once
+ * segments and the recent segment; a row's page lies within its segment) is checked here, once
  * per metapage read, against the index's size.  Segments are published
  * after their pages are written, and an index never shrinks.
  */
@@ -637,6 +682,7 @@ skip_check_extent(Relation index, const SkipMeta *meta)
 
 		end = Max(end, (uint64) last->first_block + last->npages);
 	}
+	end = Max(end, (uint64) meta->recent.first_block + meta->recent.npages);
 	if (end > RelationGetNumberOfBlocks(index))
 		return "the metapage points past the end of the index";
 	return NULL;
@@ -675,6 +721,7 @@ skip_copy_metapage(Relation index, Page page, SkipMeta *meta)
 	{
 		/* format 3 ends with the segments: the rest is not its */
 		memset(&meta->stats, 0, sizeof(SkipStats));
+		memset(&meta->recent, 0, sizeof(SkipSegment));
 		meta->checksum = meta->reserved = 0;
 	}
 	if (meta->version != version)
@@ -840,6 +887,25 @@ skip_set_summarized(Relation index, uint64 summarized, uint32 nstaged,
 }
 
 /*
+ * Set the metapage's recent segment (skip_recent.c) in one record; *meta
+ * receives the metapage after the change.  Only a summarizer calls it,
+ * holding the summarizing lock (and, for a new one, the extension lock).
+ */
+void
+skip_set_recent(Relation index, const SkipSegment *recent, SkipMeta *meta)
+{
+	Buffer		buf = skip_lock_meta(index, meta);
+	GenericXLogState *state = GenericXLogStart(index);
+	SkipMeta   *m = (SkipMeta *) PageGetContents(GenericXLogRegisterBuffer(state, buf, 0));
+
+	m->recent = *recent;
+	skip_seal_meta(m);
+	*meta = *m;
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(buf);
+}
+
+/*
  * Lower the metapage's boundaries after the heap shrank (skip_insert.c,
  * skip_forget_truncated): summarized and writer to at most upto, nranges
  * to at most nranges, and nstaged by as much as summarized drops (slots
@@ -929,30 +995,30 @@ skip_cover_in_place(Relation index, uint64 range)
 	return range < meta.nranges || held;
 }
 
-/* Append the pages of segments [from, meta->nsegments), zeroed and WAL-logged. */
-static void
-skip_write_new_segments(Relation index, const SkipMeta *meta, uint32 from)
+/*
+ * Append the pages of segment seg of meta (a new one, at the end of the
+ * index), zeroed and WAL-logged.  The caller holds SKIP_EXTEND_LOCK.
+ */
+void
+skip_write_new_rows_pages(Relation index, const SkipMeta *meta, const SkipSegment *seg)
 {
-	for (uint32 s = from; s < meta->nsegments; s++)
+	for (uint32 i = 0; i < seg->npages; i++)
 	{
-		for (uint32 i = 0; i < meta->segments[s].npages; i++)
-		{
-			Buffer		buf = skip_new_buffer(index, MAIN_FORKNUM);
-			GenericXLogState *state;
-			Page		page;
+		Buffer		buf = skip_new_buffer(index, MAIN_FORKNUM);
+		GenericXLogState *state;
+		Page		page;
 
-			if (BufferGetBlockNumber(buf) != meta->segments[s].first_block + i)
-				elog(ERROR, "bloomskip index \"%s\" was extended concurrently",
-					 RelationGetRelationName(index));
-			state = GenericXLogStart(index);
-			page = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
-			skip_init_page(page, meta->version, SKIP_PAGE_ROWS, SKIP_ROWS_POSITION(s, i),
-						   skip_rows_bytes(&meta->segments[s]));
-			skip_seal_rows_page(meta, page);
-			GenericXLogFinish(state);
-			UnlockReleaseBuffer(buf);
-			CHECK_FOR_INTERRUPTS();
-		}
+		if (BufferGetBlockNumber(buf) != seg->first_block + i)
+			elog(ERROR, "bloomskip index \"%s\" was extended concurrently",
+				 RelationGetRelationName(index));
+		state = GenericXLogStart(index);
+		page = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
+		skip_init_page(page, meta->version, SKIP_PAGE_ROWS,
+					   SKIP_ROWS_POSITION(skip_segno(meta, seg), i), skip_rows_bytes(seg));
+		skip_seal_rows_page(meta, page);
+		GenericXLogFinish(state);
+		UnlockReleaseBuffer(buf);
+		CHECK_FOR_INTERRUPTS();
 	}
 }
 
@@ -988,7 +1054,8 @@ skip_extend(Relation index, uint64 range)
 	old_nsegments = meta.nsegments;
 	skip_plan_segments(&meta, range + 1, SKIP_EMPTY_CAPACITY,
 					   RelationGetNumberOfBlocks(index));
-	skip_write_new_segments(index, &meta, old_nsegments);
+	for (uint32 s = old_nsegments; s < meta.nsegments; s++)
+		skip_write_new_rows_pages(index, &meta, &meta.segments[s]);
 	/* publish: only the extender changes segments, others other fields */
 	metabuf = skip_lock_meta(index, &cur);
 	state = GenericXLogStart(index);

@@ -145,6 +145,71 @@ is($primary->safe_psql('postgres',
 	'1,1', 'VACUUM leaves only the last range open');
 is($primary->safe_psql('postgres', $check), '0|0|0', 'after VACUUM: no key missing');
 
+# the recent segment: appends slice the staging area into a narrow segment,
+# merged into the wide one once it is full.  Streamed to the standby (every
+# range filter bitwise identical), and through an immediate shutdown in the
+# middle of appends that merge it: no committed key is missing.
+$primary->safe_psql(
+	'postgres', q{
+CREATE TABLE rs (k int8, pad text) WITH (autovacuum_enabled = false, fillfactor = 100);
+INSERT INTO rs SELECT i, md5(i::text) FROM generate_series(1, 200000) i;
+CREATE INDEX rs_k ON rs USING bloomskip (k) WITH (pages_per_range = 1);
+CREATE PROCEDURE rs_appender(first int, batches int) LANGUAGE plpgsql AS $$
+BEGIN
+	FOR b IN first .. first + batches - 1 LOOP
+		INSERT INTO rs SELECT i, md5(i::text) FROM generate_series(b * 10000 + 1, b * 10000 + 10000) i;
+		COMMIT;
+	END LOOP;
+END
+$$;
+-- rows of every 13th key that a bitmap scan of rs_k does not find
+CREATE FUNCTION rs_missing() RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	keys int8[];
+	found bigint;
+BEGIN
+	SELECT array_agg(k) INTO keys FROM rs WHERE k % 13 = 0;
+	PERFORM set_config('enable_seqscan', 'off', true);
+	SELECT count(*) INTO found FROM rs WHERE k = ANY (keys);
+	PERFORM set_config('enable_seqscan', 'on', true);
+	RETURN coalesce(array_length(keys, 1), 0) - found;
+END
+$$;
+CREATE FUNCTION rs_md5() RETURNS text LANGUAGE sql AS $$
+	SELECT md5(string_agg(bloom_to_bytea(bloomskip_range_filter('rs_k', r))::text, ',' ORDER BY r))
+	FROM generate_series(0, (SELECT summarized_ranges - 1 FROM bloomskip_info('rs_k'))) r
+$$;
+-- the recent segment's capacity, from the metapage (docs/format.md)
+CREATE EXTENSION pageinspect;
+CREATE FUNCTION rs_recent() RETURNS int8 LANGUAGE sql AS $$
+	SELECT get_byte(p, 2704) + 256 * get_byte(p, 2705) + 65536 * get_byte(p, 2706)
+	FROM get_raw_page('rs_k', 0) p
+$$;
+CALL rs_appender(20, 25);
+});
+my $rs_check = q{SELECT rs_missing(), bloomskip_check('rs_k')};
+cmp_ok($primary->safe_psql('postgres', 'SELECT rs_recent()'), '>', 0,
+	'the appends added a recent segment');
+$primary->wait_for_catchup($standby);
+is($standby->safe_psql('postgres', $rs_check), '0|0', 'recent segment, standby: no key missing');
+is($standby->safe_psql('postgres', 'SELECT rs_md5()'), $primary->safe_psql('postgres', 'SELECT rs_md5()'),
+	'recent segment, standby: every range filter bitwise identical');
+$rows_before = $primary->safe_psql('postgres', 'SELECT count(*) FROM rs');
+$appender = IPC::Run::start(
+	[ 'psql', '-X', '-d', $primary->connstr('postgres'), '-c', 'CALL rs_appender(45, 100)' ],
+	'>', \$app_out, '2>', \$app_err);
+$primary->poll_query_until('postgres',
+	"SELECT count(*) >= $rows_before + 100000 FROM rs")
+  or die 'the appender did not commit its first batches';
+$primary->stop('immediate');
+$appender->finish;
+$primary->start;
+cmp_ok($primary->safe_psql('postgres', 'SELECT count(*) FROM rs'), '>=', $rows_before + 100000,
+	'recent segment: the batches committed before the crash survive');
+is($primary->safe_psql('postgres', $rs_check), '0|0', 'recent segment, after a crash mid-appends: no key missing');
+$primary->safe_psql('postgres', 'CALL rs_appender(200, 10)');
+is($primary->safe_psql('postgres', $rs_check), '0|0', 'recent segment, after more appends: no key missing');
+
 # ranges that outgrow their filters: 10 keys a range at the build, then the
 # space of deleted rows refilled with new keys; VACUUM says so
 $primary->safe_psql('postgres', q{
@@ -165,8 +230,11 @@ SELECT count(*) FROM og WHERE k = ANY (ARRAY(SELECT 1000 + 10 * i FROM generate_
 	'1000', 'outgrown ranges still find every key');
 is($primary->safe_psql('postgres', q{SELECT bloomskip_check('og_k')}), '0', 'and bloomskip_check finds none missing');
 
-# a damaged metapage: the magic number overwritten on disk
+# a damaged metapage: the magic number overwritten on disk; and the rows
+# of the recent segment's first page zeroed (its first block is at byte
+# 2708 of the metapage: docs/format.md)
 my $path = $primary->safe_psql('postgres', q{SELECT pg_relation_filepath('sk_t')});
+my $rs_path = $primary->safe_psql('postgres', q{SELECT pg_relation_filepath('rs_k')});
 $primary->stop;
 my $file = $primary->data_dir . '/' . $path;
 open(my $fh, '+<', $file) or die "open $file: $!";
@@ -174,8 +242,23 @@ binmode $fh;
 seek($fh, 24, 0) or die "seek: $!";
 print $fh pack('V', 0xDEADBEEF);
 close($fh);
+$file = $primary->data_dir . '/' . $rs_path;
+open($fh, '+<', $file) or die "open $file: $!";
+binmode $fh;
+my ($blk, $ret, $out, $err);
+seek($fh, 2708, 0) or die "seek: $!";
+read($fh, $blk, 4) == 4 or die "read: $!";
+seek($fh, unpack('V', $blk) * 8192 + 24, 0) or die "seek: $!";
+print $fh "\0" x 4000;
+close($fh);
 $primary->start;
-my ($ret, $out, $err) = $primary->psql('postgres',
+($ret, $out, $err) = $primary->psql('postgres',
+	q{\set VERBOSITY verbose
+SET enable_seqscan = off;
+SELECT count(*) FROM rs WHERE k = ANY (ARRAY(SELECT generate_series(1, 2000)::int8))});
+like($err, qr/XX00[12]/,
+	'a damaged page of the recent segment fails a scan reading it as corrupted');
+($ret, $out, $err) = $primary->psql('postgres',
 	q{\set VERBOSITY verbose
 SET enable_seqscan = off; SELECT count(*) FROM sk WHERE t = md5('5')});
 isnt($ret, 0, 'a damaged metapage fails the scan');

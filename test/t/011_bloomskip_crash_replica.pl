@@ -179,11 +179,12 @@ CREATE FUNCTION rs_md5() RETURNS text LANGUAGE sql AS $$
 	SELECT md5(string_agg(bloom_to_bytea(bloomskip_range_filter('rs_k', r))::text, ',' ORDER BY r))
 	FROM generate_series(0, (SELECT summarized_ranges - 1 FROM bloomskip_info('rs_k'))) r
 $$;
--- the recent segment's capacity, from the metapage (docs/format.md)
-CREATE EXTENSION pageinspect;
+-- the recent segment's capacity, from the metapage (docs/format.md) in
+-- the index's file
 CREATE FUNCTION rs_recent() RETURNS int8 LANGUAGE sql AS $$
+	CHECKPOINT;
 	SELECT get_byte(p, 2704) + 256 * get_byte(p, 2705) + 65536 * get_byte(p, 2706)
-	FROM get_raw_page('rs_k', 0) p
+	FROM pg_read_binary_file(pg_relation_filepath('rs_k'), 0, 8192) p
 $$;
 CALL rs_appender(20, 25);
 });

@@ -456,6 +456,9 @@ extern void skip_write_columns(Relation index, const SkipMeta *meta, uint64 firs
 							   uint32 n, uint8 *const *filters);
 extern void skip_clear_segment_columns(Relation index, const SkipMeta *meta,
 									   const SkipSegment *seg, uint64 from, uint64 to);
+typedef void (*SkipRowFn) (uint64 row, const uint8 *bytes, void *arg);
+extern void skip_each_row(Relation index, const SkipMeta *meta, const SkipSegment *seg,
+						  SkipRowFn fn, void *arg);
 extern bool skip_column_has(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 							uint64 col, const uint64 *pos, int np);
 

@@ -131,49 +131,46 @@ skip_recent_has(Relation index, const SkipMeta *meta, uint64 range,
 		skip_column_has(index, meta, &meta->recent, skip_recent_column(meta, range), pos, np);
 }
 
+/* What skip_recent_filters collects: m bits per column, or NULL. */
+typedef struct SkipRecentCols
+{
+	const SkipMeta *meta;
+	uint8	  **out;
+} SkipRecentCols;
+
+/* skip_each_row's visitor: bit row of each column set in bytes. */
+static void
+skip_recent_collect(uint64 row, const uint8 *bytes, void *arg)
+{
+	SkipRecentCols *rc = (SkipRecentCols *) arg;
+
+	for (uint32 b = 0; b < rc->meta->recent.capacity / 8; b++)
+	{
+		for (uint8 v = bytes[b]; v; v &= v - 1)
+		{
+			uint32		c = b * 8 + pg_rightmost_one_pos32(v);
+
+			if (rc->out[c] == NULL)
+				rc->out[c] = palloc0(rc->meta->nbits / 8);
+			rc->out[c][row / 8] |= (uint8) (1 << (row % 8));
+		}
+	}
+}
+
 /*
- * The recent segment's columns as filters: out[c] the m / 8 bytes of column c,
- * or NULL where the column has no bit set.  Reads every page of it.
+ * The recent segment's columns as filters: out[c] the m / 8 bytes of
+ * column c, or NULL where the column has no bit set.  Reads every page of
+ * it.
  */
 uint8 **
 skip_recent_filters(Relation index, const SkipMeta *meta)
 {
-	const SkipSegment *t = &meta->recent;
-	uint8	  **out = palloc0(sizeof(uint8 *) * t->capacity);
+	SkipRecentCols rc;
 
-	for (uint32 pg = 0; pg < t->npages; pg++)
-	{
-		BlockNumber blk = t->first_block + pg;
-		Buffer		buf = ReadBuffer(index, blk);
-		Page		page;
-
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		skip_check_rows_page(index, meta, t, page, blk);
-		for (uint32 r = 0; r < t->rows_per_page; r++)
-		{
-			uint64		row = (uint64) pg * t->rows_per_page + r;
-			const uint8 *bytes = (const uint8 *) page + MAXALIGN(SizeOfPageHeaderData) +
-				(Size) r * (t->capacity / 8);
-
-			if (row >= meta->nbits)
-				break;
-			for (uint32 b = 0; b < t->capacity / 8; b++)
-			{
-				for (uint8 v = bytes[b]; v; v &= v - 1)
-				{
-					uint32		c = b * 8 + pg_rightmost_one_pos32(v);
-
-					if (out[c] == NULL)
-						out[c] = palloc0(meta->nbits / 8);
-					out[c][row / 8] |= (uint8) (1 << (row % 8));
-				}
-			}
-		}
-		UnlockReleaseBuffer(buf);
-		CHECK_FOR_INTERRUPTS();
-	}
-	return out;
+	rc.meta = meta;
+	rc.out = palloc0(sizeof(uint8 *) * meta->recent.capacity);
+	skip_each_row(index, meta, &meta->recent, skip_recent_collect, &rc);
+	return rc.out;
 }
 
 /*

@@ -256,3 +256,36 @@ skip_column_has(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 	}
 	return true;
 }
+
+/*
+ * Call fn(row, bytes, arg) for every row of segment seg (bytes: its
+ * capacity / 8 bytes, bit c for column c), page by page in block order,
+ * each page checked and share-locked while its rows are visited: the
+ * tools' and the merge's way of reading a whole segment.
+ */
+void
+skip_each_row(Relation index, const SkipMeta *meta, const SkipSegment *seg,
+			  SkipRowFn fn, void *arg)
+{
+	for (uint32 pg = 0; pg < seg->npages; pg++)
+	{
+		BlockNumber blk = seg->first_block + pg;
+		Buffer		buf = ReadBuffer(index, blk);
+		Page		page;
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		skip_check_rows_page(index, meta, seg, page, blk);
+		for (uint32 r = 0; r < seg->rows_per_page; r++)
+		{
+			uint64		row = (uint64) pg * seg->rows_per_page + r;
+
+			if (row >= meta->nbits)
+				break;
+			fn(row, (const uint8 *) page + MAXALIGN(SizeOfPageHeaderData) +
+			   (Size) r * (seg->capacity / 8), arg);
+		}
+		UnlockReleaseBuffer(buf);
+		CHECK_FOR_INTERRUPTS();
+	}
+}

@@ -90,6 +90,36 @@ skip_require_built(Relation index, const char *what, bool ready_is_enough)
 			 errhint("Wait for the command to finish, or drop the index if it failed.")));
 }
 
+/* What skip_count_segment counts with. */
+typedef struct SkipCount
+{
+	const SkipSegment *seg;
+	const SkipStaged *st;
+	uint64	   *counts;
+} SkipCount;
+
+/* skip_each_row's visitor: count a row's bits, and those only st has. */
+static void
+skip_count_row(uint64 row, const uint8 *bytes, void *arg)
+{
+	SkipCount  *sc = (SkipCount *) arg;
+	const SkipSegment *seg = sc->seg;
+	const SkipStaged *st = sc->st;
+
+	for (uint32 b = 0; b < seg->capacity / 8; b++)
+		for (uint8 v = bytes[b]; v; v &= v - 1)
+			sc->counts[b * 8 + pg_rightmost_one_pos32(v)]++;
+	for (uint32 i = 0; i < st->n; i++)
+	{
+		uint64		c = st->first + i - seg->first_range;
+
+		if (st->bits[i] == NULL || st->first + i < seg->first_range || c >= seg->capacity)
+			continue;
+		if (((st->bits[i][row / 8] >> (row % 8)) & 1) && !((bytes[c / 8] >> (c % 8)) & 1))
+			sc->counts[c]++;
+	}
+}
+
 /*
  * Count the set bits of every range of segment seg into counts[capacity]:
  * the bits of its column, or of its staged filter or its column of the
@@ -99,40 +129,9 @@ static void
 skip_count_segment(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 				   const SkipStaged *st, uint64 *counts)
 {
-	for (uint32 pg = 0; pg < seg->npages; pg++)
-	{
-		BlockNumber blk = seg->first_block + pg;
-		Buffer		buf = ReadBuffer(index, blk);
-		Page		page;
+	SkipCount	sc = {seg, st, counts};
 
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		skip_check_rows_page(index, meta, seg, page, blk);
-		for (uint32 r = 0; r < seg->rows_per_page; r++)
-		{
-			uint64		row = (uint64) pg * seg->rows_per_page + r;
-			const uint8 *bytes;
-
-			if (row >= meta->nbits)
-				break;
-			bytes = (const uint8 *) page + MAXALIGN(SizeOfPageHeaderData) +
-				(Size) r * (seg->capacity / 8);
-			for (uint32 b = 0; b < seg->capacity / 8; b++)
-				for (uint8 v = bytes[b]; v; v &= v - 1)
-					counts[b * 8 + pg_rightmost_one_pos32(v)]++;
-			for (uint32 i = 0; i < st->n; i++)
-			{
-				uint64		c = st->first + i - seg->first_range;
-
-				if (st->bits[i] == NULL || st->first + i < seg->first_range || c >= seg->capacity)
-					continue;
-				if (((st->bits[i][row / 8] >> (row % 8)) & 1) && !((bytes[c / 8] >> (c % 8)) & 1))
-					counts[c]++;
-			}
-		}
-		UnlockReleaseBuffer(buf);
-		CHECK_FOR_INTERRUPTS();
-	}
+	skip_each_row(index, meta, seg, skip_count_row, &sc);
 }
 
 /*
@@ -318,35 +317,31 @@ bloomskip_check(PG_FUNCTION_ARGS)
 	PG_RETURN_INT64(cs->violations);
 }
 
+/* What skip_copy_column copies: a column into a filter's bits. */
+typedef struct SkipCopy
+{
+	uint64		col;
+	uint8	   *bits;
+} SkipCopy;
+
+/* skip_each_row's visitor: bit row of the filter from the column's bit. */
+static void
+skip_copy_row(uint64 row, const uint8 *bytes, void *arg)
+{
+	SkipCopy   *cp = (SkipCopy *) arg;
+
+	if ((bytes[cp->col / 8] >> (cp->col % 8)) & 1)
+		cp->bits[row / 8] |= (uint8) (1 << (row % 8));
+}
+
 /* Copy range's bits of segment seg into the bit array of f (bit p = row p). */
 static void
 skip_copy_column(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 				 uint64 range, BloomFilter *f)
 {
-	uint64		col = range - seg->first_range;
+	SkipCopy	cp = {range - seg->first_range, (uint8 *) f->words};
 
-	for (uint32 pg = 0; pg < seg->npages; pg++)
-	{
-		BlockNumber blk = seg->first_block + pg;
-		Buffer		buf = ReadBuffer(index, blk);
-		Page		page;
-
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		skip_check_rows_page(index, meta, seg, page, blk);
-		for (uint32 r = 0; r < seg->rows_per_page; r++)
-		{
-			uint64		row = (uint64) pg * seg->rows_per_page + r;
-			Size		off = MAXALIGN(SizeOfPageHeaderData) + (Size) r * (seg->capacity / 8);
-
-			if (row >= meta->nbits)
-				break;
-			if ((((const uint8 *) page)[off + col / 8] >> (col % 8)) & 1)
-				((uint8 *) f->words)[row / 8] |= (uint8) (1 << (row % 8));
-		}
-		UnlockReleaseBuffer(buf);
-		CHECK_FOR_INTERRUPTS();
-	}
+	skip_each_row(index, meta, seg, skip_copy_row, &cp);
 }
 
 /*

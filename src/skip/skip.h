@@ -334,6 +334,7 @@ extern void skip_init_page(Page page, uint32 version, uint16 kind, uint32 positi
 						   Size used);
 extern Size skip_rows_bytes(const SkipSegment *seg);
 extern uint32 skip_rows_per_page(uint32 version, uint32 capacity);
+extern uint32 skip_build_capacity(uint32 version, uint64 nranges);
 extern uint32 skip_segno(const SkipMeta *meta, const SkipSegment *seg);
 extern void skip_write_new_rows_pages(Relation index, const SkipMeta *meta,
 									  const SkipSegment *seg);

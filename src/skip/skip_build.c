@@ -379,7 +379,7 @@ skip_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	skip_stage_init_pages(index, &bs.meta, MAIN_FORKNUM);
 	if (nranges > 0)
 		skip_plan_segments(&bs.meta, nranges,
-						   (uint32) Min(TYPEALIGN(64, nranges + nranges / 4), SKIP_MAX_CAPACITY_V(bs.meta.version)),
+						   skip_build_capacity(bs.meta.version, nranges),
 						   bs.meta.stage_first_block + bs.meta.stage_pages);
 	bs.meta.nranges = nranges;
 	/*

@@ -347,12 +347,46 @@ skip_rows_per_page(uint32 version, uint32 capacity)
 }
 
 /*
+ * The largest capacity, from format 4 on, whose rows pack as many to a
+ * page as capacity's do.  A segment's pages are whole whatever its rows
+ * leave over, so the ranges they can still hold cost no page: a table's
+ * growth fills them before it needs a new segment.  (Format 3 keeps the
+ * capacity asked for, as 1.3 lays it out.)
+ */
+static uint32
+skip_packed_capacity(uint32 version, uint32 capacity)
+{
+	uint32		rows = skip_rows_per_page(version, capacity);
+
+	if (version < 4)
+		return capacity;
+	/* rows <= avail / (capacity / 8), so this is at least capacity */
+	return (uint32) (SKIP_PAGE_AVAIL_V(version) / rows * 8 / 64 * 64);
+}
+
+/*
+ * The capacity of the first segment of an index built over nranges ranges:
+ * room for a quarter more in format 3; from format 4 on, a fifth more,
+ * which packing to whole pages (above) raises to what those pages hold.
+ * The room is there so that a table growing a little past its build does
+ * not add a segment (skip_plan_segments).
+ */
+uint32
+skip_build_capacity(uint32 version, uint64 nranges)
+{
+	uint64		want = nranges + (version >= 4 ? nranges / 5 : nranges / 4);
+
+	return (uint32) Min(TYPEALIGN(64, want), SKIP_MAX_CAPACITY_V(version));
+}
+
+/*
  * Append segments to meta until they cover nranges ranges, the first new
  * one at block first_block.  An index's first segment holds first_capacity
  * ranges; each later one as many as all before it, so that a new segment
  * doubles what the index covers: the number of segments (k pages each per
  * lookup) grows with the logarithm of the table, and a table that grows
  * a little past the index allocates what the index holds, not twice that.
+ * Each capacity is then packed to its pages (skip_packed_capacity).
  * (The segment directory records every capacity, so an index whose
  * segments another plan laid out reads the same.)
  */
@@ -383,6 +417,7 @@ skip_plan_segments(SkipMeta *meta, uint64 nranges, uint32 first_capacity,
 					 errhint("Use a larger pages_per_range.")));
 		cap = meta->nsegments == 0 ? first_capacity : covered;
 		cap = Min(Max(TYPEALIGN(64, cap), 64), SKIP_MAX_CAPACITY_V(meta->version));
+		cap = skip_packed_capacity(meta->version, (uint32) cap);
 		seg = &meta->segments[meta->nsegments++];
 		seg->first_range = covered;
 		seg->capacity = (uint32) cap;

@@ -126,10 +126,6 @@ $$;
 -- machine's default configuration)
 CREATE TABLE ska_base (idx text, base_ms float8);
 
--- appends: n events after the first "base" inserted into ev (in batches of
--- 10,000, as a loader commits), ms, recorded as label's appends or, with
--- baseline, as its baseline; then deleted again (the caller's VACUUM
--- truncates them away, untimed)
 -- The n events appended after the table's base: made once, so that each
 -- timed append inserts the same rows and its time is not that of making
 -- them (the tags, ids and documents cost more to compute than to insert,
@@ -147,6 +143,10 @@ BEGIN
 END
 $$;
 
+-- appends: the n events of ska_next after the first "base" inserted into ev
+-- (in batches of 10,000, as a loader commits), ms, recorded as label's
+-- appends or, with baseline, as its baseline; then deleted again (the
+-- caller's VACUUM truncates them away, untimed)
 CREATE FUNCTION ska_append(label text, base bigint, n bigint, baseline boolean DEFAULT false) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -203,8 +203,9 @@ BEGIN
 END
 $$;
 
--- Case c under mode: the planner's plan ('planner') or one forced
--- ('seq forced', 'index forced'), set for the transaction
+-- the plans mode allows, for the rest of the transaction: every plan
+-- ('planner'), the sequential scan only ('seq forced') or no sequential
+-- scan ('index forced')
 CREATE FUNCTION ska_mode(mode text) RETURNS void
 LANGUAGE sql AS $$
 	SELECT set_config('enable_bitmapscan', (mode <> 'seq forced')::text, true),

@@ -356,27 +356,28 @@ skip_rows_per_page(uint32 version, uint32 capacity)
 static uint32
 skip_packed_capacity(uint32 version, uint32 capacity)
 {
-	uint32		rows = skip_rows_per_page(version, capacity);
+	uint32		rows;
 
 	if (version < 4)
 		return capacity;
+	rows = skip_rows_per_page(version, capacity);
 	/* rows <= avail / (capacity / 8), so this is at least capacity */
 	return (uint32) (SKIP_PAGE_AVAIL_V(version) / rows * 8 / 64 * 64);
 }
 
 /*
- * The capacity of the first segment of an index built over nranges ranges:
- * room for a quarter more in format 3; from format 4 on, a fifth more,
- * which packing to whole pages (above) raises to what those pages hold.
+ * The capacity to ask for the first segment of an index built over nranges
+ * ranges: room for a quarter more in format 3; from format 4 on, a fifth
+ * more, which skip_plan_segments aligns and packs to whole pages (above).
  * The room is there so that a table growing a little past its build does
- * not add a segment (skip_plan_segments).
+ * not add a segment.
  */
 uint32
 skip_build_capacity(uint32 version, uint64 nranges)
 {
 	uint64		want = nranges + (version >= 4 ? nranges / 5 : nranges / 4);
 
-	return (uint32) Min(TYPEALIGN(64, want), SKIP_MAX_CAPACITY_V(version));
+	return (uint32) Min(want, SKIP_MAX_CAPACITY_V(version));
 }
 
 /*

@@ -14,7 +14,8 @@
 # the index's size).
 # Per index: the build (time, size); appends (BENCH_SKIPARRAY_APPEND events,
 # default a fifth of the rows, made once into a table of their own, inserted
-# in batches of 10,000 into the table with the index after a checkpoint,
+# in batches of 10,000 into the table with the index after a checkpoint
+# and sync,
 # against the same appends into the table without it, run right before the
 # build; deleted again and vacuumed away, untimed; GIN's pending list is flushed as its inserts fill it, what
 # is left pending at the end is not counted); the cases of
@@ -40,6 +41,15 @@ SKA_CMDLINE=${SKIPARRAY_CMDLINE:-bench/skiparray.sh}
 
 ska_sql() { psql_q -v VERBOSITY=terse "$@"; }
 ska_q() { ska_sql -At -F $'\t' "$@"; }
+
+# Before a timed append: a checkpoint, then the operating system's
+# writeback of what it and the last VACUUM (FULL) wrote (the cluster runs
+# with fsync = off, so without sync that writeback ran during the timed
+# append, and the same baseline moved by a half between runs)
+ska_quiesce() {
+	echo "CHECKPOINT;" | ska_sql
+	sync
+}
 
 # label|column|DDL of the index (none: no index, every column)
 ska_indexes() {
@@ -75,7 +85,8 @@ echo "SELECT ska_oracle();" | ska_sql >/dev/null
 while IFS='|' read -r label col ddl; do
 	if [ -n "$ddl" ]; then
 		say "skiparray: $label: $SKA_APPEND appended events without an index (its baseline)"
-		echo "CHECKPOINT; SELECT ska_append('$label', $SKA_ROWS, $SKA_APPEND, true);" | ska_sql >/dev/null
+		ska_quiesce
+		echo "SELECT ska_append('$label', $SKA_ROWS, $SKA_APPEND, true);" | ska_sql >/dev/null
 		echo "VACUUM ev;" | ska_sql
 		bench_shrink_back ev "$LOADED_PAGES"
 	fi
@@ -93,7 +104,8 @@ while IFS='|' read -r label col ddl; do
 		echo "SELECT ska_measure('$label', NULL, $SKA_REPS);" | ska_sql >/dev/null
 	fi
 	say "skiparray: $label: $SKA_APPEND appended events"
-	echo "CHECKPOINT; SELECT ska_append('$label', $SKA_ROWS, $SKA_APPEND);" | ska_sql >/dev/null
+	ska_quiesce
+	echo "SELECT ska_append('$label', $SKA_ROWS, $SKA_APPEND);" | ska_sql >/dev/null
 	echo "VACUUM ev;" | ska_sql
 	[ -z "$ddl" ] || echo "DROP INDEX ev_ix;" | ska_sql
 	bench_shrink_back ev "$LOADED_PAGES"
@@ -157,7 +169,7 @@ SETTINGS=$(bench_settings)
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); command: \`$SKA_CMDLINE\` (${SKA_REPS} timed rounds, median); $(( T_END - T_START )) s in all"
 	echo "- machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo) RAM, load average at start $LOAD_START, at end $(cut -d' ' -f1-3 /proc/loadavg) (shared with other work: sizes and buffers are exact, times are not quiet)"
 	echo "- PostgreSQL $(echo 'SHOW server_version' | ska_q), bloomset $BUILD_REV; configuration: $BENCH_CONFIG ($SETTINGS)"
-	echo "- table: $TABLE_INFO; appends: $SKA_APPEND events after the table's, made beforehand into a table of their own, inserted after a checkpoint in batches of 10,000 into the table with the index (GIN: what its pending list holds at the end is not counted)"
+	echo "- table: $TABLE_INFO; appends: $SKA_APPEND events after the table's, made beforehand into a table of their own, inserted after a checkpoint and sync in batches of 10,000 into the table with the index (GIN: what its pending list holds at the end is not counted)"
 	echo "- cases (the planner chooses the plan; counts checked against one sequential scan before any index):"
 	echo "$CASES"
 	echo

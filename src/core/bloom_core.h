@@ -16,6 +16,8 @@
  *	   bloom_kernels.c    word kernels with run-time CPU dispatch (AVX2),
  *	                      popcount, chunked byte loops
  *	   bloom_estimate.c   distinct items, pair cardinalities, rates
+ *	   bloom_slices.c     bit-sliced columns: filters transposed into rows,
+ *	                      runs of bits moved between rows
  *
  *	  What these files share and nobody else calls is in
  *	  bloom_core_internal.h.  The text/binary codecs are a module of their
@@ -637,6 +639,30 @@ extern void bloom_and_words(uint64_t *dst, const uint64_t *src, size_t n);
 extern bool bloom_bytes_equal(const void *a, const void *b, size_t n);
 extern void bloom_copy_bytes(void *dst, const void *src, size_t n);
 extern void bloom_zero_bytes(void *dst, size_t n);
+
+/* bit-sliced columns (owner: bloom_slices.c) ------------------------ */
+
+/*
+ * Bit b of a row or a filter is bit b % 8 of byte b / 8.
+ *
+ * bloom_transpose_filters: filters[0 .. n) (nbits bits each, nbits a
+ * multiple of 8; NULL: no bits) as nbits rows of stride bytes (stride at
+ * least (n + 7) / 8) in rows: bit i of row p is bit p of filters[i].  Writes
+ * only the bytes that have a bit set: rows must be zeroed by the caller.
+ *
+ * bloom_or_bit_run: OR bits [sbit, sbit + n) of src into bits [dbit,
+ * dbit + n) of dst; with apply false, only look.  Returns whether dst
+ * lacked any of them (with apply false, it stops at the first).
+ *
+ * bloom_bit_run_any: is any of bits [sbit, sbit + n) of src set?
+ *
+ * Each reads and writes only the bytes that hold the bits it names.
+ */
+extern void bloom_transpose_filters(const uint8_t *const *filters, uint32_t n, uint64_t nbits,
+									uint8_t *rows, size_t stride);
+extern bool bloom_or_bit_run(uint8_t *dst, uint64_t dbit, const uint8_t *src, uint64_t sbit,
+							 uint64_t n, bool apply);
+extern bool bloom_bit_run_any(const uint8_t *src, uint64_t sbit, uint64_t n);
 
 /* interrupts (owner: bloom_core.c) ----------------------------------- */
 

@@ -176,7 +176,12 @@ typedef struct SkipMeta
 	SkipSegment recent;
 	/* format 4 on: CRC-32C of the fields above (skip_meta_checksum) */
 	uint32		checksum;
-	uint32		reserved;
+	/*
+	 * format 4 on: CRC-32C of the fields before the segment directory alone
+	 * (skip_meta_head_checksum): what every insert reads, checked without
+	 * the whole metapage's sum (skip_read_bounds)
+	 */
+	uint32		head_checksum;
 } SkipMeta;
 
 StaticAssertDecl(sizeof(SkipMeta) <= SKIP_PAGE_AVAIL, "metapage contents must fit a page");
@@ -449,12 +454,27 @@ extern void skip_summarize_upto(Relation heap, Relation index, uint64 upto, bool
 extern bool skip_heap_shrank(uint64 writer, uint32 ppr, BlockNumber heap_pages);
 extern void skip_forget_truncated(Relation heap, Relation index, uint64 keep, bool wait);
 
-/* skip_rows.c: the columns of the bit-sliced rows */
+/*
+ * skip_rows.c: the columns of the bit-sliced rows.  Columns to write are
+ * given as rows too: n columns of m rows, bit first_bit + i of row p (the
+ * stride bytes at rows + p * stride) being bit p of column i.
+ */
+typedef struct SkipColumns
+{
+	const uint8 *rows;
+	Size		stride;
+	uint64		first_bit;
+	uint32		n;
+} SkipColumns;
+
+extern SkipColumns skip_columns_of_filters(const SkipMeta *meta, uint8 *const *filters,
+										   uint32 n);
+extern SkipColumns skip_columns_part(const SkipColumns *cols, uint32 from, uint32 n);
 extern void skip_write_segment_columns(Relation index, const SkipMeta *meta,
-									   const SkipSegment *seg, uint32 col0, uint32 n,
-									   uint8 *const *filters);
+									   const SkipSegment *seg, uint32 col0,
+									   const SkipColumns *cols);
 extern void skip_write_columns(Relation index, const SkipMeta *meta, uint64 first,
-							   uint32 n, uint8 *const *filters);
+							   const SkipColumns *cols);
 extern void skip_clear_segment_columns(Relation index, const SkipMeta *meta,
 									   const SkipSegment *seg, uint64 from, uint64 to);
 typedef void (*SkipRowFn) (uint64 row, const uint8 *bytes, void *arg);

@@ -20,8 +20,8 @@
  * filters, which go to the staging area (skip_stage.c) or, for a backlog,
  * straight into the segments (skip_summarize_upto; the protocol and its
  * proof are in skip_utils.c).  Writing filters into segments is one
- * mechanism (skip_write_columns) for both: their set bits are collected
- * as (page, byte, bit), ordered by page, and each page is changed once,
+ * mechanism (skip_write_columns) for both: the filters are transposed
+ * into rows (skip_columns_of_filters), and each page is changed once,
  * MAX_GENERIC_XLOG_PAGES pages a record.
  *
  *-------------------------------------------------------------------------
@@ -403,11 +403,14 @@ skip_summarize_locked(Relation heap, Relation index, SkipMeta *meta)
 		else
 		{
 			uint8	  **each = palloc(sizeof(uint8 *) * n);
+			SkipColumns cols;
 
 			for (uint32 i = 0; i < n; i++)
 				each[i] = filters + (Size) i * fbytes;
-			skip_write_columns(index, meta, from, n, each);
+			cols = skip_columns_of_filters(meta, each, n);
+			skip_write_columns(index, meta, from, &cols);
 			skip_set_summarized(index, from + n, 0, learnt, meta);
+			pfree((void *) cols.rows);
 			pfree(each);
 		}
 		pfree(learnt);

@@ -255,6 +255,57 @@ skip_recent_create(Relation index, SkipMeta *meta, uint32 cap, uint64 first)
 	UnlockPage(index, SKIP_EXTEND_LOCK, ExclusiveLock);
 }
 
+/* What skip_recent_columns copies: the window's first n ranges' columns. */
+typedef struct SkipRecentCopy
+{
+	const SkipMeta *meta;
+	uint8	   *rows;			/* m rows of (n + 7) / 8 bytes */
+	Size		stride;
+	uint32		n;
+} SkipRecentCopy;
+
+/*
+ * skip_each_row's visitor: a row of the ring, from its window's first
+ * column on (the column of first_range, i below), into the unrotated row:
+ * bit i for range first_range + i.
+ */
+static void
+skip_recent_copy_row(uint64 row, const uint8 *bytes, void *arg)
+{
+	SkipRecentCopy *rc = (SkipRecentCopy *) arg;
+	const SkipSegment *t = &rc->meta->recent;
+	uint32		c0 = skip_recent_column(rc->meta, t->first_range);
+	uint32		n1 = Min(rc->n, t->capacity - c0);
+	uint8	   *dst = rc->rows + row * rc->stride;
+
+	bloom_or_bit_run(dst, 0, bytes, c0, n1, true);
+	if (n1 < rc->n)
+		bloom_or_bit_run(dst, n1, bytes, 0, rc->n - n1, true);
+}
+
+/*
+ * The columns of the first n ranges of the recent segment's window, read
+ * from every page of it, as columns for skip_write_columns (range
+ * first_range + i in column i).
+ */
+static SkipColumns
+skip_recent_columns(Relation index, const SkipMeta *meta, uint32 n)
+{
+	SkipRecentCopy rc;
+	SkipColumns cols;
+
+	rc.meta = meta;
+	rc.n = n;
+	rc.stride = Max((n + 7) / 8, 1);
+	rc.rows = palloc0((Size) meta->nbits * rc.stride);
+	skip_each_row(index, meta, &meta->recent, skip_recent_copy_row, &rc);
+	cols.rows = rc.rows;
+	cols.stride = rc.stride;
+	cols.first_bit = 0;
+	cols.n = n;
+	return cols;
+}
+
 /*
  * Merge the recent segment into the segments: OR the column of each range of
  * its window into the range's segment column, clear its pages, then move the
@@ -267,21 +318,13 @@ skip_recent_merge(Relation index, SkipMeta *meta, uint64 first)
 	const SkipSegment *last = &meta->segments[meta->nsegments - 1];
 	uint64		covered = last->first_range + last->capacity;
 	uint32		n = (uint32) Min((uint64) t.capacity, covered - Min(covered, t.first_range));
-	uint8	  **cols;
-	uint8	  **each = palloc(sizeof(uint8 *) * Max(n, 1));
+	SkipColumns cols = skip_recent_columns(index, meta, n);
 
-	cols = skip_recent_filters(index, meta);
-	for (uint32 i = 0; i < n; i++)
-		each[i] = cols[skip_recent_column(meta, t.first_range + i)];
-	skip_write_columns(index, meta, t.first_range, n, each);
+	skip_write_columns(index, meta, t.first_range, &cols);
 	/* every column: the window's ranges are all of them */
 	skip_clear_segment_columns(index, meta, &meta->recent, t.first_range,
 							   t.first_range + t.capacity);
-	for (uint32 c = 0; c < t.capacity; c++)
-		if (cols[c])
-			pfree(cols[c]);
-	pfree(cols);
-	pfree(each);
+	pfree((void *) cols.rows);
 	t.first_range = first;
 	skip_set_recent(index, &t, meta);
 }
@@ -311,6 +354,7 @@ skip_recent_slice(Relation index, SkipMeta *meta, uint64 first, uint32 n,
 				  uint8 *const *filters)
 {
 	const SkipSegment *t = &meta->recent;
+	SkipColumns cols = skip_columns_of_filters(meta, filters, n);
 	uint32		c0,
 				n1;
 
@@ -324,17 +368,26 @@ skip_recent_slice(Relation index, SkipMeta *meta, uint64 first, uint32 n,
 		 * a reader whose metapage has none looks for its staged ranges there
 		 * (a later slice is of ranges staged after the segment was added)
 		 */
-		skip_write_columns(index, meta, first, n, filters);
+		skip_write_columns(index, meta, first, &cols);
 		if (cap > 0)
 			skip_recent_create(index, meta, cap, first + n);
-		return;
 	}
-	if (first < t->first_range || first + n > t->first_range + t->capacity)
-		skip_recent_merge(index, meta, first);
-	/* the ring's columns from first's on, wrapping at most once */
-	c0 = skip_recent_column(meta, first);
-	n1 = Min(n, t->capacity - c0);
-	skip_write_segment_columns(index, meta, t, c0, n1, filters);
-	if (n1 < n)
-		skip_write_segment_columns(index, meta, t, 0, n - n1, filters + n1);
+	else
+	{
+		SkipColumns part;
+
+		if (first < t->first_range || first + n > t->first_range + t->capacity)
+			skip_recent_merge(index, meta, first);
+		/* the ring's columns from first's on, wrapping at most once */
+		c0 = skip_recent_column(meta, first);
+		n1 = Min(n, t->capacity - c0);
+		part = skip_columns_part(&cols, 0, n1);
+		skip_write_segment_columns(index, meta, t, c0, &part);
+		if (n1 < n)
+		{
+			part = skip_columns_part(&cols, n1, n - n1);
+			skip_write_segment_columns(index, meta, t, 0, &part);
+		}
+	}
+	pfree((void *) cols.rows);
 }

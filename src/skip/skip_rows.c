@@ -11,6 +11,12 @@
  * every page is checked before it is read or changed, and sealed after it
  * is changed, as every reader and writer of rows does.
  *
+ * Columns are written from rows (SkipColumns): filters are transposed into
+ * rows once (skip_columns_of_filters), and each page's rows then take a
+ * shifted OR of bytes (bloom_or_bit_run, src/core/bloom_slices.c), not a
+ * bit at a time per filter.  The recent segment's merge hands over its own
+ * rows the same way (skip_recent.c).
+ *
  *-------------------------------------------------------------------------
  */
 #include "skip.h"
@@ -19,46 +25,69 @@
 #include "miscadmin.h"
 
 /*
- * Rows [r0, r1) of the filters f[0 .. n) (NULL: none) set in columns
- * [col0, col0 + n) of page, whose first row is r0, of segment seg: does
- * the page lack any of their bits (set: setting them all, if it does)?
+ * Filters f[0 .. n) (m bits each, NULL: none) as columns: transposed into
+ * m rows of (n + 7) / 8 bytes (palloc'd in the current context).
+ */
+SkipColumns
+skip_columns_of_filters(const SkipMeta *meta, uint8 *const *filters, uint32 n)
+{
+	SkipColumns cols;
+	uint8	   *rows;
+
+	cols.stride = (n + 7) / 8;
+	cols.first_bit = 0;
+	cols.n = n;
+	rows = palloc0((Size) meta->nbits * Max(cols.stride, 1));
+	bloom_transpose_filters((const uint8 *const *) filters, n, meta->nbits, rows, cols.stride);
+	cols.rows = rows;
+	return cols;
+}
+
+/* Columns [from, from + n) of cols. */
+SkipColumns
+skip_columns_part(const SkipColumns *cols, uint32 from, uint32 n)
+{
+	SkipColumns part = *cols;
+
+	Assert((uint64) from + n <= cols->n);
+	part.first_bit += from;
+	part.n = n;
+	return part;
+}
+
+/*
+ * Rows [r0, r1) of cols set in columns [col0, col0 + cols->n) of page,
+ * whose first row is r0, of segment seg: does the page lack any of their
+ * bits (set: setting them all, if it does)?
  */
 static bool
 skip_page_columns(const SkipSegment *seg, Page page, uint64 r0, uint64 r1,
-				  uint32 col0, uint32 n, uint8 *const *f, bool set)
+				  uint32 col0, const SkipColumns *cols, bool set)
 {
 	uint8	   *rows = (uint8 *) page + MAXALIGN(SizeOfPageHeaderData);
 	Size		rowbytes = seg->capacity / 8;
 	bool		lacks = false;
 
-	for (uint32 i = 0; i < n; i++)
+	for (uint64 p = r0; p < r1; p++)
 	{
-		uint32		c = col0 + i;
-		uint8		mask = (uint8) (1 << (c % 8));
-
-		for (uint64 p = r0; f[i] != NULL && p < r1; p++)
+		if (bloom_or_bit_run(rows + (p - r0) * rowbytes, col0,
+							 cols->rows + p * cols->stride, cols->first_bit, cols->n, set))
 		{
-			uint8	   *b = rows + (p - r0) * rowbytes + c / 8;
-
-			if (((f[i][p / 8] >> (p % 8)) & 1) == 0 || (*b & mask) != 0)
-				continue;
 			if (!set)
 				return true;
-			*b |= mask;
 			lacks = true;
 		}
 	}
 	return lacks;
 }
 
-/* Has any of the filters f[0 .. n) a bit of rows [r0, r1) set? */
+/* Has any of the columns of cols a bit of rows [r0, r1) set? */
 static bool
-skip_filters_have_rows(uint8 *const *f, uint32 n, uint64 r0, uint64 r1)
+skip_columns_have_rows(const SkipColumns *cols, uint64 r0, uint64 r1)
 {
-	for (uint32 i = 0; i < n; i++)
-		for (uint64 p = r0; f[i] != NULL && p < r1; p++)
-			if ((f[i][p / 8] >> (p % 8)) & 1)
-				return true;
+	for (uint64 p = r0; p < r1; p++)
+		if (bloom_bit_run_any(cols->rows + p * cols->stride, cols->first_bit, cols->n))
+			return true;
 	return false;
 }
 
@@ -75,24 +104,24 @@ skip_finish_pages(GenericXLogState **state, Buffer *bufs, int *nb)
 }
 
 /*
- * Set the bits of filters[0 .. n) (m bits each, or NULL) in columns
- * [col0, col0 + n) of segment seg of meta (a segment of its directory, or
- * its recent segment): page by page, in block order (as every writer of
- * several pages locks them), each page checked before it is changed (a
- * damaged index is not written to) and left out if it has every bit
- * already, up to MAX_GENERIC_XLOG_PAGES changed pages a WAL record.
- * Page by page, each page is visited once, however many ranges are set:
- * slicing sets about half of every filter's m bits.
+ * Set the bits of cols in columns [col0, col0 + cols->n) of segment seg of
+ * meta (a segment of its directory, or its recent segment): page by page,
+ * in block order (as every writer of several pages locks them), each page
+ * checked before it is changed (a damaged index is not written to) and
+ * left out if it has every bit already, up to MAX_GENERIC_XLOG_PAGES
+ * changed pages a WAL record.  Page by page, each page is visited once,
+ * however many ranges are set: slicing sets about half of every filter's m
+ * bits.
  */
 void
 skip_write_segment_columns(Relation index, const SkipMeta *meta, const SkipSegment *seg,
-						   uint32 col0, uint32 n, uint8 *const *filters)
+						   uint32 col0, const SkipColumns *cols)
 {
 	GenericXLogState *state = NULL;
 	Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
 	int			nb = 0;
 
-	Assert((uint64) col0 + n <= seg->capacity);
+	Assert((uint64) col0 + cols->n <= seg->capacity);
 	for (uint32 pg = 0; pg < seg->npages; pg++)
 	{
 		BlockNumber blk = seg->first_block + pg;
@@ -101,12 +130,12 @@ skip_write_segment_columns(Relation index, const SkipMeta *meta, const SkipSegme
 		Buffer		buf;
 		Page		page;
 
-		if (!skip_filters_have_rows(filters, n, r0, r1))
+		if (!skip_columns_have_rows(cols, r0, r1))
 			continue;
 		buf = ReadBuffer(index, blk);
 		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 		skip_check_rows_page(index, meta, seg, BufferGetPage(buf), blk);
-		if (!skip_page_columns(seg, BufferGetPage(buf), r0, r1, col0, n, filters, false))
+		if (!skip_page_columns(seg, BufferGetPage(buf), r0, r1, col0, cols, false))
 		{
 			UnlockReleaseBuffer(buf);
 			continue;
@@ -114,7 +143,7 @@ skip_write_segment_columns(Relation index, const SkipMeta *meta, const SkipSegme
 		if (state == NULL)
 			state = GenericXLogStart(index);
 		page = GenericXLogRegisterBuffer(state, buf, 0);
-		skip_page_columns(seg, page, r0, r1, col0, n, filters, true);
+		skip_page_columns(seg, page, r0, r1, col0, cols, true);
 		skip_seal_rows_page(meta, page);
 		bufs[nb++] = buf;
 		if (nb == MAX_GENERIC_XLOG_PAGES)
@@ -127,20 +156,20 @@ skip_write_segment_columns(Relation index, const SkipMeta *meta, const SkipSegme
 }
 
 /*
- * Set the bits of the filters of ranges [first, first + n) in the columns
- * of the segments of meta's directory that hold them.
+ * Set the bits of cols, the columns of ranges [first, first + cols->n),
+ * in the columns of the segments of meta's directory that hold them.
  */
 void
-skip_write_columns(Relation index, const SkipMeta *meta, uint64 first, uint32 n,
-				   uint8 *const *filters)
+skip_write_columns(Relation index, const SkipMeta *meta, uint64 first,
+				   const SkipColumns *cols)
 {
-	for (uint64 r = first; r < first + n;)
+	for (uint64 r = first; r < first + cols->n;)
 	{
 		const SkipSegment *seg = skip_segment_of(meta, r);
-		uint64		r1 = Min(first + n, seg->first_range + seg->capacity);
+		uint64		r1 = Min(first + cols->n, seg->first_range + seg->capacity);
+		SkipColumns part = skip_columns_part(cols, (uint32) (r - first), (uint32) (r1 - r));
 
-		skip_write_segment_columns(index, meta, seg, (uint32) (r - seg->first_range),
-								   (uint32) (r1 - r), filters + (r - first));
+		skip_write_segment_columns(index, meta, seg, (uint32) (r - seg->first_range), &part);
 		r = r1;
 	}
 }

@@ -572,12 +572,27 @@ skip_meta_checksum(const SkipMeta *meta)
 	return (uint32) crc;
 }
 
-/* After a change to its fields: store the metapage's checksum (format 4 on). */
+/* CRC-32C of the metapage's fields before the segment directory. */
+static uint32
+skip_meta_head_checksum(const SkipMeta *meta)
+{
+	pg_crc32c	crc;
+
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, meta, offsetof(SkipMeta, segments));
+	FIN_CRC32C(crc);
+	return (uint32) crc;
+}
+
+/* After a change to its fields: store the metapage's checksums (format 4 on). */
 void
 skip_seal_meta(SkipMeta *meta)
 {
 	if (meta->version >= 4)
+	{
 		meta->checksum = skip_meta_checksum(meta);
+		meta->head_checksum = skip_meta_head_checksum(meta);
+	}
 }
 
 /* CRC-32C of a staging slot: its range and its bits (format 4 on). */
@@ -679,7 +694,8 @@ skip_check_meta(const SkipMeta *meta, int natts)
 		return "the metapage has the wrong magic number";
 	if (meta->version < SKIP_FORMAT_VERSION_OLDEST || meta->version > SKIP_FORMAT_VERSION)
 		return "the metapage has an unsupported format version";
-	if (meta->version >= 4 && meta->checksum != skip_meta_checksum(meta))
+	if (meta->version >= 4 && (meta->checksum != skip_meta_checksum(meta) ||
+							   meta->head_checksum != skip_meta_head_checksum(meta)))
 		return "the metapage's checksum does not match its contents";
 	/* what every format so far writes: scheme 2, seed 0 */
 	if (meta->scheme != BLOOM_SCHEME_FULL64 || meta->seed != 0)
@@ -758,7 +774,7 @@ skip_copy_metapage(Relation index, Page page, SkipMeta *meta)
 		/* format 3 ends with the segments: the rest is not its */
 		memset(&meta->stats, 0, sizeof(SkipStats));
 		memset(&meta->recent, 0, sizeof(SkipSegment));
-		meta->checksum = meta->reserved = 0;
+		meta->checksum = meta->head_checksum = 0;
 	}
 	if (meta->version != version)
 		skip_corrupt(index, SKIP_METAPAGE_BLKNO,
@@ -810,7 +826,9 @@ skip_write_meta(Relation index, const SkipMeta *meta, bool log)
 
 /*
  * Read pages_per_range and the writer boundary of the metapage, checking
- * only the page and the format: the cheap read of every insert.
+ * only the page, the format and the fields before the segment directory
+ * (their own checksum, a tenth of the metapage's): the cheap read of every
+ * insert.
  */
 void
 skip_read_bounds(Relation index, uint32 *ppr, uint64 *writer)
@@ -827,7 +845,7 @@ skip_read_bounds(Relation index, uint32 *ppr, uint64 *writer)
 		PageGetSpecialSize(page) == SKIP_SPECIAL_SIZE(meta->version) &&
 		(meta->version == SKIP_FORMAT_VERSION_OLDEST ||
 		 (meta->version == SKIP_FORMAT_VERSION &&
-		  meta->checksum == skip_meta_checksum(meta))) &&
+		  meta->head_checksum == skip_meta_head_checksum(meta))) &&
 		meta->pages_per_range >= 1 && meta->pages_per_range <= SKIP_MAX_PPR;
 	*ppr = meta->pages_per_range;
 	*writer = meta->writer;

@@ -10,7 +10,7 @@
  *	 cc -O2 -Wall test/unit/test_core.c src/core/bloom_core.c src/core/bloom_sizing.c \
  *		 src/core/bloom_header.c src/core/bloom_positions.c src/core/bloom_counting.c \
  *		 src/core/bloom_algebra.c src/core/bloom_kernels.c src/core/bloom_estimate.c \
- *		 src/core/bloom_codec.c -L$(pg_config --pkglibdir) -lpgcommon -lpgport -lm
+ *		 src/core/bloom_codec.c src/core/bloom_slices.c -L$(pg_config --pkglibdir) -lpgcommon -lpgport -lm
  */
 #include "../../src/core/bloom_core.h"
 #include "../../src/core/bloom_codec.h"
@@ -1200,6 +1200,103 @@ test_counting_blocked(void)
 		  "blocked counting: name, and choice by rate and capacity");
 }
 
+static bool
+bit_of(const uint8_t *b, uint64_t i)
+{
+	return (b[i / 8] >> (i % 8)) & 1;
+}
+
+/*
+ * The bit-sliced columns' helpers against a bit-at-a-time reference:
+ * transposition (n filters, some NULL, into rows of a wider stride), runs
+ * ORed at every alignment (apply or only look), and the any-bit test.
+ * Buffers are allocated at their exact size, so a read past a run shows
+ * under the memory checker.
+ */
+static void
+test_slices(void)
+{
+	int			bad_t = 0,
+				bad_or = 0,
+				bad_look = 0,
+				bad_any = 0,
+				runs = 0;
+
+	srand(7);
+	for (int trial = 0; trial < 200; trial++)
+	{
+		uint32_t	n = 1 + rand() % 70;
+		uint64_t	nbits = 8 * (1 + rand() % 64);
+		size_t		stride = (n + 7) / 8 + rand() % 3;
+		uint8_t   **f = calloc(n, sizeof(uint8_t *));
+		uint8_t    *rows = calloc(nbits, stride);
+
+		for (uint32_t i = 0; i < n; i++)
+		{
+			if (rand() % 5 == 0)
+				continue;
+			f[i] = malloc(nbits / 8);
+			for (uint64_t b = 0; b < nbits / 8; b++)
+				f[i][b] = (uint8_t) (rand() & rand());
+		}
+		bloom_transpose_filters((const uint8_t *const *) f, n, nbits, rows, stride);
+		for (uint64_t p = 0; p < nbits; p++)
+			for (uint32_t i = 0; i < 8 * stride; i++)
+				if (bit_of(rows + p * stride, i) != (i < n && f[i] != NULL && bit_of(f[i], p)))
+					bad_t++;
+		for (uint32_t i = 0; i < n; i++)
+			free(f[i]);
+		free(f);
+		free(rows);
+	}
+	CHECK(bad_t == 0, "slices: transposition equals bit-at-a-time");
+
+	for (int trial = 0; trial < 20000; trial++)
+	{
+		uint64_t	sbits = 1 + rand() % 300,
+					dbits = 1 + rand() % 300;
+		uint64_t	n = 1 + rand() % (sbits < dbits ? sbits : dbits);
+		uint64_t	sbit = rand() % (sbits - n + 1),
+					dbit = rand() % (dbits - n + 1);
+		uint8_t    *src = malloc((sbits + 7) / 8),
+				   *dst = malloc((dbits + 7) / 8),
+				   *want = malloc((dbits + 7) / 8),
+				   *look = malloc((dbits + 7) / 8);
+		bool		lacks = false,
+					any = false,
+					got;
+
+		for (uint64_t b = 0; b < (sbits + 7) / 8; b++)
+			src[b] = (uint8_t) (trial % 3 ? rand() : rand() & rand() & rand());
+		for (uint64_t b = 0; b < (dbits + 7) / 8; b++)
+			dst[b] = (uint8_t) (trial % 2 ? rand() : rand() | rand());
+		memcpy(want, dst, (dbits + 7) / 8);
+		memcpy(look, dst, (dbits + 7) / 8);
+		for (uint64_t i = 0; i < n; i++)
+		{
+			any = any || bit_of(src, sbit + i);
+			if (bit_of(src, sbit + i) && !bit_of(want, dbit + i))
+			{
+				lacks = true;
+				want[(dbit + i) / 8] |= (uint8_t) (1 << ((dbit + i) % 8));
+			}
+		}
+		got = bloom_or_bit_run(look, dbit, src, sbit, n, false);
+		bad_look += got != lacks || memcmp(look, dst, (dbits + 7) / 8) != 0;
+		got = bloom_or_bit_run(dst, dbit, src, sbit, n, true);
+		bad_or += got != lacks || memcmp(dst, want, (dbits + 7) / 8) != 0;
+		bad_any += bloom_bit_run_any(src, sbit, n) != any;
+		runs++;
+		free(src);
+		free(dst);
+		free(want);
+		free(look);
+	}
+	CHECK(runs == 20000 && bad_or == 0, "slices: a run ORed equals bit-at-a-time, and says whether a bit lacked");
+	CHECK(bad_look == 0, "slices: looking changes nothing and says whether a bit lacks");
+	CHECK(bad_any == 0, "slices: any bit of a run");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1230,6 +1327,7 @@ main(int argc, char **argv)
 	test_positions_independent();
 	test_counting_blocked();
 	test_rate_oracle();
+	test_slices();
 	printf("SUITE unit (%s): %d passed, %d failed\n", bloom_cpu_path(), passed, failed);
 	return failed != 0;
 }

@@ -76,6 +76,11 @@
 /* ranges the staging area holds at most, and its pages at most */
 #define SKIP_STAGE_MAX_SLOTS	64
 #define SKIP_STAGE_MAX_PAGES	8
+/*
+ * format 4 on: ranges the staging area holds at least, where a page holds
+ * one slot (filters of half a page to a page), in more pages if needed
+ */
+#define SKIP_STAGE_MIN_SLOTS	16
 /* bits of a range's filter at most (rows of a segment) */
 #define SKIP_MAX_BITS			(1 << 24)
 
@@ -176,12 +181,7 @@ typedef struct SkipMeta
 	SkipSegment recent;
 	/* format 4 on: CRC-32C of the fields above (skip_meta_checksum) */
 	uint32		checksum;
-	/*
-	 * format 4 on: CRC-32C of the fields before the segment directory alone
-	 * (skip_meta_head_checksum): what every insert reads, checked without
-	 * the whole metapage's sum (skip_read_bounds)
-	 */
-	uint32		head_checksum;
+	uint32		reserved;
 } SkipMeta;
 
 StaticAssertDecl(sizeof(SkipMeta) <= SKIP_PAGE_AVAIL, "metapage contents must fit a page");

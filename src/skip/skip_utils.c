@@ -306,9 +306,12 @@ skip_slot_span(const SkipMeta *meta)
 /*
  * Lay out the staging area of meta (nbits chosen) from first_block: as
  * many slots as SKIP_STAGE_MAX_PAGES pages hold, at most
- * SKIP_STAGE_MAX_SLOTS.  A filter larger than a page gets, from format 4
- * on, slots of whole pages each (stage_per_page 0), as long as a slot
- * spans at most MAX_GENERIC_XLOG_PAGES pages (one WAL record writes it);
+ * SKIP_STAGE_MAX_SLOTS; from format 4 on, at least SKIP_STAGE_MIN_SLOTS
+ * where a page holds one (the pages a slice writes per range fall as the
+ * square root of the slots: skip_recent.c; a lookup reads the pages of the
+ * slots in use).  A filter larger than a page gets, from format 4 on,
+ * slots of whole pages each (stage_per_page 0), as long as a slot spans
+ * at most MAX_GENERIC_XLOG_PAGES pages (one WAL record writes it);
  * otherwise, and in format 3, there is no staging area.
  */
 void
@@ -323,7 +326,11 @@ skip_stage_layout(SkipMeta *meta, BlockNumber first_block)
 	meta->stage_per_page = per_page;
 	if (per_page > 0)
 	{
-		meta->stage_slots = Min(SKIP_STAGE_MAX_SLOTS, per_page * SKIP_STAGE_MAX_PAGES);
+		uint32		pages = SKIP_STAGE_MAX_PAGES;
+
+		if (meta->version >= 4 && per_page * pages < SKIP_STAGE_MIN_SLOTS)
+			pages = (SKIP_STAGE_MIN_SLOTS + per_page - 1) / per_page;
+		meta->stage_slots = Min(SKIP_STAGE_MAX_SLOTS, per_page * pages);
 		meta->stage_pages = (meta->stage_slots + per_page - 1) / per_page;
 	}
 	else if (meta->version >= 4 && span <= MAX_GENERIC_XLOG_PAGES)
@@ -572,27 +579,12 @@ skip_meta_checksum(const SkipMeta *meta)
 	return (uint32) crc;
 }
 
-/* CRC-32C of the metapage's fields before the segment directory. */
-static uint32
-skip_meta_head_checksum(const SkipMeta *meta)
-{
-	pg_crc32c	crc;
-
-	INIT_CRC32C(crc);
-	COMP_CRC32C(crc, meta, offsetof(SkipMeta, segments));
-	FIN_CRC32C(crc);
-	return (uint32) crc;
-}
-
-/* After a change to its fields: store the metapage's checksums (format 4 on). */
+/* After a change to its fields: store the metapage's checksum (format 4 on). */
 void
 skip_seal_meta(SkipMeta *meta)
 {
 	if (meta->version >= 4)
-	{
 		meta->checksum = skip_meta_checksum(meta);
-		meta->head_checksum = skip_meta_head_checksum(meta);
-	}
 }
 
 /* CRC-32C of a staging slot: its range and its bits (format 4 on). */
@@ -694,8 +686,7 @@ skip_check_meta(const SkipMeta *meta, int natts)
 		return "the metapage has the wrong magic number";
 	if (meta->version < SKIP_FORMAT_VERSION_OLDEST || meta->version > SKIP_FORMAT_VERSION)
 		return "the metapage has an unsupported format version";
-	if (meta->version >= 4 && (meta->checksum != skip_meta_checksum(meta) ||
-							   meta->head_checksum != skip_meta_head_checksum(meta)))
+	if (meta->version >= 4 && meta->checksum != skip_meta_checksum(meta))
 		return "the metapage's checksum does not match its contents";
 	/* what every format so far writes: scheme 2, seed 0 */
 	if (meta->scheme != BLOOM_SCHEME_FULL64 || meta->seed != 0)
@@ -774,7 +765,7 @@ skip_copy_metapage(Relation index, Page page, SkipMeta *meta)
 		/* format 3 ends with the segments: the rest is not its */
 		memset(&meta->stats, 0, sizeof(SkipStats));
 		memset(&meta->recent, 0, sizeof(SkipSegment));
-		meta->checksum = meta->head_checksum = 0;
+		meta->checksum = meta->reserved = 0;
 	}
 	if (meta->version != version)
 		skip_corrupt(index, SKIP_METAPAGE_BLKNO,
@@ -825,9 +816,29 @@ skip_write_meta(Relation index, const SkipMeta *meta, bool log)
 }
 
 /*
+ * Does meta (a format 4 metapage's contents, on its locked page) match its
+ * checksum?  Every insert asks (skip_read_bounds), and the metapage
+ * changes once per summarized range, so the answer is kept: the copy this
+ * backend last found to match (rd_amcache, freed with the index's relcache
+ * entry).  The same bytes match again, and comparing costs a fraction of
+ * summing them, whose planner's sketch alone is 1 kB.
+ */
+static bool
+skip_meta_sum_matches(Relation index, const SkipMeta *meta)
+{
+	if (index->rd_amcache != NULL && memcmp(index->rd_amcache, meta, sizeof(SkipMeta)) == 0)
+		return true;
+	if (meta->checksum != skip_meta_checksum(meta))
+		return false;
+	if (index->rd_amcache == NULL)
+		index->rd_amcache = MemoryContextAlloc(index->rd_indexcxt, sizeof(SkipMeta));
+	memcpy(index->rd_amcache, meta, sizeof(SkipMeta));
+	return true;
+}
+
+/*
  * Read pages_per_range and the writer boundary of the metapage, checking
- * only the page, the format and the fields before the segment directory
- * (their own checksum, a tenth of the metapage's): the cheap read of every
+ * only the page, the format and the checksum: the cheap read of every
  * insert.
  */
 void
@@ -843,10 +854,11 @@ skip_read_bounds(Relation index, uint32 *ppr, uint64 *writer)
 	meta = (const SkipMeta *) PageGetContents(page);
 	ok = !PageIsNew(page) && meta->magic == SKIP_MAGIC &&
 		PageGetSpecialSize(page) == SKIP_SPECIAL_SIZE(meta->version) &&
-		(meta->version == SKIP_FORMAT_VERSION_OLDEST ||
-		 (meta->version == SKIP_FORMAT_VERSION &&
-		  meta->head_checksum == skip_meta_head_checksum(meta))) &&
 		meta->pages_per_range >= 1 && meta->pages_per_range <= SKIP_MAX_PPR;
+	if (ok && meta->version == SKIP_FORMAT_VERSION)
+		ok = skip_meta_sum_matches(index, meta);
+	else
+		ok = ok && meta->version == SKIP_FORMAT_VERSION_OLDEST;
 	*ppr = meta->pages_per_range;
 	*writer = meta->writer;
 	UnlockReleaseBuffer(buf);

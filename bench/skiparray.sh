@@ -15,9 +15,11 @@
 # Per index: the build (time, size); appends (BENCH_SKIPARRAY_APPEND events,
 # default a fifth of the rows, made once into a table of their own, inserted
 # in batches of 10,000 into the table with the index after a checkpoint
-# and sync,
+# and sync, the fastest of BENCH_SKIPARRAY_APPEND_ROUNDS rounds (default 3:
+# one round's time moved by up to twice between runs on a shared machine),
 # against the same appends into the table without it, run right before the
-# build; deleted again and vacuumed away, untimed; GIN's pending list is flushed as its inserts fill it, what
+# build, the fastest of as many; deleted again and vacuumed away after each
+# round, untimed; GIN's pending list is flushed as its inserts fill it, what
 # is left pending at the end is not counted); the cases of
 # its column: one round under EXPLAIN (ANALYZE, BUFFERS) (the planner's plan,
 # shared buffers hit + read, split into the index scan's and the heap pages
@@ -36,6 +38,7 @@ source "$BENCH_DIR/lib_bench.sh"
 SKA_ROWS=${BENCH_SKIPARRAY_ROWS:-1000000}
 SKA_APPEND=${BENCH_SKIPARRAY_APPEND:-$(( SKA_ROWS / 5 ))}
 SKA_REPS=${BENCH_SKIPARRAY_REPS:-3}
+SKA_APPEND_ROUNDS=${BENCH_SKIPARRAY_APPEND_ROUNDS:-3}
 SKA_OUT=${BENCH_SKIPARRAY_OUT:-$BENCH_DIR/results/skiparray-latest.md}
 SKA_CMDLINE=${SKIPARRAY_CMDLINE:-bench/skiparray.sh}
 
@@ -85,10 +88,12 @@ echo "SELECT ska_oracle();" | ska_sql >/dev/null
 while IFS='|' read -r label col ddl; do
 	if [ -n "$ddl" ]; then
 		say "skiparray: $label: $SKA_APPEND appended events without an index (its baseline)"
-		ska_quiesce
-		echo "SELECT ska_append('$label', $SKA_ROWS, $SKA_APPEND, true);" | ska_sql >/dev/null
-		echo "VACUUM ev;" | ska_sql
-		bench_shrink_back ev "$LOADED_PAGES"
+		for _ in $(seq "$SKA_APPEND_ROUNDS"); do
+			ska_quiesce
+			echo "SELECT ska_append('$label', $SKA_ROWS, $SKA_APPEND, true);" | ska_sql >/dev/null
+			echo "VACUUM ev;" | ska_sql
+			bench_shrink_back ev "$LOADED_PAGES"
+		done
 	fi
 	say "skiparray: $label: build"
 	if [ -n "$ddl" ]; then
@@ -104,11 +109,13 @@ while IFS='|' read -r label col ddl; do
 		echo "SELECT ska_measure('$label', NULL, $SKA_REPS);" | ska_sql >/dev/null
 	fi
 	say "skiparray: $label: $SKA_APPEND appended events"
-	ska_quiesce
-	echo "SELECT ska_append('$label', $SKA_ROWS, $SKA_APPEND);" | ska_sql >/dev/null
-	echo "VACUUM ev;" | ska_sql
+	for _ in $(seq "$SKA_APPEND_ROUNDS"); do
+		ska_quiesce
+		echo "SELECT ska_append('$label', $SKA_ROWS, $SKA_APPEND);" | ska_sql >/dev/null
+		echo "VACUUM ev;" | ska_sql
+		bench_shrink_back ev "$LOADED_PAGES"
+	done
 	[ -z "$ddl" ] || echo "DROP INDEX ev_ix;" | ska_sql
-	bench_shrink_back ev "$LOADED_PAGES"
 done < <(ska_indexes)
 T_END=$(date +%s)
 
@@ -169,7 +176,7 @@ SETTINGS=$(bench_settings)
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); command: \`$SKA_CMDLINE\` (${SKA_REPS} timed rounds, median); $(( T_END - T_START )) s in all"
 	echo "- machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo) RAM, load average at start $LOAD_START, at end $(cut -d' ' -f1-3 /proc/loadavg) (shared with other work: sizes and buffers are exact, times are not quiet)"
 	echo "- PostgreSQL $(echo 'SHOW server_version' | ska_q), bloomset $BUILD_REV; configuration: $BENCH_CONFIG ($SETTINGS)"
-	echo "- table: $TABLE_INFO; appends: $SKA_APPEND events after the table's, made beforehand into a table of their own, inserted after a checkpoint and sync in batches of 10,000 into the table with the index (GIN: what its pending list holds at the end is not counted)"
+	echo "- table: $TABLE_INFO; appends: $SKA_APPEND events after the table's, made beforehand into a table of their own, inserted after a checkpoint and sync in batches of 10,000 into the table with the index, the fastest of $SKA_APPEND_ROUNDS rounds, as is its baseline (GIN: what its pending list holds at the end is not counted)"
 	echo "- cases (the planner chooses the plan; counts checked against one sequential scan before any index):"
 	echo "$CASES"
 	echo

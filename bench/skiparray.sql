@@ -145,8 +145,9 @@ $$;
 
 -- appends: the n events of ska_next after the first "base" inserted into ev
 -- (in batches of 10,000, as a loader commits), ms, recorded as label's
--- appends or, with baseline, as its baseline; then deleted again (the
--- caller's VACUUM truncates them away, untimed)
+-- appends or, with baseline, as its baseline, where faster than an earlier
+-- round; then deleted again (the caller's VACUUM truncates them away,
+-- untimed)
 CREATE FUNCTION ska_append(label text, base bigint, n bigint, baseline boolean DEFAULT false) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -158,10 +159,14 @@ BEGIN
 		WHERE id > base + b * 10000 AND id <= base + least((b + 1) * 10000, n) ORDER BY id;
 	END LOOP;
 	ms := 1000 * extract(epoch FROM clock_timestamp() - t0);
+	-- the fastest round is kept
 	IF baseline THEN
-		INSERT INTO ska_base VALUES (label, ms);
+		UPDATE ska_base SET base_ms = least(base_ms, ms) WHERE idx = label;
+		IF NOT FOUND THEN
+			INSERT INTO ska_base VALUES (label, ms);
+		END IF;
 	ELSE
-		UPDATE ska_idx SET append_ms = ms WHERE idx = label;
+		UPDATE ska_idx SET append_ms = least(coalesce(append_ms, ms), ms) WHERE idx = label;
 	END IF;
 	DELETE FROM ev WHERE id > base;
 END

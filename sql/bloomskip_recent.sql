@@ -3,9 +3,9 @@
 -- append does not rewrite the whole last segment every few ranges.  The
 -- oracle: a sequential scan's counts (a hash join over the keys), against
 -- the index's, after the recent segment was added, merged and refilled,
--- after VACUUM truncated the table, and for slots of one page and of
--- several (the n-gram class).  The metapage's recent segment (its
--- capacity and the first range of its window, at the offsets
+-- after VACUUM truncated the table, for slots of one page and of several
+-- (the n-gram class), and for one slot a page.  The metapage's recent
+-- segment (its capacity and the first range of its window, at the offsets
 -- docs/format.md gives) is read from the index's file after a checkpoint.
 
 \set SHOW_CONTEXT never
@@ -143,5 +143,46 @@ $$;
 SELECT rc_uses_index($$SELECT count(*) FROM rn WHERE body LIKE '%abcdef%'$$) AS ngram_uses_index;
 SELECT count(*) AS needles, rn_like_disagree() AS ngram_disagree FROM rn_needles;
 
-DROP TABLE rc, rc_keys, rn, rn_needles;
-DROP FUNCTION rc_recent(regclass), rc_disagree(), rc_uses_index(text), rn_like_disagree();
+-- filters of half a page to a page: one slot a page, and (format 4) at
+-- least sixteen slots, on sixteen pages, sliced sixteen ranges at a time
+CREATE TABLE rs (id int8, body text) WITH (autovacuum_enabled = off, fillfactor = 100);
+INSERT INTO rs SELECT g, md5(g::text) FROM generate_series(1, 200000) g;
+CREATE INDEX rs_id ON rs USING bloomskip (id) WITH (pages_per_range = 32);
+-- the staging area's slots a page, slots and pages (metapage offsets 88,
+-- 92 and 84 of the page: docs/format.md)
+CREATE FUNCTION rc_stage(ix regclass, OUT per_page int8, OUT slots int8, OUT pages int8)
+LANGUAGE sql AS $$
+	CHECKPOINT;
+	SELECT get_byte(p, 88) + 256 * get_byte(p, 89), get_byte(p, 92) + 256 * get_byte(p, 93),
+		get_byte(p, 84) + 256 * get_byte(p, 85)
+	FROM pg_read_binary_file(pg_relation_filepath(ix), 0, 8192) p
+$$;
+SELECT per_page, slots, pages, bits_per_range BETWEEN 32768 AND 65024 AS half_a_page_to_a_page
+FROM rc_stage('rs_id'), bloomskip_info('rs_id');
+INSERT INTO rs SELECT g, md5(g::text) FROM generate_series(200001, 300000) g;
+INSERT INTO rs SELECT g, md5(g::text) FROM generate_series(300001, 400000) g;
+SELECT staged_ranges BETWEEN 1 AND 16 AS staged, summarized_ranges > 100 AS sliced
+FROM bloomskip_info('rs_id');
+CREATE FUNCTION rs_disagree() RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	bad bigint;
+BEGIN
+	PERFORM set_config('enable_seqscan', 'off', true);
+	CREATE TEMP TABLE rs_ix AS SELECT k, (SELECT count(*) FROM rs WHERE id = k) AS c FROM rc_keys;
+	PERFORM set_config('enable_seqscan', 'on', true);
+	PERFORM set_config('enable_bitmapscan', 'off', true);
+	SELECT count(*) INTO bad FROM rs_ix i
+		JOIN (SELECT k, count(id) AS c FROM rc_keys LEFT JOIN rs ON id = k GROUP BY k) s USING (k)
+		WHERE i.c <> s.c;
+	PERFORM set_config('enable_bitmapscan', 'on', true);
+	DROP TABLE rs_ix;
+	RETURN bad;
+END
+$$;
+SELECT rc_uses_index('SELECT count(*) FROM rs WHERE id = 5') AS stage16_uses_index;
+SELECT rs_disagree() AS stage16_disagree;
+SELECT bloomskip_check('rs_id') AS stage16_check;
+
+DROP TABLE rc, rc_keys, rn, rn_needles, rs;
+DROP FUNCTION rc_recent(regclass), rc_disagree(), rc_uses_index(text), rn_like_disagree(),
+	rc_stage(regclass), rs_disagree();

@@ -54,6 +54,17 @@ ska_quiesce() {
 	sync
 }
 
+# ska_append_rounds LABEL BASELINE: SKA_APPEND_ROUNDS timed appends (ska_append
+# keeps the fastest), each deleted and vacuumed away, untimed
+ska_append_rounds() {
+	for _ in $(seq "$SKA_APPEND_ROUNDS"); do
+		ska_quiesce
+		echo "SELECT ska_append('$1', $SKA_ROWS, $SKA_APPEND, $2);" | ska_sql >/dev/null
+		echo "VACUUM ev;" | ska_sql
+		bench_shrink_back ev "$LOADED_PAGES"
+	done
+}
+
 # label|column|DDL of the index (none: no index, every column)
 ska_indexes() {
 	cat <<'EOF2'
@@ -88,12 +99,7 @@ echo "SELECT ska_oracle();" | ska_sql >/dev/null
 while IFS='|' read -r label col ddl; do
 	if [ -n "$ddl" ]; then
 		say "skiparray: $label: $SKA_APPEND appended events without an index (its baseline)"
-		for _ in $(seq "$SKA_APPEND_ROUNDS"); do
-			ska_quiesce
-			echo "SELECT ska_append('$label', $SKA_ROWS, $SKA_APPEND, true);" | ska_sql >/dev/null
-			echo "VACUUM ev;" | ska_sql
-			bench_shrink_back ev "$LOADED_PAGES"
-		done
+		ska_append_rounds "$label" true
 	fi
 	say "skiparray: $label: build"
 	if [ -n "$ddl" ]; then
@@ -109,12 +115,7 @@ while IFS='|' read -r label col ddl; do
 		echo "SELECT ska_measure('$label', NULL, $SKA_REPS);" | ska_sql >/dev/null
 	fi
 	say "skiparray: $label: $SKA_APPEND appended events"
-	for _ in $(seq "$SKA_APPEND_ROUNDS"); do
-		ska_quiesce
-		echo "SELECT ska_append('$label', $SKA_ROWS, $SKA_APPEND);" | ska_sql >/dev/null
-		echo "VACUUM ev;" | ska_sql
-		bench_shrink_back ev "$LOADED_PAGES"
-	done
+	ska_append_rounds "$label" false
 	[ -z "$ddl" ] || echo "DROP INDEX ev_ix;" | ska_sql
 done < <(ska_indexes)
 T_END=$(date +%s)

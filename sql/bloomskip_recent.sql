@@ -27,19 +27,20 @@ LANGUAGE sql AS $$
 		16777216::int8 * get_byte(p, 2699)
 	FROM pg_read_binary_file(pg_relation_filepath(ix), 0, 8192) p
 $$;
--- keys whose count through the index differs from the sequential scan's
+-- keys whose count through the index on tab's id differs from the
+-- sequential scan's
 CREATE TABLE rc_keys (k int8);
-CREATE FUNCTION rc_disagree() RETURNS bigint LANGUAGE plpgsql AS $$
+CREATE FUNCTION rc_disagree(tab regclass DEFAULT 'rc') RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
 	bad bigint;
 BEGIN
 	PERFORM set_config('enable_seqscan', 'off', true);
-	CREATE TEMP TABLE rc_ix AS SELECT k, (SELECT count(*) FROM rc WHERE id = k) AS c FROM rc_keys;
+	EXECUTE format('CREATE TEMP TABLE rc_ix AS SELECT k, (SELECT count(*) FROM %s WHERE id = k) AS c FROM rc_keys', tab);
 	PERFORM set_config('enable_seqscan', 'on', true);
 	PERFORM set_config('enable_bitmapscan', 'off', true);
-	SELECT count(*) INTO bad FROM rc_ix i
-		JOIN (SELECT k, count(id) AS c FROM rc_keys LEFT JOIN rc ON id = k GROUP BY k) s USING (k)
-		WHERE i.c <> s.c;
+	EXECUTE format('SELECT count(*) FROM rc_ix i
+		JOIN (SELECT k, count(id) AS c FROM rc_keys LEFT JOIN %s ON id = k GROUP BY k) s USING (k)
+		WHERE i.c <> s.c', tab) INTO bad;
 	PERFORM set_config('enable_bitmapscan', 'on', true);
 	DROP TABLE rc_ix;
 	RETURN bad;
@@ -163,26 +164,10 @@ INSERT INTO rs SELECT g, md5(g::text) FROM generate_series(200001, 300000) g;
 INSERT INTO rs SELECT g, md5(g::text) FROM generate_series(300001, 400000) g;
 SELECT staged_ranges BETWEEN 1 AND 16 AS staged, summarized_ranges > 100 AS sliced
 FROM bloomskip_info('rs_id');
-CREATE FUNCTION rs_disagree() RETURNS bigint LANGUAGE plpgsql AS $$
-DECLARE
-	bad bigint;
-BEGIN
-	PERFORM set_config('enable_seqscan', 'off', true);
-	CREATE TEMP TABLE rs_ix AS SELECT k, (SELECT count(*) FROM rs WHERE id = k) AS c FROM rc_keys;
-	PERFORM set_config('enable_seqscan', 'on', true);
-	PERFORM set_config('enable_bitmapscan', 'off', true);
-	SELECT count(*) INTO bad FROM rs_ix i
-		JOIN (SELECT k, count(id) AS c FROM rc_keys LEFT JOIN rs ON id = k GROUP BY k) s USING (k)
-		WHERE i.c <> s.c;
-	PERFORM set_config('enable_bitmapscan', 'on', true);
-	DROP TABLE rs_ix;
-	RETURN bad;
-END
-$$;
 SELECT rc_uses_index('SELECT count(*) FROM rs WHERE id = 5') AS stage16_uses_index;
-SELECT rs_disagree() AS stage16_disagree;
+SELECT rc_disagree('rs') AS stage16_disagree;
 SELECT bloomskip_check('rs_id') AS stage16_check;
 
+DROP FUNCTION rc_recent(regclass), rc_disagree(regclass), rc_uses_index(text), rn_like_disagree(),
+	rc_stage(regclass);
 DROP TABLE rc, rc_keys, rn, rn_needles, rs;
-DROP FUNCTION rc_recent(regclass), rc_disagree(), rc_uses_index(text), rn_like_disagree(),
-	rc_stage(regclass), rs_disagree();

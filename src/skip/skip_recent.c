@@ -255,32 +255,32 @@ skip_recent_create(Relation index, SkipMeta *meta, uint32 cap, uint64 first)
 	UnlockPage(index, SKIP_EXTEND_LOCK, ExclusiveLock);
 }
 
-/* What skip_recent_columns copies: the window's first n ranges' columns. */
+/*
+ * What skip_recent_columns copies: the window's first n ranges' columns,
+ * the ring's columns [c0, c0 + n1) then [0, n - n1).
+ */
 typedef struct SkipRecentCopy
 {
-	const SkipMeta *meta;
-	uint8	   *rows;			/* m rows of (n + 7) / 8 bytes */
+	uint8	   *rows;			/* m rows of stride bytes */
 	Size		stride;
 	uint32		n;
+	uint32		c0;				/* the column of the window's first range */
+	uint32		n1;				/* columns before the ring wraps */
 } SkipRecentCopy;
 
 /*
  * skip_each_row's visitor: a row of the ring, from its window's first
- * column on (the column of first_range, i below), into the unrotated row:
- * bit i for range first_range + i.
+ * column on, into the unrotated row: bit i for range first_range + i.
  */
 static void
 skip_recent_copy_row(uint64 row, const uint8 *bytes, void *arg)
 {
 	SkipRecentCopy *rc = (SkipRecentCopy *) arg;
-	const SkipSegment *t = &rc->meta->recent;
-	uint32		c0 = skip_recent_column(rc->meta, t->first_range);
-	uint32		n1 = Min(rc->n, t->capacity - c0);
 	uint8	   *dst = rc->rows + row * rc->stride;
 
-	bloom_or_bit_run(dst, 0, bytes, c0, n1, true);
-	if (n1 < rc->n)
-		bloom_or_bit_run(dst, n1, bytes, 0, rc->n - n1, true);
+	bloom_or_bit_run(dst, 0, bytes, rc->c0, rc->n1, true);
+	if (rc->n1 < rc->n)
+		bloom_or_bit_run(dst, rc->n1, bytes, 0, rc->n - rc->n1, true);
 }
 
 /*
@@ -294,9 +294,10 @@ skip_recent_columns(Relation index, const SkipMeta *meta, uint32 n)
 	SkipRecentCopy rc;
 	SkipColumns cols;
 
-	rc.meta = meta;
 	rc.n = n;
 	rc.stride = Max((n + 7) / 8, 1);
+	rc.c0 = skip_recent_column(meta, meta->recent.first_range);
+	rc.n1 = Min(n, meta->recent.capacity - rc.c0);
 	rc.rows = palloc0((Size) meta->nbits * rc.stride);
 	skip_each_row(index, meta, &meta->recent, skip_recent_copy_row, &rc);
 	cols.rows = rc.rows;

@@ -33,6 +33,7 @@
 #include "common/hashfn.h"
 #include "lib/ilist.h"
 #include "libpq/pqformat.h"
+#include "miscadmin.h"
 #include "nodes/primnodes.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -254,6 +255,119 @@ bloom_from_datum_any(Datum d)
 	if (why != NULL)
 		bloom_raise(ERRCODE_DATA_CORRUPTED, "invalid bloom filter value", why);
 	return f;
+}
+
+/* ---- comparison of stored values ----------------------------------------- */
+
+/*
+ * The order of filters by their parameters: the first differing of
+ * version, layout, scheme, hashes, seed, size, collation and element
+ * family; 0 when all are the same.  Only header fields are read, so a and b
+ * may be bare headers (bloom_datum_header).
+ */
+static int
+bloom_compare_params(const BloomFilter *a, const BloomFilter *b)
+{
+	int			c;
+
+#define BLOOM_CMP_FIELD(x) \
+	if (a->x != b->x) \
+		return a->x < b->x ? -1 : 1
+	BLOOM_CMP_FIELD(version);
+	BLOOM_CMP_FIELD(layout);
+	BLOOM_CMP_FIELD(scheme);
+	BLOOM_CMP_FIELD(nhashes);
+	BLOOM_CMP_FIELD(seed);
+	BLOOM_CMP_FIELD(nbits);
+	BLOOM_CMP_FIELD(collfp);
+#undef BLOOM_CMP_FIELD
+	c = memcmp(a->family, b->family, BLOOM_FAMILY_LEN);
+	return (c > 0) - (c < 0);
+}
+
+/*
+ * Total order on filters, consistent with equality: same parameters and
+ * same bits are equal (the item counter and flags are ignored); otherwise
+ * the parameters decide (bloom_compare_params), then the bits as bytes.
+ * For the btree and hash operator classes (sorting, count(DISTINCT f));
+ * the order means nothing beyond that.
+ */
+int
+bloom_compare(const BloomFilter *a, const BloomFilter *b)
+{
+	int			c = bloom_compare_params(a, b);
+
+	for (size_t off = 0; c == 0 && off < BLOOM_DATA_BYTES(a); off += BLOOM_POLL_BYTES)
+	{
+		CHECK_FOR_INTERRUPTS();
+		c = memcmp((const char *) a->words + off, (const char *) b->words + off,
+				   Min(BLOOM_POLL_BYTES, BLOOM_DATA_BYTES(a) - off));
+		c = (c > 0) - (c < 0);
+	}
+	return c;
+}
+
+/*
+ * Copy the header of the filter datum d into *hdr, reading a slice of the
+ * first bytes only when d is toasted: one toast chunk, not the bit array.
+ * False when d is too short to hold a header or its shape is not one a
+ * filter can have; the caller then reads the whole value, whose check
+ * reports why.  hdr's length word is the slice's, not the value's.
+ */
+static bool
+bloom_datum_header(Datum d, BloomFilter *hdr)
+{
+	struct varlena *p = (struct varlena *) DatumGetPointer(d);
+	struct varlena *slice = p;
+	bool		ok;
+
+	if (VARATT_IS_EXTENDED(p))
+		slice = PG_DETOAST_DATUM_SLICE(d, 0, BLOOM_HEADER_SIZE - VARHDRSZ);
+	ok = VARSIZE(slice) >= BLOOM_HEADER_SIZE;
+	if (ok)
+		memcpy(hdr, slice, BLOOM_HEADER_SIZE);
+	if (slice != p)
+		pfree(slice);
+	return ok && bloom_check_shape(hdr) == NULL;
+}
+
+/* pfree f, a filter read from datum d, if reading it made a copy */
+void
+bloom_free_copy(void *f, Datum d)
+{
+	if ((Pointer) f != DatumGetPointer(d))
+		pfree(f);
+}
+
+/*
+ * bloom_compare of two stored datums of kind, in bounded memory: what the
+ * btree and hash support and the equality operators call once per
+ * comparison, in contexts PostgreSQL resets only at the end of a sort or a
+ * hash build.  The headers are read first, from a slice, and decide
+ * whenever the parameters differ; otherwise both values are read whole,
+ * compared and freed before returning, so a sort of any number of stored
+ * filters holds at most two of them at a time.  Only kinds read without an
+ * upgrade qualify: the headers compared must be those bloom_compare sees.
+ */
+int
+bloom_datum_compare(Datum a, Datum b, BloomKind kind)
+{
+	BloomFilter ha,
+				hb;
+	BloomFilter *fa,
+			   *fb;
+	int			c;
+
+	Assert(bloom_kind_ops(kind)->upgrade == NULL);
+	if (bloom_datum_header(a, &ha) && bloom_datum_header(b, &hb) &&
+		(c = bloom_compare_params(&ha, &hb)) != 0)
+		return c;
+	fa = bloom_from_datum_kind(a, kind);
+	fb = bloom_from_datum_kind(b, kind);
+	c = bloom_compare(fa, fb);
+	bloom_free_copy(fa, a);
+	bloom_free_copy(fb, b);
+	return c;
 }
 
 /* ---- text and binary input ------------------------------------------------ */

@@ -48,6 +48,9 @@ extern void *bloom_from_datum_kind(Datum d, BloomKind kind);
 extern void bloom_check_stored_size(const BloomFilter *f, Size size,
 									BloomKind kind);
 extern BloomFilter *bloom_from_datum_any(Datum d);
+extern void bloom_free_copy(void *f, Datum d);
+extern int	bloom_compare(const BloomFilter *a, const BloomFilter *b);
+extern int	bloom_datum_compare(Datum a, Datum b, BloomKind kind);
 extern const char *bloom_header_reason(const void *d, size_t size);
 extern BloomElementFields bloom_header_fields(void *f);
 extern const char *bloom_kind_reason(const void *f, size_t size,

@@ -494,88 +494,51 @@ bloom_intersect(PG_FUNCTION_ARGS)
 }
 
 /*
- * Total order on filters, consistent with equality: same parameters and
- * same bits are equal (the item counter and flags are ignored); otherwise
- * the first differing of version, layout, scheme, hashes, seed, size,
- * collation, element family, then the bits as bytes.  For the btree
- * operator class (sorting, count(DISTINCT f)); the order means nothing
- * beyond that.
+ * The comparison operators and btree support read their arguments through
+ * bloom_datum_compare: headers first, then the bits, nothing kept, since
+ * sorts and hash builds call them in contexts reset only at their end.
  */
-int
-bloom_compare(const BloomFilter *a, const BloomFilter *b)
-{
-	const uint64 chunk = 1024 * 1024;
-	int			c;
-
-#define BLOOM_CMP_FIELD(x) \
-	if (a->x != b->x) \
-		return a->x < b->x ? -1 : 1
-	BLOOM_CMP_FIELD(version);
-	BLOOM_CMP_FIELD(layout);
-	BLOOM_CMP_FIELD(scheme);
-	BLOOM_CMP_FIELD(nhashes);
-	BLOOM_CMP_FIELD(seed);
-	BLOOM_CMP_FIELD(nbits);
-	BLOOM_CMP_FIELD(collfp);
-#undef BLOOM_CMP_FIELD
-	if ((c = memcmp(a->family, b->family, BLOOM_FAMILY_LEN)) != 0)
-		return c < 0 ? -1 : 1;
-	for (uint64 off = 0; off < BLOOM_DATA_BYTES(a); off += chunk)
-	{
-		CHECK_FOR_INTERRUPTS();
-		c = memcmp((const char *) a->words + off, (const char *) b->words + off,
-				   Min(chunk, BLOOM_DATA_BYTES(a) - off));
-		if (c != 0)
-			return c < 0 ? -1 : 1;
-	}
-	return 0;
-}
-
-/* Same parameters and same bits (the item counter and flags are ignored). */
-static bool
-bloom_equal(const BloomFilter *a, const BloomFilter *b)
-{
-	return bloom_compare(a, b) == 0;
-}
+#define BLOOM_CMP_ARGS() \
+	bloom_datum_compare(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1), BLOOM_KIND_PLAIN)
 
 /* bloom_cmp(bloom, bloom) -> integer: btree support function 1 */
 PG_FUNCTION_INFO_V1(bloom_cmp);
 Datum
 bloom_cmp(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_INT32(bloom_compare(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1)));
+	PG_RETURN_INT32(BLOOM_CMP_ARGS());
 }
 
 PG_FUNCTION_INFO_V1(bloom_lt);
 Datum
 bloom_lt(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(bloom_compare(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1)) < 0);
+	PG_RETURN_BOOL(BLOOM_CMP_ARGS() < 0);
 }
 
 PG_FUNCTION_INFO_V1(bloom_le);
 Datum
 bloom_le(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(bloom_compare(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1)) <= 0);
+	PG_RETURN_BOOL(BLOOM_CMP_ARGS() <= 0);
 }
 
 PG_FUNCTION_INFO_V1(bloom_gt);
 Datum
 bloom_gt(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(bloom_compare(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1)) > 0);
+	PG_RETURN_BOOL(BLOOM_CMP_ARGS() > 0);
 }
 
 PG_FUNCTION_INFO_V1(bloom_ge);
 Datum
 bloom_ge(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(bloom_compare(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1)) >= 0);
+	PG_RETURN_BOOL(BLOOM_CMP_ARGS() >= 0);
 }
 
 /*
- * Hash of everything bloom_equal compares (hash operator class support):
+ * Hash of everything bloom_compare compares (hash operator class support):
  * the parameters, the element family and collation, and the bits, which
  * are hashed in chunks so a cancel is seen within a 256 MiB filter.
  */
@@ -606,7 +569,11 @@ PG_FUNCTION_INFO_V1(bloom_hash_value);
 Datum
 bloom_hash_value(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_INT32((int32) bloom_value_hash(PG_GETARG_BLOOM_P(0), 0));
+	BloomFilter *f = PG_GETARG_BLOOM_P(0);
+	uint64		h = bloom_value_hash(f, 0);
+
+	bloom_free_copy(f, PG_GETARG_DATUM(0));	/* a hash build's context lives long */
+	PG_RETURN_INT32((int32) h);
 }
 
 /* bloom_hash_value_extended(bloom, bigint) -> bigint: hash support function 2 */
@@ -614,22 +581,25 @@ PG_FUNCTION_INFO_V1(bloom_hash_value_extended);
 Datum
 bloom_hash_value_extended(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_INT64((int64) bloom_value_hash(PG_GETARG_BLOOM_P(0),
-											 (uint64) PG_GETARG_INT64(1)));
+	BloomFilter *f = PG_GETARG_BLOOM_P(0);
+	uint64		h = bloom_value_hash(f, (uint64) PG_GETARG_INT64(1));
+
+	bloom_free_copy(f, PG_GETARG_DATUM(0));
+	PG_RETURN_INT64((int64) h);
 }
 
 PG_FUNCTION_INFO_V1(bloom_eq);
 Datum
 bloom_eq(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(bloom_equal(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1)));
+	PG_RETURN_BOOL(BLOOM_CMP_ARGS() == 0);
 }
 
 PG_FUNCTION_INFO_V1(bloom_ne);
 Datum
 bloom_ne(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(!bloom_equal(PG_GETARG_BLOOM_P(0), PG_GETARG_BLOOM_P(1)));
+	PG_RETURN_BOOL(BLOOM_CMP_ARGS() != 0);
 }
 
 /*

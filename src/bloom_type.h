@@ -27,7 +27,6 @@ extern BloomFilter *bloom_combine(const BloomFilter *a, const BloomFilter *b,
 								  bool is_union);
 extern uint32 bloom_result_flags(const BloomFilter *a, const BloomFilter *b);
 extern bool bloom_differ_in_size_only(const BloomFilter *a, const BloomFilter *b);
-extern int	bloom_compare(const BloomFilter *a, const BloomFilter *b);
 extern BloomFilter *bloom_folded(const BloomFilter *f, uint64 factor);
 extern BloomSizing bloom_sizing_checked(int64 capacity, double fpr, int layout,
 									   bool pow2);

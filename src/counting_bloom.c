@@ -87,14 +87,16 @@ PG_FUNCTION_INFO_V1(counting_bloom_eq);
 Datum
 counting_bloom_eq(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(bloom_compare(COUNTING_ARG(0), COUNTING_ARG(1)) == 0);
+	PG_RETURN_BOOL(bloom_datum_compare(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1),
+									   BLOOM_KIND_COUNTING) == 0);
 }
 
 PG_FUNCTION_INFO_V1(counting_bloom_ne);
 Datum
 counting_bloom_ne(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(bloom_compare(COUNTING_ARG(0), COUNTING_ARG(1)) != 0);
+	PG_RETURN_BOOL(bloom_datum_compare(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1),
+									   BLOOM_KIND_COUNTING) != 0);
 }
 
 /*

@@ -476,33 +476,54 @@ scalable_bloom_from_bytea(PG_FUNCTION_ARGS)
 static bool
 scalable_equal(const ScalableFilter *a, const ScalableFilter *b)
 {
-	bytea	   *wa = bloom_wire_bytea(scalable_portable_copy(a));
-	bytea	   *wb = bloom_wire_bytea(scalable_portable_copy(b));
+	BloomFilter *pa = scalable_portable_copy(a);
+	BloomFilter *pb = scalable_portable_copy(b);
+	bytea	   *wa = bloom_wire_bytea(pa);
+	bytea	   *wb = bloom_wire_bytea(pb);
 	Size		len = VARSIZE(wa);
+	bool		equal = len == VARSIZE(wb);
 
-	if (len != VARSIZE(wb))
-		return false;
-	for (Size off = VARHDRSZ; off < len; off += BLOOM_POLL_BYTES)
+	pfree(pa);
+	pfree(pb);
+	for (Size off = VARHDRSZ; equal && off < len; off += BLOOM_POLL_BYTES)
 	{
 		CHECK_FOR_INTERRUPTS();
-		if (memcmp((char *) wa + off, (char *) wb + off, Min(BLOOM_POLL_BYTES, len - off)) != 0)
-			return false;
+		equal = memcmp((char *) wa + off, (char *) wb + off, Min(BLOOM_POLL_BYTES, len - off)) == 0;
 	}
-	return true;
+	pfree(wa);
+	pfree(wb);
+	return equal;
+}
+
+/*
+ * scalable_equal of the two arguments, freeing what was read: = and <> are
+ * called once per comparison, in contexts a join or a scan may keep for
+ * many rows.
+ */
+static bool
+scalable_args_equal(FunctionCallInfo fcinfo)
+{
+	ScalableFilter *a = scalable_arg(fcinfo, 0);
+	ScalableFilter *b = scalable_arg(fcinfo, 1);
+	bool		equal = scalable_equal(a, b);
+
+	bloom_free_copy(a, PG_GETARG_DATUM(0));
+	bloom_free_copy(b, PG_GETARG_DATUM(1));
+	return equal;
 }
 
 PG_FUNCTION_INFO_V1(scalable_bloom_eq);
 Datum
 scalable_bloom_eq(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(scalable_equal(scalable_arg(fcinfo, 0), scalable_arg(fcinfo, 1)));
+	PG_RETURN_BOOL(scalable_args_equal(fcinfo));
 }
 
 PG_FUNCTION_INFO_V1(scalable_bloom_ne);
 Datum
 scalable_bloom_ne(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(!scalable_equal(scalable_arg(fcinfo, 0), scalable_arg(fcinfo, 1)));
+	PG_RETURN_BOOL(!scalable_args_equal(fcinfo));
 }
 
 /* ---- SQL functions ------------------------------------------------------ */

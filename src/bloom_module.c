@@ -50,7 +50,8 @@ static bool bloom_lookahead_unused = false;
 /*
  * Settings users do not tune: switches that turn a speed-up off so that a
  * test can compare its answers with the plain path (bloomset.fast_hash,
- * bloomset.sliced_reads), and the retired bloomset.lookahead.  They can
+ * bloomset.sliced_reads, and bloom_scan.c's bloomset.batched_probe), and
+ * the retired bloomset.lookahead.  They can
  * still be SET and SHOWn by name, but are not listed by SHOW ALL or
  * pg_settings, nor written into postgresql.conf.sample.
  */

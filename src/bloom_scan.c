@@ -761,7 +761,8 @@ bloom_scan_init(void)
 	DefineCustomBoolVariable("bloomset.batched_probe",
 							 "Probe the rows of a scan in batches, overlapping the filter's cache misses.",
 							 "A scan whose condition probes a filter that is constant for the scan (a constant, a parameter, a sub-select's result) is run by a BloomProbe node that hashes a batch of rows and then tests them back to back.  Answers never depend on it.",
-							 &bloom_batched_probe, true, PGC_USERSET, 0,
+							 &bloom_batched_probe, true, PGC_USERSET,
+							 GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE,	/* a test switch */
 							 NULL, NULL, NULL);
 	RegisterCustomScanMethods(&bloom_plan_methods);
 	bloom_prev_pathlist = set_rel_pathlist_hook;

@@ -191,6 +191,21 @@ bloom_sizing_checked(int64 capacity, double fpr, int layout, bool pow2)
 }
 
 /*
+ * The layout a new counting filter for capacity items at rate fpr gets:
+ * what counting_bloom_empty and counting_bloom_agg build and bloom_params
+ * advises for "counting".  Layout 2 while the installed version is older
+ * than the blocked counting filters (a database builds what its installed
+ * version builds), else bloom_choose_counting_layout.
+ */
+int
+bloom_counting_layout_for(int64 capacity, double fpr)
+{
+	if (bloom_installed_version() < BLOOM_VERSION_COUNTING_BLOCKED)
+		return BLOOM_LAYOUT_COUNTING;
+	return bloom_choose_counting_layout(capacity, fpr);
+}
+
+/*
  * The header of an empty filter for capacity items at rate fpr, in the
  * layout bloomset chooses for that rate (see bloom_sizing_checked).
  */
@@ -611,8 +626,10 @@ Datum
 bloom_estimate_card(PG_FUNCTION_ARGS)
 {
 	BloomFilter *f = PG_GETARG_BLOOM_P(0);
+	double		card = bloom_estimate_distinct(f);
 
-	PG_RETURN_FLOAT8(bloom_estimate_distinct(f));
+	bloom_warn_saturated(f, bloom_popcount(f), card);
+	PG_RETURN_FLOAT8(card);
 }
 
 /*
@@ -720,6 +737,38 @@ bloom_full_report(FunctionCallInfo fcinfo, const char *what_kind, double rate,
 					 " (reported once per statement)" : "")));
 }
 
+/*
+ * Warn that an estimate from the fill of f (bits_set of its bits) says
+ * little: from BLOOM_SATURATED_FILL on, one set bit more or less moves it
+ * by hundreds of items, a filter with every bit set only says it holds at
+ * least about that many, and probes answer true for nearly every value.
+ * The answer is still returned: a warning in both of bloomset.full_filter's
+ * reporting modes (an estimate is read from stored filters; a query over
+ * many of them should not fail for one sized too small), once per
+ * statement as bloom_full_report's, none when the setting is off.
+ */
+#define BLOOM_SATURATED_FILL	0.99
+
+void
+bloom_warn_saturated(const BloomFilter *f, uint64 bits_set, double estimate)
+{
+	double		fill = (double) bits_set / (double) f->nbits;
+
+	if (fill < BLOOM_SATURATED_FILL || !bloom_full_check_wanted())
+		return;
+	if (bloom_full_filter_action == BLOOM_FULL_WARNING)
+		bloom_warned_statement = bloom_statement_id;
+	ereport(WARNING,
+			(errcode(ERRCODE_WARNING),
+			 errmsg("the bloom filter is saturated: %.1f%% of its %llu bits are set",
+					100.0 * fill, (unsigned long long) f->nbits),
+			 errdetail("At this fill the estimate of %.0f distinct items can be far below the items added, and the filter answers true for almost every value.",
+					   estimate),
+			 errhint("Size a filter for the items it will hold: bloom_params(capacity, fpr) shows the size, bloom_agg(x) sizes itself. bloomset.full_filter = off silences this%s.",
+					 bloom_full_filter_action == BLOOM_FULL_WARNING ?
+					 " (reported once per statement)" : "")));
+}
+
 /* The full-filter check of a bloom filter f (counting_bloom.c and scalable_bloom.c check theirs). */
 void
 bloom_check_full(const BloomFilter *f, FunctionCallInfo fcinfo)
@@ -779,6 +828,9 @@ bloom_params(PG_FUNCTION_ARGS)
 		char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(2));
 
 		layout = bloom_layout_from_name(name);
+		/* "counting" is the counting filter this database builds */
+		if (layout == BLOOM_LAYOUT_COUNTING)
+			layout = bloom_counting_layout_for(capacity, fpr);
 		if (layout != BLOOM_LAYOUT_CLASSIC && layout != BLOOM_LAYOUT_BLOCKED &&
 			!bloom_layout_is_counting(layout))
 			ereport(ERROR,

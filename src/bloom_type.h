@@ -30,6 +30,9 @@ extern bool bloom_differ_in_size_only(const BloomFilter *a, const BloomFilter *b
 extern BloomFilter *bloom_folded(const BloomFilter *f, uint64 factor);
 extern BloomSizing bloom_sizing_checked(int64 capacity, double fpr, int layout,
 									   bool pow2);
+extern int	bloom_counting_layout_for(int64 capacity, double fpr);
+extern void bloom_warn_saturated(const BloomFilter *f, uint64 bits_set,
+								 double estimate);
 extern void bloom_sized_header(BloomFilter *hdr, int64 capacity, double fpr,
 							   bool pow2);
 extern void bloom_explicit_header(BloomFilter *hdr, int32 size_bytes,

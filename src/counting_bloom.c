@@ -100,26 +100,13 @@ counting_bloom_ne(PG_FUNCTION_ARGS)
 }
 
 /*
- * The layout of a new counting filter of capacity items at rate fpr:
- * blocked where the installed version builds it (see the file header) and
- * bloom_choose_counting_layout picks it, else layout 2.
- */
-static int
-counting_new_layout(int64 capacity, double fpr)
-{
-	if (bloom_installed_version() < BLOOM_VERSION_COUNTING_BLOCKED)
-		return BLOOM_LAYOUT_COUNTING;
-	return bloom_choose_counting_layout(capacity, fpr);
-}
-
-/*
  * An empty counting filter: the sizing of its layout's bloom filter, one
  * 4-bit counter per bit.
  */
 static BloomFilter *
 counting_new(int64 capacity, double fpr)
 {
-	int			layout = counting_new_layout(capacity, fpr);
+	int			layout = bloom_counting_layout_for(capacity, fpr);
 	BloomSizing s = bloom_sizing_checked(capacity, fpr, layout, false);
 	BloomFilter *f = bloom_alloc(layout, s.nhashes, s.nbits, 0);
 
@@ -457,8 +444,11 @@ Datum
 counting_bloom_estimate_card(PG_FUNCTION_ARGS)
 {
 	BloomFilter *f = counting_classic(COUNTING_ARG(0));
+	uint64		set = bloom_popcount(f);
+	double		card = bloom_estimate_items(f, set);
 
-	PG_RETURN_FLOAT8(bloom_estimate_items(f, bloom_popcount(f)));
+	bloom_warn_saturated(f, set, card);
+	PG_RETURN_FLOAT8(card);
 }
 
 /* counting_bloom_scheme(counting_bloom) -> integer: the hashing scheme. */

@@ -289,6 +289,7 @@ typedef struct SkipQuery
 	int			clausecap;
 	int		   *clause_end;
 	bool		clause_dropped; /* the open clause has an empty alternative */
+	bool		matches_none;	/* no row can satisfy the value (skip_query_none) */
 } SkipQuery;
 
 /*
@@ -405,6 +406,7 @@ extern void skip_query_init(SkipQuery *q, MemoryContext cxt);
 extern void skip_query_key(void *q, uint64 h);
 extern void skip_query_end_alt(SkipQuery *q);
 extern void skip_query_end_clause(SkipQuery *q);
+extern void skip_query_none(SkipQuery *q);
 extern void skip_keys_push(void *arg, uint64 h);
 
 /* skip_ngram.c: the n-gram classes */

@@ -23,8 +23,9 @@
  *
  * A query value asks:
  *	 @> q, = q: every non-NULL element of q, one clause each (a row must
- *		hold them all).  A NULL element of q makes @> false for every row,
- *		which only reads more ranges than needed here.
+ *		hold them all).  A NULL element of q makes @> false for every row
+ *		(skip_query_none: the scan reads nothing).  Not so for =, under
+ *		which NULL elements equal each other.
  *	 && q: one clause, one alternative per non-NULL element (a row holds one).
  *	 <@ q: nothing: a row holding a subset of q (the empty array included)
  *		may hold none of q's elements, so every range is read.
@@ -162,8 +163,14 @@ skip_array_query(const SkipKeyInfo *ki, int attno, const SkipMeta *meta, uint64 
 		return false;
 	switch (strategy)
 	{
-		case SKIP_STRATEGY_EQUAL:
 		case SKIP_STRATEGY_CONTAINS:
+			if (array_contains_nulls(arr))
+			{
+				skip_query_none(q);
+				return true;
+			}
+			/* FALLTHROUGH */
+		case SKIP_STRATEGY_EQUAL:
 			skip_array_each_key(&ki->ti[attno], meta, seed, arr, skip_array_clause, q);
 			return true;
 		case SKIP_STRATEGY_OVERLAP:

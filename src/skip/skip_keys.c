@@ -164,7 +164,7 @@ skip_query_build(const SkipKeyInfo *ki, const SkipMeta *meta, int attno,
 	if (!ops->query(ki, attno, meta, skip_column_seed(meta, attno), strategy,
 					collation, ti, value, q))
 		return false;
-	return q->nclauses > 0;
+	return q->matches_none || q->nclauses > 0;
 }
 
 /* The family and collation fingerprint a range's filter of column attno carries. */

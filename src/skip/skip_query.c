@@ -105,6 +105,16 @@ skip_query_end_alt(SkipQuery *q)
 }
 
 /*
+ * The value asks for what no row holds (@> an array with a NULL element):
+ * the scan key then matches no row, as a NULL argument does.
+ */
+void
+skip_query_none(SkipQuery *q)
+{
+	q->matches_none = true;
+}
+
+/*
  * Close the open clause; a clause with no alternative, or with one that
  * holds everywhere, asks nothing and is dropped.
  */

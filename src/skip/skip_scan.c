@@ -154,7 +154,8 @@ skip_clause_hashes(const SkipQuery *q, int c, SkipKeyHashes *kh)
  * clause of a value, ANDed.  The elements of an = ANY array are ORed: each
  * gives its first clause (implied by all of them), all in one entry; an
  * element that asks nothing makes the key match every range.  False if
- * the key matches no row (a NULL, or an array without non-NULL elements).
+ * the key matches no row (a NULL, an array without non-NULL elements, or
+ * a value no row can satisfy: skip_query_none).
  * A strategy the column's class does not serve, or a value its class
  * cannot answer, matches every range.
  */
@@ -214,6 +215,12 @@ skip_key_hashes(IndexScanDesc scan, const SkipMeta *meta, int i, SkipKeyList *l)
 			/* this value may be in every range, and so may the key */
 			skip_keylist_add(l, attno)->n = -1;
 			return true;
+		}
+		if (q.matches_none)
+		{
+			if (!(sk->sk_flags & SK_SEARCHARRAY))
+				return false;
+			continue;			/* as a NULL element of = ANY */
 		}
 		if (!(sk->sk_flags & SK_SEARCHARRAY))
 		{

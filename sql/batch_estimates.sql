@@ -52,6 +52,17 @@ FROM (SELECT a | b AS u FROM est WHERE n = 1000000 AND overlap = 0.5 OFFSET 0) s
 SELECT bloom_maybe_subset(small, big) AS subset_smaller_size, bloom_maybe_subset(big, small) AS superset
 FROM (SELECT (SELECT bloom_agg(x) FROM generate_series(1, 100) x) AS small,
              (SELECT bloom_agg(x) FROM generate_series(1, 100000) x) AS big) s;
+-- across very different sizes the larger filter is folded to the smaller
+-- one's size, where it may fill up: then no set can be told apart from a
+-- subset and the answer is true ("maybe"), never a false "no"; filters
+-- built with the same capacity and rate keep the check sharp
+SELECT bloom_may_be_subset(small, big_other) AS disjoint_across_sizes,
+       (bloom_info(bloom_fold(big_other, ((bloom_info(big_other)).bits / (bloom_info(small)).bits)::int))).fill_ratio > 0.99 AS folded_full,
+       bloom_may_be_subset(small_sized, big_sized) AS disjoint_same_size
+FROM (SELECT (SELECT bloom_agg(x) FROM generate_series(1, 100) x) AS small,
+             (SELECT bloom_agg(x) FROM generate_series(200001, 300000) x) AS big_other,
+             (SELECT bloom_agg(x, 100000, 0.01) FROM generate_series(1, 100) x) AS small_sized,
+             (SELECT bloom_agg(x, 100000, 0.01) FROM generate_series(200001, 300000) x) AS big_sized) s;
 
 -- shrink: the smallest fold that keeps the rate; never a false negative
 CREATE TEMP TABLE sh AS SELECT bloom_agg(x, 5000000, 0.01) AS f FROM generate_series(1, 100000) x;

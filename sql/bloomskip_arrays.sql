@@ -196,6 +196,13 @@ SELECT arr_pages('tags @> ''{4242}''') = arr_range_pages(true, '{4242}') AS rare
 	arr_pages('tags @> ''{4242, 2}''') = arr_pages('tags @> ''{4242}''') AS common_adds_none,
 	arr_pages('tags && ''{4242, 4243, 9999}''') = arr_range_pages(false, '{4242, 4243, 9999}') AS any_of_three;
 SELECT (arr_diff('pl', 'pl_tags', 'tags @> ''{4242, 2}''')).*, (arr_diff('pl', 'pl_tags', 'tags && ''{4242, 4243, 9999}''')).*;
+-- @> an array with a NULL element is false for every row (NULL equals
+-- nothing): the scan reads no page, not even the open tail's
+INSERT INTO pl VALUES (0, '{1, NULL}');
+SELECT arr_pages('tags @> ''{4242, NULL}''') AS null_pages, arr_pages('tags @> ''{NULL}''') AS only_null_pages,
+	arr_pages('tags @> ''{4242}''') > 0 AS without_null_reads;
+SELECT (arr_diff('pl', 'pl_tags', 'tags @> ''{NULL}''')).*, (arr_diff('pl', 'pl_tags', 'tags @> ''{1, NULL}''')).*,
+	(arr_diff('pl', 'pl_tags', 'tags = ''{1, NULL}''')).*;
 DROP FUNCTION arr_pages(text);
 DROP FUNCTION arr_range_pages(boolean, int[]);
 DROP TABLE pl;

@@ -81,6 +81,12 @@ SELECT counting_bloom_agg(x, 10, 0.01) IS NOT NULL AS empty_input_gives_filter F
 -- counting layout; bloom_params sizes both
 SELECT layout, hashes, bits FROM bloom_params(100000, 0.01, 'blockcounting');
 SELECT layout, hashes, bits FROM bloom_params(100000, 0.01, 'counting');
+-- "counting" advises what counting_bloom_empty builds for that capacity
+-- and rate, whichever of the two layouts that is
+SELECT c.rate, p.layout, p.bytes = i.bytes AS same_bytes, p.hashes = i.hashes AS same_hashes
+FROM (VALUES (0.01), (0.001), (0.0001)) c(rate),
+     LATERAL bloom_params(1000000, c.rate, 'counting') p,
+     LATERAL counting_bloom_info(counting_bloom_empty(1000000, c.rate)) i;
 SELECT split_part(counting_bloom_empty(1000, 0.01)::text, ' ', 2) AS at_1pct,
        split_part(counting_bloom_empty(1000, 0.001)::text, ' ', 2) AS at_01pct,
        split_part(counting_bloom_empty(1000, 0.0001)::text, ' ', 2) AS at_001pct;

@@ -39,3 +39,13 @@ FROM (VALUES (10000::bigint), (1000000), (10000000)) c(capacity),
 SELECT bytes FROM bloom_params(1000000, 0.01) p WHERE bytes = length(bloom_to_bytea(bloom_empty(1000000, 0.01))) - 68 + 72;
 -- beyond the 256 MiB limit: an error before any allocation
 SELECT * FROM bloom_params(200000000, 0.0001);
+
+-- a saturated filter's estimate says little: bloom_card warns (once per
+-- statement, as bloomset.full_filter's reports) and still answers
+SELECT bloom_card(bloom_add_all(bloom_empty(32, 3, 0), array(SELECT generate_series(1, 100000)))) < 1000 AS far_below_items;
+SELECT round(bloom_card(counting_bloom_agg(x, 10, 0.01))) > 0 AS counting_answers FROM generate_series(1, 10000) x;
+SET bloomset.full_filter = off;
+SELECT bloom_card(bloom_add_all(bloom_empty(32, 3, 0), array(SELECT generate_series(1, 100000)))) > 0 AS silenced;
+RESET bloomset.full_filter;
+-- a filter filled to its design rate is not saturated: no warning
+SELECT bloom_card(f) BETWEEN 900 AND 1100 AS at_capacity FROM (SELECT bloom_agg(x, 1000, 0.01) AS f FROM generate_series(1, 1000) x) s;

@@ -77,4 +77,8 @@ extern bool bloom_index_build_next(BloomIndexBuild *b, int32 *seg, int32 *blk,
 								   ArrayType **ids, bytea **bits);
 extern bool bloom_index_build_header(BloomIndexBuild *b, BloomFilter *hdr);
 
+/* findex_lookup.c: a lookup's keys, hashed as the filters hash them */
+extern int	bloom_index_hash_keys(FunctionCallInfo fcinfo, BloomFilter *hdr,
+								  bool many, uint64 **h);
+
 #endif							/* BLOOM_FINDEX_H */

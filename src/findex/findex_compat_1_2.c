@@ -269,67 +269,38 @@ bloom_index_probe_array(const BloomFilter *hdr, const uint64 *h, int nkeys)
 }
 
 /*
- * bloom_index_probe(header bytea, key anycompatible) -> int8[]: the
- * probe of key (see bloom_index_probe_array) against the index whose
- * header is given; no key when no filter had an element added yet.  The
- * key is converted as bloom_contains converts it (bloom_call_value).
+ * The probe (see bloom_index_probe_array) of argument 1 -- one key, or
+ * when many the non-null elements of an array -- against the index whose
+ * header is argument 0: no key when no filter had an element added yet.
+ * Keys are hashed as the 1.3 lookups hash them (bloom_index_hash_keys).
  */
+static Datum
+bloom_index_probe_keys(FunctionCallInfo fcinfo, bool many)
+{
+	BloomFilter hdr;
+	uint64	   *h = NULL;
+	int			nh = 0;
+
+	bloom_index_header_of(NULL, PG_GETARG_BYTEA_PP(0), &hdr);
+	if (hdr.family[0] != '\0')
+		nh = bloom_index_hash_keys(fcinfo, &hdr, many, &h);
+	PG_RETURN_ARRAYTYPE_P(bloom_index_probe_array(&hdr, h, nh));
+}
+
+/* bloom_index_probe(header bytea, key anycompatible) -> int8[] */
 PG_FUNCTION_INFO_V1(bloom_index_probe);
 Datum
 bloom_index_probe(PG_FUNCTION_ARGS)
 {
-	BloomFilter hdr;
-	BloomTypeInfo *ti;
-	Datum		value;
-	uint64		h[BLOOM_KEY_MAX_HASHES];
-	int			nh;
-
-	bloom_index_header_of(NULL, PG_GETARG_BYTEA_PP(0), &hdr);
-	if (hdr.family[0] == '\0')
-		PG_RETURN_ARRAYTYPE_P(bloom_index_probe_array(&hdr, NULL, 0));
-	ti = bloom_call_value(fcinfo, 1, hdr.family, &hdr.collfp, hdr.scheme, &value);
-	/* a key of several hashes (bloom_key_hashes) matches where any does */
-	nh = bloom_key_hashes(ti, value, hdr.seed, hdr.scheme, h);
-	PG_RETURN_ARRAYTYPE_P(bloom_index_probe_array(&hdr, h, nh));
+	return bloom_index_probe_keys(fcinfo, false);
 }
 
-/*
- * bloom_index_probe_any(header bytea, keys anycompatiblearray) -> int8[]:
- * the probe of the array's non-null elements (converted as
- * bloom_contains_any converts them).
- */
+/* bloom_index_probe_any(header bytea, keys anycompatiblearray) -> int8[] */
 PG_FUNCTION_INFO_V1(bloom_index_probe_any);
 Datum
 bloom_index_probe_any(PG_FUNCTION_ARGS)
 {
-	BloomFilter hdr;
-	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
-	BloomTypeInfo *ti;
-	BloomConversion *conv;
-	Datum	   *values;
-	bool	   *nulls;
-	int			n,
-				nh = 0;
-	int16		typlen;
-	bool		typbyval;
-	char		typalign;
-	uint64	   *h;
-
-	bloom_index_header_of(NULL, PG_GETARG_BYTEA_PP(0), &hdr);
-	get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
-	deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
-					  &values, &nulls, &n);
-	h = palloc(sizeof(uint64) * BLOOM_KEY_MAX_HASHES * Max(n, 1));
-	if (hdr.family[0] != '\0')
-	{
-		conv = bloom_call_elements(fcinfo, ARR_ELEMTYPE(arr), hdr.family, &hdr.collfp, hdr.scheme,
-								   false, &ti);
-		for (int i = 0; i < n; i++)
-			if (!nulls[i])
-				nh += bloom_key_hashes(ti, conv ? bloom_convert(conv, values[i]) : values[i],
-									   hdr.seed, hdr.scheme, h + nh);
-	}
-	PG_RETURN_ARRAYTYPE_P(bloom_index_probe_array(&hdr, h, nh));
+	return bloom_index_probe_keys(fcinfo, true);
 }
 
 /*

@@ -334,7 +334,7 @@ bloom_index_hit_ids(BloomIndexTable *t, BloomIndexHits *hits, ReturnSetInfo *rsi
  * key, or an array of keys when many), into *h; their number.  Converted as
  * bloom_contains converts them, under the caller's search_path.
  */
-static int
+int
 bloom_index_hash_keys(FunctionCallInfo fcinfo, BloomFilter *hdr, bool many, uint64 **h)
 {
 	ArrayType  *arr;

@@ -77,18 +77,6 @@ skip_jsonb_init(SkipKeyInfo *ki, Relation index, int attno, bytea *opts)
 {
 }
 
-/* MurmurHash3's 64-bit finalizer: the pair key from its two parts. */
-static inline uint64
-skip_jsonb_fmix(uint64 h)
-{
-	h ^= h >> 33;
-	h *= UINT64CONST(0xFF51AFD7ED558CCD);
-	h ^= h >> 33;
-	h *= UINT64CONST(0xC4CEB9FE1A85EC53);
-	h ^= h >> 33;
-	return h;
-}
-
 /* A scalar's hash under jsonb equality (see the header comment). */
 static uint64
 skip_jsonb_scalar(const JsonbValue *v, uint64 seed)
@@ -104,9 +92,9 @@ skip_jsonb_scalar(const JsonbValue *v, uint64 seed)
 													  NumericGetDatum(v->val.numeric),
 													  UInt64GetDatum(s)));
 		case jbvBool:
-			return skip_jsonb_fmix(s ^ (v->val.boolean ? SKIP_JSONB_TRUE : SKIP_JSONB_FALSE));
+			return bloom_mix64(s ^ (v->val.boolean ? SKIP_JSONB_TRUE : SKIP_JSONB_FALSE));
 		default:				/* jbvNull */
-			return skip_jsonb_fmix(s ^ SKIP_JSONB_NULL);
+			return bloom_mix64(s ^ SKIP_JSONB_NULL);
 	}
 }
 
@@ -128,7 +116,7 @@ skip_jsonb_walk(Jsonb *jb, uint64 seed, int want, void (*emit) (void *arg, uint6
 	uint64		key = 0;		/* the path of the last key's value */
 	bool		after_key = false;
 
-	path[0] = skip_jsonb_fmix(seed ^ SKIP_JSONB_PATH_TAG);
+	path[0] = bloom_mix64(seed ^ SKIP_JSONB_PATH_TAG);
 	while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
 	{
 		switch (tok)
@@ -157,7 +145,7 @@ skip_jsonb_walk(Jsonb *jb, uint64 seed, int want, void (*emit) (void *arg, uint6
 					v.type == jbvString && ++n)
 					emit(arg, bloom_hash_bytes(v.val.string.val, v.val.string.len, seed));
 				if ((want & SKIP_JSONB_PAIRS) && ++n)
-					emit(arg, skip_jsonb_fmix(hash_combine64(tok == WJB_VALUE ? key : path[depth],
+					emit(arg, bloom_mix64(hash_combine64(tok == WJB_VALUE ? key : path[depth],
 															 skip_jsonb_scalar(&v, seed))));
 				after_key = false;
 				if (n % SKIP_JSONB_CHECK_EVERY == 0)

@@ -438,6 +438,10 @@ SQL
 	compare_check "hash join on f" 3000 "SET enable_mergejoin = off; SET enable_nestloop = off;" \
 		"SELECT count(*) FROM rows_bf a JOIN stored_bf b USING (f)"
 	compare_check "ORDER BY f::bytea" 3000 "" "SELECT count(*) FROM (SELECT f::bytea FROM rows_bf ORDER BY 1) s"
+	# per-row probes, estimates and casts run in per-row contexts: bounded too
+	compare_check "bloom_contains per row" 3000 "" "SELECT count(*) FROM rows_bf WHERE bloom_contains(f, 5)"
+	compare_check "bloom_card and ::text per row" 3000 "" \
+		"SELECT count(*) FILTER (WHERE bloom_card(f) > 900 AND length(f::text) > 500000) FROM rows_bf"
 	compare_check "ORDER BY counting_bloom::bytea" 3000 "" \
 		"SELECT count(*) FROM (SELECT c::bytea FROM rows_cb ORDER BY 1) s"
 	compare_check "counting_bloom = in a nested loop" 1 "" \

@@ -79,6 +79,7 @@
  *-------------------------------------------------------------------------
  */
 #include "bloom_agg.h"
+#include "bloom_hashset.h"
 #include "bloom_datum.h"
 #include "bloom_hash.h"
 #include "bloom_type.h"
@@ -118,19 +119,6 @@ typedef struct BloomHashQueue
 	uint64		h[BLOOM_QUEUE_LEN];
 } BloomHashQueue;
 
-/*
- * An exact set of 64-bit element hashes (open addressing, 0 marks a free
- * slot, the hash 0 kept aside), with each hash's multiplicity if counted.
- */
-typedef struct BloomHashSet
-{
-	uint64	   *slots;
-	uint8	   *mult;			/* counted: multiplicity of each slot's hash */
-	uint32		nslots;
-	uint32		nused;
-	bool		has_zero;		/* hash value 0 is in the set */
-	uint8		zero_mult;
-} BloomHashSet;
 
 /*
  * The sizing arguments of an aggregate call (capacity and rate, or size,
@@ -179,187 +167,6 @@ struct BloomAggState
 	uint64		keyh[BLOOM_KEY_MAX_HASHES]; /* a row's key hashes (Parquet) */
 	BloomHashQueue queue;
 };
-
-/* ---- the exact hash set ----------------------------------------------- */
-
-static void bloom_hashset_add(BloomHashSet *s, uint64 h, int n);
-
-/* An empty set in cxt (keeping multiplicities if counted). */
-static void
-bloom_hashset_init(BloomHashSet *s, MemoryContext cxt, bool counted)
-{
-	memset(s, 0, sizeof(*s));
-	s->nslots = 16;
-	s->slots = MemoryContextAllocZero(cxt, s->nslots * sizeof(uint64));
-	if (counted)
-		s->mult = MemoryContextAllocZero(cxt, s->nslots);
-}
-
-/* Release the slots (the set is empty and unusable until initialised). */
-static void
-bloom_hashset_free(BloomHashSet *s)
-{
-	if (s->slots)
-		pfree(s->slots);
-	if (s->mult)
-		pfree(s->mult);
-	memset(s, 0, sizeof(*s));
-}
-
-/* Double the hash table. */
-static void
-bloom_hashset_grow(BloomHashSet *s)
-{
-	BloomHashSet old = *s;
-	MemoryContext cxt = GetMemoryChunkContext(old.slots);
-
-	s->nslots *= 2;
-	s->slots = MemoryContextAllocZero(cxt, (Size) s->nslots * sizeof(uint64));
-	s->mult = old.mult ? MemoryContextAllocZero(cxt, s->nslots) : NULL;
-	s->nused = 0;
-	for (uint32 i = 0; i < old.nslots; i++)
-		if (old.slots[i] != 0)
-			bloom_hashset_add(s, old.slots[i], old.mult ? old.mult[i] : 1);
-	pfree(old.slots);
-	if (old.mult)
-		pfree(old.mult);
-}
-
-/* Raise a multiplicity by n, saturating where a counter does. */
-static inline void
-bloom_mult_add(uint8 *m, int n)
-{
-	*m = (uint8) Min((int) *m + n, BLOOM_COUNTER_MAX);
-}
-
-/* Add h, n times (hashes are already mixed, so low bits index well). */
-static void
-bloom_hashset_add(BloomHashSet *s, uint64 h, int n)
-{
-	uint32		mask = s->nslots - 1;
-	uint32		i = (uint32) h & mask;
-
-	if (h == 0)
-	{
-		s->has_zero = true;
-		bloom_mult_add(&s->zero_mult, n);
-		return;
-	}
-	while (s->slots[i] != 0 && s->slots[i] != h)
-		i = (i + 1) & mask;
-	if (s->mult)
-		bloom_mult_add(&s->mult[i], n);
-	if (s->slots[i] == h)
-		return;
-	s->slots[i] = h;
-	if (++s->nused * 2 > s->nslots)
-		bloom_hashset_grow(s);
-}
-
-/* Distinct hashes in the set. */
-static uint64
-bloom_hashset_count(const BloomHashSet *s)
-{
-	return (uint64) s->nused + (s->has_zero ? 1 : 0);
-}
-
-/*
- * Iterate: *pos starts at 0; each call stores the next hash in *h and its
- * multiplicity (1 if not counted) in *mult and returns true, or returns
- * false at the end.
- */
-static bool
-bloom_hashset_next(const BloomHashSet *s, uint64 *pos, uint64 *h, int *mult)
-{
-	if (*pos == 0)
-	{
-		*pos = 1;
-		if (s->has_zero)
-		{
-			*h = 0;
-			*mult = s->mult ? s->zero_mult : 1;
-			return true;
-		}
-	}
-	while (*pos - 1 < s->nslots)
-	{
-		uint64		i = (*pos)++ - 1;
-
-		if (((*pos) & 0xFFFFF) == 0)
-			CHECK_FOR_INTERRUPTS();
-		if (s->slots[i] != 0)
-		{
-			*h = s->slots[i];
-			*mult = s->mult ? s->mult[i] : 1;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* A copy of src's slots in cxt, as dst. */
-static void
-bloom_hashset_copy(BloomHashSet *dst, const BloomHashSet *src, MemoryContext cxt)
-{
-	*dst = *src;
-	dst->slots = MemoryContextAlloc(cxt, (Size) src->nslots * sizeof(uint64));
-	memcpy(dst->slots, src->slots, (Size) src->nslots * sizeof(uint64));
-	if (src->mult)
-	{
-		dst->mult = MemoryContextAlloc(cxt, src->nslots);
-		memcpy(dst->mult, src->mult, src->nslots);
-	}
-}
-
-/*
- * Append the set to buf: the count (4 bytes), then the hashes (8 each,
- * followed by the multiplicity, 1 byte, if counted).
- */
-static void
-bloom_hashset_send(StringInfo buf, const BloomHashSet *s)
-{
-	uint64		pos = 0,
-				h;
-	int			m;
-
-	pq_sendint32(buf, (uint32) bloom_hashset_count(s));
-	while (bloom_hashset_next(s, &pos, &h, &m))
-	{
-		pq_sendint64(buf, h);
-		if (s->mult)
-			pq_sendbyte(buf, m);
-	}
-}
-
-/*
- * Read a set written by bloom_hashset_send from the rest of buf into s (an
- * empty set; left empty unless build); the reason it is malformed, or NULL.
- * Without build the bytes are only checked, as they are with it: the set's
- * table adds nothing a value could get wrong (a repeated hash is one).
- */
-static const char *
-bloom_hashset_recv(BloomHashSet *s, StringInfo buf, uint32 max, bool build)
-{
-	int			each = s->mult ? 9 : 8;
-	uint32		count;
-
-	if (buf->len - buf->cursor < 4)
-		return "the hash count is truncated";
-	count = pq_getmsgint(buf, 4);
-	if (count > max || (uint64) (buf->len - buf->cursor) != (uint64) count * each)
-		return "the number of hashes does not match the length";
-	for (uint32 i = 0; i < count; i++)
-	{
-		uint64		h = (uint64) pq_getmsgint64(buf);
-		int			m = s->mult ? pq_getmsgbyte(buf) : 1;
-
-		if (m < 1 || m > BLOOM_COUNTER_MAX)
-			return "a multiplicity is out of range";
-		if (build)
-			bloom_hashset_add(s, h, m);
-	}
-	return NULL;
-}
 
 /*
  * Insert every hash of s (as often as its multiplicity) into the kind's

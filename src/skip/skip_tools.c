@@ -468,6 +468,7 @@ skip_check_begin(SkipCheckState *cs, Relation index, Relation heap)
 									  (Size) cs->room * (cs->meta.nbits / 8));
 	cs->range = UINT64_MAX;
 	cs->heap_pages = RelationGetNumberOfBlocks(heap);
+	cs->next_tenth = (cs->heap_pages + 9) / 10;
 	cs->last_notice = GetCurrentTimestamp();
 	cs->tmpcxt = AllocSetContextCreate(CurrentMemoryContext, "bloomskip check",
 									   ALLOCSET_DEFAULT_SIZES);

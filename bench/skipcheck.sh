@@ -171,6 +171,9 @@ SETTINGS=$(bench_settings)
 	echo "- PostgreSQL $(echo 'SHOW server_version' | skc_q); after: bloomset $BUILD_REV${SKC_BEFORE:+; before: bloomset $B_REV, a second cluster configured alike}; configuration: $BENCH_CONFIG ($SETTINGS)"
 	echo "- tables of $SKC_ROWS rows: $TABLES; indexes with default options"
 	echo "- goal: bloomskip_check within 2x CREATE INDEX (check / build <= 2)"
+	if [ -n "$SKC_BEFORE" ]; then
+		echo "- before ($B_REV) is timed on the $SKC_BROWS-row tables only: it reads k index pages, each checksummed, for every key of every row; this tree is timed on both sizes"
+	fi
 	echo
 	echo "| class | bloomset | rows | index size | build s | check s | check rows/s | check / build | keys missing |"
 	echo "|---|---|---|---|---|---|---|---|---|"

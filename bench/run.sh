@@ -44,7 +44,11 @@
 #              BENCH_GROUPS=skiptext bash bench/run.sh; skiparray -- bloomskip's
 #              array and jsonb classes against GIN (own report,
 #              bench/results/skiparray-latest.md, see bench/skiparray.sh:
-#              BENCH_GROUPS=skiparray bash bench/run.sh).
+#              BENCH_GROUPS=skiparray bash bench/run.sh); skipcheck --
+#              bloomskip_check against CREATE INDEX for every class (own
+#              report, bench/results/skipcheck-latest.md, see
+#              bench/skipcheck.sh: BENCH_GROUPS=skipcheck bash bench/run.sh;
+#              BENCH_SKIPCHECK_BEFORE=<revision> times that revision too).
 # Progress goes to stderr; the report to stdout and the file.
 set -euo pipefail
 
@@ -65,7 +69,8 @@ case "$N" in ''|*[!0-9]*) echo "usage: bench/run.sh [rows]" >&2; exit 2 ;; esac
 #   skiparray  bloomskip's array and jsonb classes against GIN
 #   skiptext   bloomskip's text-search classes against pg_trgm and tsvector GIN
 #   skipngram  bloomskip's n-gram class
-for group in skipam skiparray skiptext skipngram; do
+#   skipcheck  bloomskip_check against CREATE INDEX, per class
+for group in skipam skiparray skiptext skipngram skipcheck; do
 	[[ " ${BENCH_GROUPS:-} " == *" $group "* ]] || continue
 	env "${group^^}_CMDLINE=$CMDLINE" bash "$BENCH_DIR/$group.sh"
 	BENCH_GROUPS=$(echo " $BENCH_GROUPS " | sed -e "s/ $group / /g" -e 's/^ *//' -e 's/ *$//')

@@ -17,6 +17,7 @@
 #include "bloom_type.h"
 #include "counting_bloom.h"
 #include "scalable_bloom.h"
+#include "skip/skip.h"
 
 #include <limits.h>
 
@@ -188,6 +189,7 @@ _PG_init(void)
 							 bloom_full_filter_options, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	bloom_scan_init();
+	skip_tools_init();
 	DefineCustomStringVariable("bloomset.simd",
 							   "The CPU kernels in use (portable, popcnt or avx2).",
 							   NULL, &bloom_simd_setting, bloom_cpu_path(),

@@ -482,16 +482,14 @@ extern void skip_clear_segment_columns(Relation index, const SkipMeta *meta,
 typedef void (*SkipRowFn) (uint64 row, const uint8 *bytes, void *arg);
 extern void skip_each_row(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 						  SkipRowFn fn, void *arg);
-extern bool skip_column_has(Relation index, const SkipMeta *meta, const SkipSegment *seg,
-							uint64 col, const uint64 *pos, int np);
 
 /* skip_recent.c */
 extern bool skip_recent_covers(const SkipMeta *meta, uint64 range);
 extern bool skip_recent_overlaps(const SkipMeta *meta, uint64 lo, uint64 hi);
 extern void skip_recent_fold(const SkipMeta *meta, const uint8 *cols, uint8 *dst,
 						   uint64 dst_first, uint64 dst_end);
-extern bool skip_recent_has(Relation index, const SkipMeta *meta, uint64 range,
-						  const uint64 *pos, int np);
+extern const uint8 *skip_recent_filter(const SkipMeta *meta, uint8 *const *cols,
+									   uint64 range);
 extern uint8 **skip_recent_filters(Relation index, const SkipMeta *meta);
 extern void skip_recent_into_staged(Relation index, const SkipMeta *meta, SkipStaged *st);
 extern void skip_recent_flush(Relation index, SkipMeta *meta);
@@ -513,8 +511,6 @@ extern void skip_rescan(IndexScanDesc scan, ScanKey keys, int nkeys,
 						ScanKey orderbys, int norderbys);
 extern int64 skip_getbitmap(IndexScanDesc scan, TIDBitmap *tbm);
 extern void skip_endscan(IndexScanDesc scan);
-extern bool skip_range_has(Relation index, const SkipMeta *meta, const SkipStaged *st,
-						   uint64 range, uint64 h);
 
 /* skip_vacuum.c */
 extern IndexBulkDeleteResult *skip_bulkdelete(IndexVacuumInfo *info,
@@ -533,6 +529,7 @@ typedef struct SkipFill
 	int64		outgrown;		/* ranges whose rate is over twice the target */
 } SkipFill;
 extern void skip_fill(Relation index, const SkipMeta *meta, SkipFill *fill);
+extern void skip_tools_init(void);
 
 /* skip_cost.c */
 extern void skip_costestimate(PlannerInfo *root, IndexPath *path,

@@ -120,15 +120,15 @@ skip_recent_fold(const SkipMeta *meta, const uint8 *cols, uint8 *dst,
 }
 
 /*
- * Does the recent segment hold every position of pos[0 .. np) for range
- * (one skip_recent_covers)?
+ * range's column of the recent segment in cols (skip_recent_filters' copy),
+ * or NULL where the segment has none for range (or there is no copy).
  */
-bool
-skip_recent_has(Relation index, const SkipMeta *meta, uint64 range,
-				const uint64 *pos, int np)
+const uint8 *
+skip_recent_filter(const SkipMeta *meta, uint8 *const *cols, uint64 range)
 {
-	return skip_recent_covers(meta, range) &&
-		skip_column_has(index, meta, &meta->recent, skip_recent_column(meta, range), pos, np);
+	if (cols == NULL || !skip_recent_covers(meta, range))
+		return NULL;
+	return cols[skip_recent_column(meta, range)];
 }
 
 /* What skip_recent_filters collects: m bits per column, or NULL. */
@@ -202,7 +202,7 @@ skip_recent_into_staged(Relation index, const SkipMeta *meta, SkipStaged *st)
 	for (uint64 r = lo; r < hi; r++)
 	{
 		const uint8 *staged = skip_staged_bits(st, r);
-		const uint8 *col = skip_recent_covers(meta, r) ? cols[skip_recent_column(meta, r)] : NULL;
+		const uint8 *col = skip_recent_filter(meta, cols, r);
 
 		if (staged == NULL && col == NULL)
 			continue;

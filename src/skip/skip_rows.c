@@ -260,33 +260,6 @@ skip_clear_segment_columns(Relation index, const SkipMeta *meta, const SkipSegme
 }
 
 /*
- * Are positions pos[0 .. np) all set in column col of segment seg (a
- * segment of meta's directory, or its recent segment)?
- */
-bool
-skip_column_has(Relation index, const SkipMeta *meta, const SkipSegment *seg,
-				uint64 col, const uint64 *pos, int np)
-{
-	for (int q = 0; q < np; q++)
-	{
-		BlockNumber blk;
-		Size		off;
-		Buffer		buf;
-		bool		set;
-
-		skip_row_location(seg, pos[q], &blk, &off);
-		buf = ReadBuffer(index, blk);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		skip_check_rows_page(index, meta, seg, BufferGetPage(buf), blk);
-		set = (((uint8 *) BufferGetPage(buf))[off + col / 8] >> (col % 8)) & 1;
-		UnlockReleaseBuffer(buf);
-		if (!set)
-			return false;
-	}
-	return true;
-}
-
-/*
  * Call fn(row, bytes, arg) for every row of segment seg (bytes: its
  * capacity / 8 bytes, bit c for column c), page by page in block order,
  * each page checked and share-locked while its rows are visited: the

@@ -488,24 +488,3 @@ skip_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	/* as BRIN: an approximate row count, pages times ten */
 	return added * 10;
 }
-
-/*
- * May range's filter hold hash h?  For bloomskip_check: what a scan reads,
- * in its order: its staged filter (st, read before), its column of the
- * recent segment, or its segment's rows.
- */
-bool
-skip_range_has(Relation index, const SkipMeta *meta, const SkipStaged *st,
-			   uint64 range, uint64 h)
-{
-	const SkipSegment *seg = skip_segment_of(meta, range);
-	uint64		pos[BLOOM_MAX_POSITIONS];
-	int			np = skip_positions(meta, h, pos);
-	const uint8 *staged = skip_staged_bits(st, range);
-
-	if (staged && skip_bits_have(staged, pos, np))
-		return true;
-	if (skip_recent_has(index, meta, range, pos, np))
-		return true;
-	return skip_column_has(index, meta, seg, range - seg->first_range, pos, np);
-}

@@ -14,6 +14,7 @@
  */
 #include "skip.h"
 
+#include <limits.h>
 #include <math.h>
 
 #include "access/relation.h"
@@ -25,8 +26,10 @@
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
 #include "utils/acl.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
+#include "utils/timestamp.h"
 
 /* Open relid, which must be a bloomskip index whose table the user may read. */
 static Relation
@@ -226,15 +229,60 @@ bloomskip_info(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), v, nulls)));
 }
 
+/*
+ * bloomskip_check.  It walks the table in block order under an MVCC
+ * snapshot (taken before the metapage is read), as a build does, and tests
+ * each live row's keys against its range's filters held in memory: the
+ * range's staged filter and its column of the recent segment (read once,
+ * at the start, in the order a scan reads them: metapage, staging area,
+ * recent segment) and its column of its segment, read with the columns of
+ * the ranges after it, as many as maintenance_work_mem holds (a chunk).
+ * Each page of a segment is then read once per chunk, where testing a key
+ * page by page would read k pages per key.  A scan tests each of the three
+ * filters on its own (a row's keys all go to one of them), and so does the
+ * check: a key is found where one of them has all its bits, never where
+ * only their union has.
+ */
 typedef struct SkipCheckState
 {
+	Relation	index;
 	SkipMeta	meta;
 	SkipStaged	st;
+	uint8	  **recent;			/* skip_recent_filters, or NULL: none */
 	SkipKeyInfo ki;
+	/* the chunk: columns [c0, c1) of segment seg, m / 8 bytes each */
+	const SkipSegment *seg;
+	uint64		c0,
+				c1;
+	uint32		room;			/* columns cols holds */
+	uint8	   *cols;
+	uint64		range;			/* the range of the rows being tested */
+	/* progress: a NOTICE as the scan passes a tenth of the table's pages */
+	BlockNumber heap_pages;
+	BlockNumber next_tenth;
+	TimestampTz last_notice;
 	int64		rows;
 	int64		violations;
 	MemoryContext tmpcxt;
 } SkipCheckState;
+
+/*
+ * bloomset.check_progress_interval: the least time between two progress
+ * notices of bloomskip_check, in milliseconds (0: one at every tenth).
+ */
+static int	skip_check_progress_ms = 10000;
+
+/* _PG_init's part: bloomskip_check's setting. */
+void
+skip_tools_init(void)
+{
+	DefineCustomIntVariable("bloomset.check_progress_interval",
+							"Least time between two progress notices of bloomskip_check.",
+							"bloomskip_check reports its progress as it passes each tenth of the table's pages, at most once per interval; 0 reports every tenth (for tests).",
+							&skip_check_progress_ms, 10000, 0, INT_MAX,
+							PGC_USERSET, GUC_UNIT_MS | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE,
+							NULL, NULL, NULL);
+}
 
 /* Report the first row whose key the index misses. */
 static void
@@ -252,27 +300,148 @@ skip_report_violation(Relation index, SkipCheckState *cs, ItemPointer tid, int a
 			 errhint("REINDEX the index.")));
 }
 
+/*
+ * Columns a chunk holds: as many filters of m bits as maintenance_work_mem
+ * holds, a multiple of 8 (a chunk starts on a byte of the rows), at least
+ * 8, at most the widest segment's.
+ */
+static uint32
+skip_check_room(const SkipMeta *meta)
+{
+	uint64		budget = (uint64) maintenance_work_mem * 1024;
+	uint64		room = budget / (meta->nbits / 8) / 8 * 8;
+	uint32		widest = 8;
+
+	for (uint32 s = 0; s < meta->nsegments; s++)
+		widest = Max(widest, meta->segments[s].capacity);
+	return (uint32) Max(Min(room, (uint64) widest), 8);
+}
+
+/* skip_each_row's visitor: bit row of each chunk column set in bytes. */
+static void
+skip_check_take_row(uint64 row, const uint8 *bytes, void *arg)
+{
+	SkipCheckState *cs = (SkipCheckState *) arg;
+	Size		rowbytes = cs->meta.nbits / 8;
+	uint8		bit = (uint8) (1 << (row % 8));
+
+	/* c0 is a multiple of 8 and c1 <= the capacity: whole bytes of the row */
+	for (uint64 b = cs->c0 / 8; b < (cs->c1 + 7) / 8; b++)
+	{
+		for (uint8 v = bytes[b]; v; v &= v - 1)
+		{
+			uint64		c = b * 8 + pg_rightmost_one_pos32(v);
+
+			if (c < cs->c1)
+				cs->cols[(c - cs->c0) * rowbytes + row / 8] |= bit;
+		}
+	}
+}
+
+/*
+ * Read the chunk starting at range's column (rounded down to a byte): the
+ * columns of its segment up to the room, the segment's end or the last
+ * summarized range, whichever comes first.  Reads every page of the
+ * segment, each checked (skip_each_row, which checks for interrupts).
+ */
+static void
+skip_check_load_chunk(SkipCheckState *cs, uint64 range)
+{
+	const SkipSegment *seg = skip_segment_of(&cs->meta, range);
+	uint64		end = Min((uint64) seg->capacity, cs->meta.summarized - seg->first_range);
+
+	cs->seg = seg;
+	cs->c0 = (range - seg->first_range) / 8 * 8;
+	cs->c1 = Min(cs->c0 + cs->room, end);
+	memset(cs->cols, 0, (Size) (cs->c1 - cs->c0) * (cs->meta.nbits / 8));
+	skip_each_row(cs->index, &cs->meta, seg, skip_check_take_row, cs);
+}
+
+/* range's column of its segment, from the chunk (read first if need be). */
+static const uint8 *
+skip_check_column(SkipCheckState *cs, uint64 range)
+{
+	if (cs->seg == NULL || range < cs->seg->first_range + cs->c0 ||
+		range >= cs->seg->first_range + cs->c1)
+		skip_check_load_chunk(cs, range);
+	return cs->cols + (Size) (range - cs->seg->first_range - cs->c0) * (cs->meta.nbits / 8);
+}
+
+/*
+ * Does range's filter hold hash h, as a scan answers: all of its bits in
+ * range's staged filter, or in its column of the recent segment, or in its
+ * column of its segment.
+ */
+static bool
+skip_check_has(SkipCheckState *cs, uint64 range, uint64 h)
+{
+	uint64		pos[BLOOM_MAX_POSITIONS];
+	int			np = skip_positions(&cs->meta, h, pos);
+	const uint8 *staged = skip_staged_bits(&cs->st, range);
+	const uint8 *recent = skip_recent_filter(&cs->meta, cs->recent, range);
+
+	if (staged && skip_bits_have(staged, pos, np))
+		return true;
+	if (recent && skip_bits_have(recent, pos, np))
+		return true;
+	return skip_bits_have(skip_check_column(cs, range), pos, np);
+}
+
+/*
+ * A NOTICE of the check's progress when the scan, now at block blk, has
+ * passed the next tenth of the table's pages and the interval has gone by
+ * since the start or the last notice: at most ten per check, none for a
+ * check shorter than the interval.
+ */
+static void
+skip_check_progress(SkipCheckState *cs, BlockNumber blk)
+{
+	uint64		tenth;
+
+	if (blk < cs->next_tenth || blk >= cs->heap_pages)
+		return;				/* (past the end: pages added since the check began) */
+	tenth = (uint64) blk * 10 / cs->heap_pages;
+	cs->next_tenth = (BlockNumber) (((tenth + 1) * cs->heap_pages + 9) / 10);
+	if (!TimestampDifferenceExceeds(cs->last_notice, GetCurrentTimestamp(),
+									skip_check_progress_ms))
+		return;
+	cs->last_notice = GetCurrentTimestamp();
+	ereport(NOTICE,
+			(errmsg("bloomskip_check of index \"%s\": " UINT64_FORMAT " %% of the table read (%u of %u pages), " INT64_FORMAT " keys missing so far",
+					RelationGetRelationName(cs->index), tenth * 10, blk, cs->heap_pages,
+					cs->violations)));
+}
+
 /* table_index_build_scan's callback for bloomskip_check. */
 static void
 skip_check_callback(Relation index, ItemPointer tid, Datum *values,
 					bool *isnull, bool tupleIsAlive, void *state)
 {
 	SkipCheckState *cs = (SkipCheckState *) state;
-	uint64		range = ItemPointerGetBlockNumber(tid) / cs->meta.pages_per_range;
-	MemoryContext old = MemoryContextSwitchTo(cs->tmpcxt);
+	BlockNumber blk = ItemPointerGetBlockNumber(tid);
+	uint64		range = blk / cs->meta.pages_per_range;
+	MemoryContext old;
 
 	cs->rows++;
+	if (range >= cs->meta.summarized)
+		return;					/* open: every scan returns its pages */
+	if (range != cs->range)
+	{
+		/* a range at a time (the scan checks for interrupts per row too) */
+		CHECK_FOR_INTERRUPTS();
+		skip_check_progress(cs, blk);
+		cs->range = range;
+	}
+	old = MemoryContextSwitchTo(cs->tmpcxt);
 	for (int i = 0; i < cs->ki.natts; i++)
 	{
 		SkipKeyBuf	keys = {NULL, 0, 0, cs->tmpcxt};
 
 		if (isnull[i])
 			continue;
-		if (range >= cs->meta.summarized)
-			continue;			/* open: every scan returns its pages */
 		skip_value_keys(&cs->ki, &cs->meta, i, values[i], &keys);
 		for (int j = 0; j < keys.n; j++)
-			if (!skip_range_has(index, &cs->meta, &cs->st, range, keys.h[j]))
+			if (!skip_check_has(cs, range, keys.h[j]))
 			{
 				skip_report_violation(index, cs, tid, i, "A bit of the key is not set in its range.");
 				break;
@@ -280,6 +449,29 @@ skip_check_callback(Relation index, ItemPointer tid, Datum *values,
 	}
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(cs->tmpcxt);
+}
+
+/*
+ * What bloomskip_check reads before the table, in a scan's order:
+ * metapage, staging area, recent segment; and the chunk's memory.
+ */
+static void
+skip_check_begin(SkipCheckState *cs, Relation index, Relation heap)
+{
+	cs->index = index;
+	skip_read_meta(index, &cs->meta);
+	skip_stage_read(index, &cs->meta, &cs->st, false);
+	cs->recent = cs->meta.recent.capacity > 0 ? skip_recent_filters(index, &cs->meta) : NULL;
+	skip_keyinfo_init(&cs->ki, index, CurrentMemoryContext);
+	cs->room = skip_check_room(&cs->meta);
+	cs->cols = MemoryContextAllocHuge(CurrentMemoryContext,
+									  (Size) cs->room * (cs->meta.nbits / 8));
+	cs->range = UINT64_MAX;
+	cs->heap_pages = RelationGetNumberOfBlocks(heap);
+	cs->next_tenth = (cs->heap_pages + 9) / 10;
+	cs->last_notice = GetCurrentTimestamp();
+	cs->tmpcxt = AllocSetContextCreate(CurrentMemoryContext, "bloomskip check",
+									   ALLOCSET_DEFAULT_SIZES);
 }
 
 PG_FUNCTION_INFO_V1(bloomskip_check);
@@ -297,16 +489,22 @@ bloomskip_check(PG_FUNCTION_ARGS)
 	Relation	heap = table_open(index->rd_index->indrelid, AccessShareLock);
 	IndexInfo  *ii = BuildIndexInfo(index);
 	SkipCheckState *cs = palloc0(sizeof(SkipCheckState));
+	Snapshot	snapshot;
+	TableScanDesc scan;
 
 	skip_require_built(index, "bloomskip_check", false);
-	skip_read_meta(index, &cs->meta);
-	skip_stage_read(index, &cs->meta, &cs->st, false);
-	skip_keyinfo_init(&cs->ki, index, CurrentMemoryContext);
-	cs->tmpcxt = AllocSetContextCreate(CurrentMemoryContext, "bloomskip check",
-									   ALLOCSET_DEFAULT_SIZES);
-	/* an MVCC snapshot: the rows visible now, as amcheck's heapallindexed */
+	/*
+	 * An MVCC snapshot, as amcheck's heapallindexed: the rows visible now.
+	 * Taken before the index is read, so that every row it sees had its
+	 * bits written before the check reads them.
+	 */
+	snapshot = RegisterSnapshot(GetTransactionSnapshot());
+	skip_check_begin(cs, index, heap);
 	ii->ii_Concurrent = true;
-	table_index_build_scan(heap, index, ii, true, false, skip_check_callback, cs, NULL);
+	/* in block order from the first page (no synchronized scan): a chunk at a time */
+	scan = table_beginscan_strat(heap, snapshot, 0, NULL, true, false);
+	table_index_build_scan(heap, index, ii, true, false, skip_check_callback, cs, scan);
+	UnregisterSnapshot(snapshot);
 	ereport(NOTICE,
 			(errmsg("bloomskip_check checked the rows of the " UINT64_FORMAT " summarized ranges of index \"%s\"",
 					cs->meta.summarized, RelationGetRelationName(index)),

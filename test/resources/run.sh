@@ -726,6 +726,22 @@ cancel_check "bloom_agg(x, 200000000, 0.01) over 200 M streamed rows" \
 cancel_check "bloom_union_agg over 300 x 16 MiB filters x 20" \
 	"SELECT bloom_union_agg(f) IS NOT NULL FROM big16, generate_series(1, 20) r;"
 
+# bloomskip_check over 1 M lines of the n-gram class (about 70 keys a row):
+# a single call of several seconds, which must answer the timeout and the
+# cancel from inside its walk over the table (it checks for interrupts at
+# every range, the heap scan at every row, the segment reads at every page)
+psql_q <<'SQL'
+CREATE UNLOGGED TABLE skc (s text) WITH (autovacuum_enabled = off);
+INSERT INTO skc SELECT md5(g::text) || ' ' || md5((g * 7)::text) FROM generate_series(1, 1000000) g;
+CREATE INDEX skc_ng ON skc USING bloomskip (s text_ngram_bloomskip_ops);
+SQL
+timed skipcheck "SET client_min_messages = warning;" "SELECT bloomskip_check('skc_ng');"
+info "bloomskip_check over 1 M n-gram rows, no timeout: $(calc "$T_MS / 1000" 2) s (missing $T_OUT)"
+check "\"$T_OUT\" == \"0\"" "4 bloomskip_check over 1 M n-gram rows finds every key (missing $T_OUT)"
+timeout_check "bloomskip_check over 1 M n-gram rows" "SELECT bloomskip_check('skc_ng');"
+cancel_check "bloomskip_check over 1 M n-gram rows" "SELECT bloomskip_check('skc_ng');"
+psql_q -c "DROP TABLE skc;"
+
 # The largest filters: 256 MiB classic (2^31 bits), one item, as in
 #   bloom_empty(268435456, 7, 0) || 1
 # First as literal expressions (the statement builds its inputs: palloc0 +

@@ -524,7 +524,7 @@ extern void skip_rescan(IndexScanDesc scan, ScanKey keys, int nkeys,
 extern int64 skip_getbitmap(IndexScanDesc scan, TIDBitmap *tbm);
 extern void skip_endscan(IndexScanDesc scan);
 extern bool skip_range_has(Relation index, const SkipMeta *meta, const SkipStaged *st,
-						   uint64 range, uint64 h);
+						   uint64 range, uint64 h, const uint8 *column);
 
 /* skip_vacuum.c */
 extern IndexBulkDeleteResult *skip_bulkdelete(IndexVacuumInfo *info,

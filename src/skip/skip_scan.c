@@ -485,11 +485,12 @@ skip_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 /*
  * May range's filter hold hash h?  For bloomskip_check: what a scan reads,
  * in its order: its staged filter (st, read before), its column of the
- * recent segment, or its segment's rows.
+ * recent segment, or its segment's rows -- or column, those rows' bits of
+ * range as a filter's (bit p = row p), when the caller read them already.
  */
 bool
 skip_range_has(Relation index, const SkipMeta *meta, const SkipStaged *st,
-			   uint64 range, uint64 h)
+			   uint64 range, uint64 h, const uint8 *column)
 {
 	const SkipSegment *seg = skip_segment_of(meta, range);
 	uint64		pos[BLOOM_MAX_POSITIONS];
@@ -500,5 +501,7 @@ skip_range_has(Relation index, const SkipMeta *meta, const SkipStaged *st,
 		return true;
 	if (skip_recent_has(index, meta, range, pos, np))
 		return true;
+	if (column)
+		return skip_bits_have(column, pos, np);
 	return skip_column_has(index, meta, seg, range - seg->first_range, pos, np);
 }

@@ -234,6 +234,8 @@ typedef struct SkipCheckState
 	int64		rows;
 	int64		violations;
 	MemoryContext tmpcxt;
+	int64		col_range;		/* the range whose segment column is in col_bits, or -1 */
+	uint8	   *col_bits;		/* m bits */
 } SkipCheckState;
 
 /* Report the first row whose key the index misses. */
@@ -250,6 +252,29 @@ skip_report_violation(Relation index, SkipCheckState *cs, ItemPointer tid, int a
 					ItemPointerGetBlockNumber(tid), ItemPointerGetOffsetNumber(tid)),
 			 errdetail("%s", why),
 			 errhint("REINDEX the index.")));
+}
+
+static void skip_copy_column(Relation index, const SkipMeta *meta, const SkipSegment *seg,
+							 uint64 range, uint8 *bits);
+
+/*
+ * range's segment column as a filter's bits, read once while the heap scan
+ * is in the range (its rows come together, in block order): a key's
+ * positions are then tested in memory, not a page read each.  Bits are
+ * only ever set while a scan may count on them, and the column is read
+ * after the check's snapshot was taken, so it holds the bits of every row
+ * that snapshot sees, as reading them row by row would.
+ */
+static const uint8 *
+skip_check_column(Relation index, SkipCheckState *cs, uint64 range)
+{
+	if (cs->col_range != (int64) range)
+	{
+		memset(cs->col_bits, 0, cs->meta.nbits / 8);
+		skip_copy_column(index, &cs->meta, skip_segment_of(&cs->meta, range), range, cs->col_bits);
+		cs->col_range = (int64) range;
+	}
+	return cs->col_bits;
 }
 
 /* table_index_build_scan's callback for bloomskip_check. */
@@ -272,7 +297,8 @@ skip_check_callback(Relation index, ItemPointer tid, Datum *values,
 			continue;			/* open: every scan returns its pages */
 		skip_value_keys(&cs->ki, &cs->meta, i, values[i], &keys);
 		for (int j = 0; j < keys.n; j++)
-			if (!skip_range_has(index, &cs->meta, &cs->st, range, keys.h[j]))
+			if (!skip_range_has(index, &cs->meta, &cs->st, range, keys.h[j],
+								skip_check_column(index, cs, range)))
 			{
 				skip_report_violation(index, cs, tid, i, "A bit of the key is not set in its range.");
 				break;
@@ -304,6 +330,8 @@ bloomskip_check(PG_FUNCTION_ARGS)
 	skip_keyinfo_init(&cs->ki, index, CurrentMemoryContext);
 	cs->tmpcxt = AllocSetContextCreate(CurrentMemoryContext, "bloomskip check",
 									   ALLOCSET_DEFAULT_SIZES);
+	cs->col_range = -1;
+	cs->col_bits = palloc_extended(cs->meta.nbits / 8, MCXT_ALLOC_HUGE);
 	/* an MVCC snapshot: the rows visible now, as amcheck's heapallindexed */
 	ii->ii_Concurrent = true;
 	table_index_build_scan(heap, index, ii, true, false, skip_check_callback, cs, NULL);
@@ -334,12 +362,12 @@ skip_copy_row(uint64 row, const uint8 *bytes, void *arg)
 		cp->bits[row / 8] |= (uint8) (1 << (row % 8));
 }
 
-/* Copy range's bits of segment seg into the bit array of f (bit p = row p). */
+/* Copy range's bits of segment seg into the bit array bits (bit p = row p). */
 static void
 skip_copy_column(Relation index, const SkipMeta *meta, const SkipSegment *seg,
-				 uint64 range, BloomFilter *f)
+				 uint64 range, uint8 *bits)
 {
-	SkipCopy	cp = {range - seg->first_range, (uint8 *) f->words};
+	SkipCopy	cp = {range - seg->first_range, bits};
 
 	skip_each_row(index, meta, seg, skip_copy_row, &cp);
 }
@@ -376,7 +404,7 @@ skip_range_bits(Relation index, const SkipMeta *meta, uint64 range, BloomFilter 
 
 	skip_stage_read(index, meta, &st, false);
 	skip_recent_into_staged(index, meta, &st);
-	skip_copy_column(index, meta, skip_segment_of(meta, range), range, f);
+	skip_copy_column(index, meta, skip_segment_of(meta, range), range, (uint8 *) f->words);
 	staged = skip_staged_bits(&st, range);
 	for (uint32 b = 0; staged && b < meta->nbits / 8; b++)
 		((uint8 *) f->words)[b] |= staged[b];

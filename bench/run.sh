@@ -44,7 +44,13 @@
 #              BENCH_GROUPS=skiptext bash bench/run.sh; skiparray -- bloomskip's
 #              array and jsonb classes against GIN (own report,
 #              bench/results/skiparray-latest.md, see bench/skiparray.sh:
-#              BENCH_GROUPS=skiparray bash bench/run.sh).
+#              BENCH_GROUPS=skiparray bash bench/run.sh); skipconcurrent --
+#              CREATE INDEX CONCURRENTLY and REINDEX CONCURRENTLY of every
+#              bloomskip class against the plain builds on 1 M changelog
+#              lines and events (own report,
+#              bench/results/skipconcurrent-latest.md, see
+#              bench/skipconcurrent.sh: BENCH_GROUPS=skipconcurrent bash
+#              bench/run.sh).
 # Progress goes to stderr; the report to stdout and the file.
 set -euo pipefail
 
@@ -65,7 +71,8 @@ case "$N" in ''|*[!0-9]*) echo "usage: bench/run.sh [rows]" >&2; exit 2 ;; esac
 #   skiparray  bloomskip's array and jsonb classes against GIN
 #   skiptext   bloomskip's text-search classes against pg_trgm and tsvector GIN
 #   skipngram  bloomskip's n-gram class
-for group in skipam skiparray skiptext skipngram; do
+#   skipconcurrent  bloomskip's concurrent builds against plain ones
+for group in skipam skiparray skiptext skipngram skipconcurrent; do
 	[[ " ${BENCH_GROUPS:-} " == *" $group "* ]] || continue
 	env "${group^^}_CMDLINE=$CMDLINE" bash "$BENCH_DIR/$group.sh"
 	BENCH_GROUPS=$(echo " $BENCH_GROUPS " | sed -e "s/ $group / /g" -e 's/^ *//' -e 's/ *$//')

@@ -22,7 +22,9 @@
  * proof are in skip_utils.c).  Writing filters into segments is one
  * mechanism (skip_write_columns) for both: the filters are transposed
  * into rows (skip_columns_of_filters), and each page is changed once,
- * MAX_GENERIC_XLOG_PAGES pages a record.
+ * MAX_GENERIC_XLOG_PAGES pages a record.  The validation of a concurrent
+ * build reads the summarized ranges again the same way (skip_resummarize,
+ * called by skip_vacuum.c).
  *
  *-------------------------------------------------------------------------
  */

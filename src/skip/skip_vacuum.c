@@ -29,7 +29,7 @@
  * for the TIDs the index holds, then inserts every row its snapshot sees
  * whose TID was not reported, one aminsert at a time.  A range index holds
  * no TIDs: reporting none made every row of the table an insert of k bits
- * per key, page by page -- 30 times a plain build for n-grams, worse for
+ * per key, page by page -- tens of times a plain build for n-grams, more for
  * REINDEX CONCURRENTLY.  So the pass reads the summarized ranges again
  * from the heap and sets their keys' bits (skip_resummarize: a heap scan
  * and one visit of each segment page, as a summarizer does), and only then

@@ -261,9 +261,10 @@ static void skip_copy_column(Relation index, const SkipMeta *meta, const SkipSeg
  * range's segment column as a filter's bits, read once while the heap scan
  * is in the range (its rows come together, in block order): a key's
  * positions are then tested in memory, not a page read each.  Bits are
- * only ever set while a scan may count on them, and the column is read
- * after the check's snapshot was taken, so it holds the bits of every row
- * that snapshot sees, as reading them row by row would.
+ * only ever set while a scan may count on them, so a key found there is
+ * found by a scan.  A key not found there is looked up again as a scan
+ * reads it (skip_check_has): a merge of the recent segment may have moved
+ * the range's bits into the segment since the column was read.
  */
 static const uint8 *
 skip_check_column(Relation index, SkipCheckState *cs, uint64 range)
@@ -275,6 +276,15 @@ skip_check_column(Relation index, SkipCheckState *cs, uint64 range)
 		cs->col_range = (int64) range;
 	}
 	return cs->col_bits;
+}
+
+/* Does the index find hash h in range, as a scan would? */
+static bool
+skip_check_has(Relation index, SkipCheckState *cs, uint64 range, uint64 h)
+{
+	return skip_range_has(index, &cs->meta, &cs->st, range, h,
+						  skip_check_column(index, cs, range)) ||
+		skip_range_has(index, &cs->meta, &cs->st, range, h, NULL);
 }
 
 /* table_index_build_scan's callback for bloomskip_check. */
@@ -297,8 +307,7 @@ skip_check_callback(Relation index, ItemPointer tid, Datum *values,
 			continue;			/* open: every scan returns its pages */
 		skip_value_keys(&cs->ki, &cs->meta, i, values[i], &keys);
 		for (int j = 0; j < keys.n; j++)
-			if (!skip_range_has(index, &cs->meta, &cs->st, range, keys.h[j],
-								skip_check_column(index, cs, range)))
+			if (!skip_check_has(index, cs, range, keys.h[j]))
 			{
 				skip_report_violation(index, cs, tid, i, "A bit of the key is not set in its range.");
 				break;

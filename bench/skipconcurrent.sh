@@ -111,7 +111,7 @@ WITH m AS (
 		   string_agg(round((ms / 1000)::numeric, 2)::text, ' ' ORDER BY round) AS each
 	  FROM scc_time GROUP BY cls, op),
 c AS (SELECT cls, max(missing) AS missing, max(abs(diff)) AS diff FROM scc_check GROUP BY cls),
-o AS (SELECT row_number() OVER () AS ord, cls FROM (SELECT DISTINCT ON (cls) cls, ctid FROM scc_time ORDER BY cls, ctid) x ORDER BY ctid)
+o AS (SELECT cls, min(ctid) AS ord FROM scc_time GROUP BY cls)
 SELECT format('| %s | %s | %s | %s | %s | %s | %s | %s | %s |', o.cls,
 	round(cr.s::numeric, 2), round(cc.s::numeric, 2), round((cc.s / cr.s)::numeric, 2),
 	round(ri.s::numeric, 2), round(rc.s::numeric, 2), round((rc.s / ri.s)::numeric, 2),

@@ -37,7 +37,7 @@ REGRESS_OPTS = --load-extension=bloomset
 # clusters.  test/t/007 and 008 need two PostgreSQL versions at once and are
 # run by scripts/test.sh (cross_suite) instead.
 ISOLATION = concurrent_add index_append bloomskip_concurrent bloomskip_open bloomskip_not_valid \
-	bloomskip_text_concurrent
+	bloomskip_text_concurrent bloomskip_cic_window
 ISOLATION_OPTS = --inputdir=test/isolation --load-extension=bloomset
 TAP_TESTS = 1
 PROVE_TESTS = $(filter-out test/t/007_% test/t/008_%,$(wildcard test/t/0*.pl))

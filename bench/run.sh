@@ -48,7 +48,13 @@
 #              bloomskip_check against CREATE INDEX for every class (own
 #              report, bench/results/skipcheck-latest.md, see
 #              bench/skipcheck.sh: BENCH_GROUPS=skipcheck bash bench/run.sh;
-#              BENCH_SKIPCHECK_BEFORE=<revision> times that revision too).
+#              BENCH_SKIPCHECK_BEFORE=<revision> times that revision too);
+#              skipconcurrent -- CREATE INDEX CONCURRENTLY and REINDEX
+#              CONCURRENTLY of every bloomskip class against the plain
+#              builds on 1 M changelog lines and events (own report,
+#              bench/results/skipconcurrent-latest.md, see
+#              bench/skipconcurrent.sh: BENCH_GROUPS=skipconcurrent bash
+#              bench/run.sh).
 # Progress goes to stderr; the report to stdout and the file.
 set -euo pipefail
 
@@ -70,7 +76,8 @@ case "$N" in ''|*[!0-9]*) echo "usage: bench/run.sh [rows]" >&2; exit 2 ;; esac
 #   skiptext   bloomskip's text-search classes against pg_trgm and tsvector GIN
 #   skipngram  bloomskip's n-gram class
 #   skipcheck  bloomskip_check against CREATE INDEX, per class
-for group in skipam skiparray skiptext skipngram skipcheck; do
+#   skipconcurrent  bloomskip's concurrent builds against plain ones
+for group in skipam skiparray skiptext skipngram skipcheck skipconcurrent; do
 	[[ " ${BENCH_GROUPS:-} " == *" $group "* ]] || continue
 	env "${group^^}_CMDLINE=$CMDLINE" bash "$BENCH_DIR/$group.sh"
 	BENCH_GROUPS=$(echo " $BENCH_GROUPS " | sed -e "s/ $group / /g" -e 's/^ *//' -e 's/ *$//')

@@ -453,6 +453,18 @@ extern bool skip_insert(Relation index, Datum *values, bool *isnull,
 extern void skip_set_bits(Relation index, const SkipMeta *meta, uint64 range,
 						  const uint64 *h, int nh);
 extern void skip_summarize_upto(Relation heap, Relation index, uint64 upto, bool always);
+
+/* heap pages a summarizer read: blk[i], and the line pointers it had then */
+typedef struct SkipHeapPages
+{
+	MemoryContext cxt;			/* where the arrays are allocated */
+	BlockNumber *blk;
+	OffsetNumber *maxoff;
+	uint32		n;
+	uint32		cap;
+} SkipHeapPages;
+typedef void (*SkipPagesFn) (const SkipHeapPages *pages, void *arg);
+extern bool skip_resummarize(Relation heap, Relation index, SkipPagesFn fn, void *arg);
 extern bool skip_heap_shrank(uint64 writer, uint32 ppr, BlockNumber heap_pages);
 extern void skip_forget_truncated(Relation heap, Relation index, uint64 keep, bool wait);
 

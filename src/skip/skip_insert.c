@@ -22,7 +22,9 @@
  * proof are in skip_utils.c).  Writing filters into segments is one
  * mechanism (skip_write_columns) for both: the filters are transposed
  * into rows (skip_columns_of_filters), and each page is changed once,
- * MAX_GENERIC_XLOG_PAGES pages a record.
+ * MAX_GENERIC_XLOG_PAGES pages a record.  The validation of a concurrent
+ * build reads the summarized ranges again the same way (skip_resummarize,
+ * called by skip_vacuum.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -287,13 +289,47 @@ skip_tuple_fate(TupleTableSlot *slot, Buffer buf, TransactionId oldest, bool com
 }
 
 /*
+ * Note in pages the heap page buf (pinned) the scan has come to, with the
+ * line pointers it has now: every tuple of the page the scan will return
+ * is at one of them (tuples placed later at higher ones may be returned
+ * too, which only adds keys).
+ */
+static void
+skip_note_page(SkipHeapPages *pages, Buffer buf)
+{
+	if (pages->n == pages->cap)
+	{
+		uint32		cap = Max(pages->cap * 2, 256);
+
+		/* in the caller's context: skip_read_filters deletes its own */
+		if (pages->blk == NULL)
+		{
+			pages->blk = MemoryContextAllocHuge(pages->cxt, cap * sizeof(BlockNumber));
+			pages->maxoff = MemoryContextAllocHuge(pages->cxt, cap * sizeof(OffsetNumber));
+		}
+		else
+		{
+			pages->blk = repalloc_huge(pages->blk, cap * sizeof(BlockNumber));
+			pages->maxoff = repalloc_huge(pages->maxoff, cap * sizeof(OffsetNumber));
+		}
+		pages->cap = cap;
+	}
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	pages->blk[pages->n] = BufferGetBlockNumber(buf);
+	pages->maxoff[pages->n] = PageGetMaxOffsetNumber(BufferGetPage(buf));
+	LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+	pages->n++;
+}
+
+/*
  * Read heap pages [b0, b0 + n) of a heap table into ss's filters: every
  * tuple on them (SnapshotAny: a scan that prunes a page first logs the
- * recovery conflict a standby needs), by skip_tuple_fate.
+ * recovery conflict a standby needs), by skip_tuple_fate.  pages (or
+ * NULL) receives the pages that had a tuple to read, in block order.
  */
 static void
 skip_read_heap_pages(Relation heap, Relation index, IndexInfo *ii, SkipSumState *ss,
-					 BlockNumber b0, BlockNumber n)
+					 BlockNumber b0, BlockNumber n, SkipHeapPages *pages)
 {
 	EState	   *estate = CreateExecutorState();
 	ExprContext *econtext = GetPerTupleExprContext(estate);
@@ -309,9 +345,13 @@ skip_read_heap_pages(Relation heap, Relation index, IndexInfo *ii, SkipSumState 
 	econtext->ecxt_scantuple = slot;
 	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 	{
-		SkipTupleFate fate = skip_tuple_fate(slot, ((HeapScanDesc) scan)->rs_cbuf,
-											 oldest, computed);
+		Buffer		buf = ((HeapScanDesc) scan)->rs_cbuf;
+		SkipTupleFate fate;
 
+		if (pages && (pages->n == 0 ||
+					  pages->blk[pages->n - 1] != ItemPointerGetBlockNumber(&slot->tts_tid)))
+			skip_note_page(pages, buf);
+		fate = skip_tuple_fate(slot, buf, oldest, computed);
 		CHECK_FOR_INTERRUPTS();
 		MemoryContextReset(econtext->ecxt_per_tuple_memory);
 		if (fate == SKIP_TUPLE_ALL)
@@ -331,12 +371,14 @@ skip_read_heap_pages(Relation heap, Relation index, IndexInfo *ii, SkipSumState 
  * filters (n x m / 8 bytes, zeroed): live, in progress, recently dead or
  * dead but not pruned yet.  A table of another access method than heap is
  * read as BRIN reads it (table_index_build_range_scan with anyvisible:
- * what is dead by this server's horizon is left out).  learnt (zeroed)
- * receives what the ranges teach of their keys where the index keeps it.
+ * what is dead by this server's horizon is left out).  learnt (zeroed, or
+ * NULL) receives what the ranges teach of their keys where the index keeps
+ * it; pages (or NULL; heap tables only) the heap pages read.
  */
 static void
 skip_read_filters(Relation heap, Relation index, const SkipMeta *meta,
-				  uint64 first, uint32 n, uint8 *filters, SkipStats *learnt)
+				  uint64 first, uint32 n, uint8 *filters, SkipStats *learnt,
+				  SkipHeapPages *pages)
 {
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "bloomskip summarize",
 											  ALLOCSET_DEFAULT_SIZES);
@@ -355,7 +397,7 @@ skip_read_filters(Relation heap, Relation index, const SkipMeta *meta,
 	ss->learnt = skip_stats_kept(&ss->ki, meta) ? learnt : NULL;
 	ss->tmpcxt = AllocSetContextCreate(cxt, "bloomskip summarize row", ALLOCSET_SMALL_SIZES);
 	if (b1 > b0 && heap->rd_tableam == GetHeapamTableAmRoutine())
-		skip_read_heap_pages(heap, index, ii, ss, (BlockNumber) b0, (BlockNumber) (b1 - b0));
+		skip_read_heap_pages(heap, index, ii, ss, (BlockNumber) b0, (BlockNumber) (b1 - b0), pages);
 	else if (b1 > b0)
 		table_index_build_range_scan(heap, index, ii, false, true, false,
 									 (BlockNumber) b0, (BlockNumber) (b1 - b0),
@@ -392,7 +434,7 @@ skip_summarize_locked(Relation heap, Relation index, SkipMeta *meta)
 		uint8	   *filters = palloc0(fbytes * n);
 		SkipStats  *learnt = palloc0(sizeof(SkipStats));
 
-		skip_read_filters(heap, index, meta, from, n, filters, learnt);
+		skip_read_filters(heap, index, meta, from, n, filters, learnt, NULL);
 		if (stage)
 		{
 			if (meta->nstaged + n > meta->stage_slots)
@@ -441,6 +483,63 @@ skip_summarize_upto(Relation heap, Relation index, uint64 upto, bool always)
 	skip_read_meta(index, &meta);
 	skip_summarize_locked(heap, index, &meta);
 	UnlockPage(index, SKIP_SUMMARIZE_LOCK, ExclusiveLock);
+}
+
+/*
+ * Read the summarized ranges [0, summarized) of a heap table's index again
+ * from the heap, as a summarizer reads them (every tuple still on its
+ * page), and set their bits in the segments: an OR, so nothing a scan
+ * counts on is cleared, and a page that has every bit already is not
+ * written.  A batch of ranges at a time within maintenance_work_mem (the
+ * filters and their transposition), each batch's segment pages visited
+ * once; after a batch is written, fn receives the heap pages it read.
+ * Holding the summarizing lock, so that summarized stays put and no slice
+ * or merge moves bits meanwhile; inserters go on setting bits.  False
+ * (and nothing read) for a table of another access method: its tuples'
+ * TIDs are not known from its pages.
+ */
+bool
+skip_resummarize(Relation heap, Relation index, SkipPagesFn fn, void *arg)
+{
+	SkipMeta	meta;
+	Size		fbytes;
+	uint64		batch;
+	uint64		upto;
+
+	if (heap->rd_tableam != GetHeapamTableAmRoutine())
+		return false;
+	LockPage(index, SKIP_SUMMARIZE_LOCK, ExclusiveLock);
+	skip_read_meta(index, &meta);
+	fbytes = meta.nbits / 8;
+	batch = Max((Size) maintenance_work_mem * 1024 / 2 / fbytes, 1);
+	batch = Min(batch, MaxAllocHugeSize / 2 / fbytes);
+	upto = Min(meta.summarized, meta.nranges);
+	for (uint64 from = 0; from < upto;)
+	{
+		uint32		n = (uint32) Min(Min(batch, upto - from), (uint64) PG_UINT32_MAX);
+		uint8	   *filters = palloc_extended(fbytes * n, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		uint8	  **each = palloc_extended(sizeof(uint8 *) * n, MCXT_ALLOC_HUGE);
+		SkipHeapPages pages = {CurrentMemoryContext, NULL, NULL, 0, 0};
+		SkipColumns cols;
+
+		skip_read_filters(heap, index, &meta, from, n, filters, NULL, &pages);
+		for (uint32 i = 0; i < n; i++)
+			each[i] = filters + (Size) i * fbytes;
+		cols = skip_columns_of_filters(&meta, each, n);
+		pfree(each);
+		pfree(filters);
+		skip_write_columns(index, &meta, from, &cols);
+		pfree((void *) cols.rows);
+		fn(&pages, arg);
+		if (pages.blk)
+		{
+			pfree(pages.blk);
+			pfree(pages.maxoff);
+		}
+		from += n;
+	}
+	UnlockPage(index, SKIP_SUMMARIZE_LOCK, ExclusiveLock);
+	return true;
 }
 
 /*

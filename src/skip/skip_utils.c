@@ -174,6 +174,15 @@
  * the standby holds an older snapshot is PostgreSQL's own case for every
  * index AM (CREATE INDEX skips dead tuples too).
  *
+ * Concurrent builds.  CREATE INDEX CONCURRENTLY and REINDEX CONCURRENTLY
+ * validate an index by asking its bulk delete for the TIDs it holds and
+ * inserting every row whose TID it was not given.  A range index holds
+ * none, so the bulk delete of an index not valid yet reads the summarized
+ * ranges again from the heap, sets their bits, and then reports every
+ * line pointer of the pages it read (skip_vacuum.c says why no key is
+ * missed): the validation costs a second summarizing pass, not an insert
+ * per row.
+ *
  * Damage.  Every answer of a scan rests on a few metapage fields (the
  * boundaries, m, k, the seed, pages_per_range) and on bits that a missing
  * key would need cleared, and a damaged field or bit is a silent false

@@ -27,7 +27,10 @@
 # matching row), then BENCH_SKIPARRAY_REPS timed rounds (default
 # 3), median, every count checked against the sequential scan's; for
 # bloomskip, the common cases also as a forced sequential scan and a forced
-# bitmap scan, the three plans' rounds interleaved.  The machine may be shared: sizes and buffers are exact,
+# bitmap scan, the three plans' rounds interleaved.  Last, the size sweep:
+# for each d of BENCH_SKIPARRAY_KEYS (default "10 100 1000 5000"), a table
+# of BENCH_SKIPARRAY_ROWS rows of 8 tags with d distinct tags in every
+# range, and the size and build time of bloomskip and GIN on it.  The machine may be shared: sizes and buffers are exact,
 # times carry the load average printed in the report.
 set -euo pipefail
 
@@ -39,6 +42,8 @@ SKA_ROWS=${BENCH_SKIPARRAY_ROWS:-1000000}
 SKA_APPEND=${BENCH_SKIPARRAY_APPEND:-$(( SKA_ROWS / 5 ))}
 SKA_REPS=${BENCH_SKIPARRAY_REPS:-3}
 SKA_APPEND_ROUNDS=${BENCH_SKIPARRAY_APPEND_ROUNDS:-3}
+# the distinct tags per range of the size sweep (empty: no sweep)
+SKA_KEYS=${BENCH_SKIPARRAY_KEYS-10 100 1000 5000}
 SKA_OUT=${BENCH_SKIPARRAY_OUT:-$BENCH_DIR/results/skiparray-latest.md}
 SKA_CMDLINE=${SKIPARRAY_CMDLINE:-bench/skiparray.sh}
 
@@ -118,6 +123,10 @@ while IFS='|' read -r label col ddl; do
 	ska_append_rounds "$label" false
 	[ -z "$ddl" ] || echo "DROP INDEX ev_ix;" | ska_sql
 done < <(ska_indexes)
+for d in $SKA_KEYS; do
+	say "skiparray: index size at $d distinct tags per range"
+	echo "SELECT ska_kpr($SKA_ROWS, $d);" | ska_sql >/dev/null
+done
 T_END=$(date +%s)
 
 # ---- the report ----
@@ -170,6 +179,14 @@ SELECT format('| %s | %s | %s | %s | %s | %s | %s |', p.kase, p.idx,
  WHERE p.mode = 'planner' ORDER BY p.ord;
 SQL
 )
+KPR=$(ska_q <<'SQL'
+SELECT format('| %s | %s | %s | %s | %s | %s | %s |', b.d, round(b.keys_per_range), b.bits_per_range,
+	pg_size_pretty(b.bytes), pg_size_pretty(g.bytes), round(b.bytes::numeric / g.bytes, 3),
+	round((b.build_ms / 1000)::numeric, 1) || ' / ' || round((g.build_ms / 1000)::numeric, 1))
+  FROM ska_kpr_r b JOIN ska_kpr_r g ON g.d = b.d AND g.idx LIKE 'GIN%'
+ WHERE b.idx = 'bloomskip' ORDER BY b.d;
+SQL
+)
 SETTINGS=$(bench_settings)
 {
 	echo "# bloomskip array and jsonb classes against GIN: tags, ids, attributes"
@@ -200,4 +217,12 @@ SETTINGS=$(bench_settings)
 	echo "| common case | index | planner's plan | planner ms | seq scan ms | forced bitmap ms | planner / better |"
 	echo "|---|---|---|---|---|---|---|"
 	echo "$COMMON"
+	if [ -n "$KPR" ]; then
+		echo
+		echo "Index size against distinct tags per range (BENCH_SKIPARRAY_KEYS): $SKA_ROWS rows of 8 tags each, k:0 .. k:(d - 1) in turn, bloomskip at the default 16 pages a range; design keys per range: what the build sized the filters for (bloomskip_info: 1.5 times the 95th percentile of the keys per range it saw)."
+		echo
+		echo "| distinct tags d | design keys per range | bits per range | bloomskip | GIN | bloomskip / GIN | build s (bloomskip / GIN) |"
+		echo "|---|---|---|---|---|---|---|"
+		echo "$KPR"
+	fi
 } | tee "$SKA_OUT"

@@ -288,3 +288,36 @@ SELECT r.idx, r.kase, r.mode, c.ord, c.col,
 	count(*) FILTER (WHERE r.rep > 0 AND r.nrows IS DISTINCT FROM c.expect) AS wrong
   FROM ska_r r JOIN ska_case c ON c.kase = r.kase
  GROUP BY r.idx, r.kase, r.mode, c.ord, c.col;
+
+-- Index size against distinct keys per range (bench/skiparray.sh's last
+-- step, BENCH_SKIPARRAY_KEYS): a table ska_kpr of n rows, each a text[] of
+-- 8 tags k:0 .. k:(d - 1) taken in turn, so that every range of the default
+-- 16 pages (about 800 rows, 6,400 tags) holds all d values once d is at
+-- most a few thousand; bloomskip's size and build time against GIN's, and
+-- the keys per range its sizing was designed for (bloomskip_info's
+-- design_keys_per_range: 1.5 times the 95th percentile the build saw).
+CREATE TABLE ska_kpr_r (d int, idx text, bytes bigint, build_ms float8, keys_per_range float8,
+	bits_per_range int);
+CREATE FUNCTION ska_kpr(n bigint, d int) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+	t0 timestamptz;
+BEGIN
+	SET LOCAL client_min_messages = warning;
+	DROP TABLE IF EXISTS ska_kpr_t;
+	CREATE TABLE ska_kpr_t AS
+	SELECT i AS id, ARRAY(SELECT 'k:' || ((i * 8 + j) % d) FROM generate_series(0, 7) j) AS tags
+	FROM generate_series(1, n) i;
+	t0 := clock_timestamp();
+	CREATE INDEX ska_kpr_ix ON ska_kpr_t USING bloomskip (tags);
+	INSERT INTO ska_kpr_r SELECT d, 'bloomskip', pg_relation_size('ska_kpr_ix'),
+		1000 * extract(epoch FROM clock_timestamp() - t0), design_keys_per_range, bits_per_range
+	  FROM bloomskip_info('ska_kpr_ix');
+	DROP INDEX ska_kpr_ix;
+	t0 := clock_timestamp();
+	CREATE INDEX ska_kpr_ix ON ska_kpr_t USING gin (tags);
+	INSERT INTO ska_kpr_r SELECT d, 'GIN array_ops', pg_relation_size('ska_kpr_ix'),
+		1000 * extract(epoch FROM clock_timestamp() - t0), NULL, NULL;
+	DROP TABLE ska_kpr_t;
+END
+$$;

@@ -12,9 +12,9 @@
 # 1,000,000), and their to_tsvector('simple', ...) in a table of their own.
 # Indexes, each alone on its table: none; pg_trgm GIN; bloomskip n-gram;
 # bloomskip n-gram ci; on the tsvector table none, GIN and bloomskip.  Cases:
-# a needle in one line by ILIKE, ~, ~* and @@ (its lexemes); a rare event
-# (one line in 10,007) by ILIKE, ~ and @@; a common word (one line in 7) by
-# ~*, ILIKE and @@ (for bloomskip also forced both ways: a sequential
+# a needle in one line by LIKE, ILIKE, ~, ~* and @@ (its lexemes); a rare
+# event (one line in 10,007) by LIKE, ILIKE, ~ and @@; a common word (one
+# line in 7) by LIKE, ~*, ILIKE and @@ (for bloomskip also forced both ways: a sequential
 # scan and the bitmap scan over the index).  Per index and case: one round under EXPLAIN (ANALYZE,
 # BUFFERS) (the planner's plan, shared buffers hit + read), then
 # BENCH_SKIPTEXT_REPS timed rounds (default 3), median; every count checked

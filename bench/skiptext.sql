@@ -65,16 +65,19 @@ DECLARE
 BEGIN
 	TRUNCATE stx_case;
 	INSERT INTO stx_case VALUES
-		(1, 'ILIKE rare', format('msg ILIKE %L', '%TRACE=' || upper(t) || '%'), NULL, 'logs'),
-		(2, '~ rare', format('msg ~ %L', 'trace=' || stx_escape(t) || '( |$)'), NULL, 'logs'),
-		(3, '~* rare', format('msg ~* %L', 'TRACE=' || stx_escape(upper(t))), NULL, 'logs'),
-		(4, 'ILIKE medium', format('msg ILIKE %L', '%Quota Exceeded%'), NULL, 'logs'),
-		(5, '~ medium', format('msg ~ %L', 'quota (exceeded|full) on volume v[0-9]'), NULL, 'logs'),
-		(6, '~* common', format('msg ~* %L', 'error'), NULL, 'logs'),
-		(7, 'ILIKE common', format('msg ILIKE %L', '%error%'), NULL, 'logs'),
-		(8, '@@ rare', format('tsv @@ plainto_tsquery(''simple'', %L)', t), NULL, 'logs_ts'),
-		(9, '@@ medium', format('tsv @@ to_tsquery(''simple'', %L)', 'quota & exceeded'), NULL, 'logs_ts'),
-		(10, '@@ common', format('tsv @@ to_tsquery(''simple'', %L)', 'error'), NULL, 'logs_ts');
+		(1, 'LIKE rare', format('msg LIKE %L', '%trace=' || t || '%'), NULL, 'logs'),
+		(2, 'LIKE medium', format('msg LIKE %L', '%quota exceeded%'), NULL, 'logs'),
+		(3, 'LIKE common', format('msg LIKE %L', '%ERROR%'), NULL, 'logs'),
+		(4, 'ILIKE rare', format('msg ILIKE %L', '%TRACE=' || upper(t) || '%'), NULL, 'logs'),
+		(5, '~ rare', format('msg ~ %L', 'trace=' || stx_escape(t) || '( |$)'), NULL, 'logs'),
+		(6, '~* rare', format('msg ~* %L', 'TRACE=' || stx_escape(upper(t))), NULL, 'logs'),
+		(7, 'ILIKE medium', format('msg ILIKE %L', '%Quota Exceeded%'), NULL, 'logs'),
+		(8, '~ medium', format('msg ~ %L', 'quota (exceeded|full) on volume v[0-9]'), NULL, 'logs'),
+		(9, '~* common', format('msg ~* %L', 'error'), NULL, 'logs'),
+		(10, 'ILIKE common', format('msg ILIKE %L', '%error%'), NULL, 'logs'),
+		(11, '@@ rare', format('tsv @@ plainto_tsquery(''simple'', %L)', t), NULL, 'logs_ts'),
+		(12, '@@ medium', format('tsv @@ to_tsquery(''simple'', %L)', 'quota & exceeded'), NULL, 'logs_ts'),
+		(13, '@@ common', format('tsv @@ to_tsquery(''simple'', %L)', 'error'), NULL, 'logs_ts');
 END
 $$;
 

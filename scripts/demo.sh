@@ -5,6 +5,19 @@
 source "$(dirname "$0")/lib.sh"
 cd "$REPO_ROOT"
 
+cat <<EOF
+== bloomset demo: what it does, where, and how long
+   1. installs the Debian packages it needs that are missing (apt-get, as root):
+      build-essential, libxxhash-dev, postgresql-$PG_MAJOR, postgresql-server-dev-$PG_MAJOR
+   2. builds bloomset in this clone and installs it with 'make install' into the
+      system PostgreSQL $PG_MAJOR's directories (those of $PG_BIN/pg_config)
+   3. starts a throwaway PostgreSQL $PG_MAJOR cluster as the postgres OS user in a
+      temporary directory (Unix socket only), loads sample data, asks the filters,
+      and removes the cluster on exit; the installed extension stays
+   About a minute or two on 2 cores with the packages there, the build included;
+   on a fresh machine the packages' download and install add a few minutes.
+EOF
+
 ensure_base_packages
 build_install
 pg_start "jit = off"
@@ -92,4 +105,4 @@ ANALYZE logs;
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 SELECT * FROM logs WHERE line LIKE '%trace=e10adc3949ba%';
 SQL
-echo "== demo finished; the throwaway cluster is being removed"
+echo "== demo finished in $((SECONDS / 60)) min $((SECONDS % 60)) s; the throwaway cluster is being removed"

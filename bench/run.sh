@@ -44,7 +44,11 @@
 #              BENCH_GROUPS=skiptext bash bench/run.sh; skiparray -- bloomskip's
 #              array and jsonb classes against GIN (own report,
 #              bench/results/skiparray-latest.md, see bench/skiparray.sh:
-#              BENCH_GROUPS=skiparray bash bench/run.sh).
+#              BENCH_GROUPS=skiparray bash bench/run.sh; skipplan -- the
+#              planner's choice between the sequential scan and bloomskip's
+#              bitmap scan for needles from 1 row in 100,000 to 1 in 5, own
+#              report bench/results/skipplan-latest.md, see bench/skipplan.sh:
+#              BENCH_GROUPS=skipplan bash bench/run.sh).
 # Progress goes to stderr; the report to stdout and the file.
 set -euo pipefail
 
@@ -65,7 +69,8 @@ case "$N" in ''|*[!0-9]*) echo "usage: bench/run.sh [rows]" >&2; exit 2 ;; esac
 #   skiparray  bloomskip's array and jsonb classes against GIN
 #   skiptext   bloomskip's text-search classes against pg_trgm and tsvector GIN
 #   skipngram  bloomskip's n-gram class
-for group in skipam skiparray skiptext skipngram; do
+#   skipplan   the planner's choice for bloomskip's classes with queries, by needle frequency
+for group in skipam skiparray skiptext skipngram skipplan; do
 	[[ " ${BENCH_GROUPS:-} " == *" $group "* ]] || continue
 	env "${group^^}_CMDLINE=$CMDLINE" bash "$BENCH_DIR/$group.sh"
 	BENCH_GROUPS=$(echo " $BENCH_GROUPS " | sed -e "s/ $group / /g" -e 's/^ *//' -e 's/ *$//')

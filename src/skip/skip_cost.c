@@ -75,21 +75,24 @@
  * it.  At half of a table of 16-page ranges, with the default page costs,
  * that is 1.19 a page against PostgreSQL's 1.88, which made a scan of
  * half the table cost more than the sequential scan where it took half
- * its time.  s stays the one for P (EXPLAIN's rows of the index scan say
- * the pages it reads) and the difference comes off the index's cost.  The
- * bitmap heap scan also charges cpu_tuple_cost and the quals for t tuples
- * (or more when work_mem makes the bitmap lossy); but every tuple of every
- * page returned is rechecked, so the difference is added to the index's
- * cost, as are pages the formula cannot reach when the table has fewer
- * than 2 rows a page.  The index's cost thus carries the recheck; it is
- * never below its own pages' cost: where the I/O saved exceeds the
- * recheck (a few ranges, or wide rows), the scan is charged more than the
- * model says, as before.  A key present in every range costs a full
- * bitmap heap scan and a random read per range, more than the sequential
- * scan, which wins; a btree's few pages win where it exists.  Repeated
- * scans (the inner side of a nested loop) get PostgreSQL's caching
- * estimate over the loops for the heap and, as genericcostestimate does,
- * for the index pages.
+ * its time.  So P is turned into the pages P' whose cost by PostgreSQL's
+ * formula is that of the runs, and s chosen for P' (EXPLAIN's rows of the
+ * index scan are P' pages' tuples).  The cost must stay on the heap's
+ * side: of two indexes for the same conditions PostgreSQL keeps the one
+ * of the lower index cost (choose_bitmap_and), so that cost must grow
+ * with the pages an index returns, and the saving, taken off it, would
+ * favour the index returning more.  The bitmap heap scan also charges
+ * cpu_tuple_cost and the quals for t tuples (or more when work_mem makes
+ * the bitmap lossy); but every tuple of every page returned is rechecked,
+ * so the difference is added to the index's cost, as is I/O the formula
+ * cannot reach (every range of a table costs its pages and a random read
+ * each, more than any count of pages costs in the formula).  The index's
+ * cost thus carries the recheck, and a key present in every range costs
+ * a full bitmap heap scan and a random read per range, more than the
+ * sequential scan, which wins; a btree's few pages win where it exists.
+ * Repeated scans (the inner side of a nested loop) get PostgreSQL's
+ * caching estimate over the loops for the heap and, as genericcostestimate
+ * does, for the index pages.
  *
  * Index pages: the metapage, then k rows per probe and segment, each a
  * random page read, and the ANDing of k rows of a bit per range.
@@ -436,12 +439,38 @@ skip_pg_heap_io(double P, double T, double random_cost, double seq_cost)
 }
 
 /*
- * The selectivity for which compute_bitmap_pages() predicts heap_pages
- * pages, and the cost the bitmap heap scan then leaves out: the recheck of
- * every tuple on them beyond those it charges, and the I/O of runs runs of
- * consecutive pages beyond what it charges for those pages (less than
- * nothing when it charges them as scattered: see the essay).  qual_cost:
- * the conditions' cost per tuple.
+ * The pages P' <= T whose cost by skip_pg_heap_io() is io, or T when io is
+ * beyond what any count of pages costs there (the caller adds the rest).
+ * The function rises up to P / T = (r / (1.5 (r - s)))^2 and falls after
+ * it (to T s at T): search the rising part.
+ */
+static double
+skip_pages_costing(double io, double T, double random_cost, double seq_cost)
+{
+	double		lo = 0.0, hi = T;
+
+	if (random_cost > seq_cost)
+		hi = T * Min(1.0, pow(random_cost / (1.5 * (random_cost - seq_cost)), 2.0));
+	if (io >= skip_pg_heap_io(hi, T, random_cost, seq_cost))
+		return T;
+	for (int i = 0; i < 60; i++)
+	{
+		double		mid = (lo + hi) / 2;
+
+		if (skip_pg_heap_io(mid, T, random_cost, seq_cost) < io)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi;
+}
+
+/*
+ * The selectivity for which the bitmap heap scan charges the I/O of
+ * heap_pages pages read in runs runs (see the essay), and the cost it
+ * leaves out: the I/O beyond what it charges, and the recheck of every
+ * tuple on the pages beyond those it charges.  qual_cost: the conditions'
+ * cost per tuple.
  */
 static Selectivity
 skip_heap_selectivity(RelOptInfo *rel, double heap_pages, double runs, double qual_cost,
@@ -451,9 +480,14 @@ skip_heap_selectivity(RelOptInfo *rel, double heap_pages, double runs, double qu
 	double		T = Max((double) rel->pages, 1.0);
 	double		tuples = Max(rel->tuples, 1.0);
 	double		P = Min(Max(heap_pages, 1.0), T);
-	double		io, t, sel, pg_pages, pg_tuples, maxentries;
+	double		io, charged, t, sel, pg_pages, pg_tuples, maxentries;
 
-	t = (P >= T) ? 2.0 * T : 2.0 * T * P / (2.0 * T - P);
+	/* a run's first page is a random read, the pages after it sequential */
+	runs = Min(Max(runs, 1.0), P);
+	io = runs * spc_random_page_cost + (P - runs) * spc_seq_page_cost;
+	charged = skip_pages_costing(io, T, spc_random_page_cost, spc_seq_page_cost);
+
+	t = (charged >= T) ? 2.0 * T : 2.0 * T * charged / (2.0 * T - charged);
 	sel = Min(1.0, t / tuples);
 
 	/* what compute_bitmap_pages() makes of sel, loop_count 1 */
@@ -470,10 +504,8 @@ skip_heap_selectivity(RelOptInfo *rel, double heap_pages, double runs, double qu
 								  (lossy / pg_pages) * tuples);
 	}
 
-	/* a run's first page is a random read, the pages after it sequential */
-	runs = Min(Max(runs, 1.0), P);
-	io = runs * spc_random_page_cost + (P - runs) * spc_seq_page_cost;
-	*missing = io - skip_pg_heap_io(ceil(pg_pages), T, spc_random_page_cost, spc_seq_page_cost) +
+	*missing = Max(0.0, io - skip_pg_heap_io(ceil(pg_pages), T, spc_random_page_cost,
+											  spc_seq_page_cost)) +
 		Max(0.0, P * tuples / T - pg_tuples) * (cpu_tuple_cost + qual_cost);
 	return sel;
 }
@@ -596,9 +628,8 @@ skip_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	*indexStartupCost = pages * spc_random_page_cost +
 		probes * meta.nhashes * est.nranges / 64.0 * cpu_operator_cost +
 		list_length(quals) * cpu_operator_cost;
-	/* what the heap's I/O is charged too much comes off the rest, not below it */
 	*indexTotalCost = *indexStartupCost +
-		Max(0.0, (est.true_ranges + est.false_ranges + est.open_ranges) * cpu_operator_cost +
-			missing);
+		(est.true_ranges + est.false_ranges + est.open_ranges) * cpu_operator_cost +
+		missing;
 	*indexCorrelation = corr;
 }

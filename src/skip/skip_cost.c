@@ -100,13 +100,16 @@
  * Queries of the other classes (LIKE, ILIKE and regular expressions on an
  * n-gram class, @@ on tsvector, the array and jsonb operators).  Their
  * rows come from PostgreSQL's selectivity functions, which know little of
- * them: patternsel guesses a substring of two common words at a few
- * hundred rows of a million, or an element outside the most common ones
- * at a fraction of the least common one's.  And the ranges a needle lies
- * in do not follow from its rows: the n-grams of a word of prose are each
- * in most ranges, so a needle of ten rows may pass two thirds of them.
- * So for a constant query the index itself is asked: the ranges whose
- * bits hold its keys, read as the scan's first step reads them
+ * them: patternsel puts a word its histogram does not hold at about a
+ * hundred rows of a million whether ten or a thousand rows hold it, the
+ * array statistics an element outside the most common ones at a fraction
+ * of the least common one's.  And the ranges a needle lies in do not
+ * follow from its rows: the n-grams of a word of prose are each in most
+ * ranges, so a needle of ten rows may pass two thirds of them; no sketch
+ * of each key's ranges kept at build could say which ranges hold all of
+ * a needle's keys at once (the least of its keys' counts is only a
+ * bound).  So for a constant query the index itself is asked: the
+ * ranges whose bits hold its keys, read as the scan's first step reads them
  * (skip_query_share, skip_array_cost.c), are what the scan will return of
  * the summarized ranges, true and false ones together; the rows' ranges
  * only say how many of them are true.  Where no range is summarized, or

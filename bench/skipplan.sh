@@ -88,7 +88,7 @@ SQL
 )
 INDEXES=$(spl_q <<'SQL'
 SELECT format('| %s | %s | %s | %s |', i.indexrelid::regclass, c.relname, pg_size_pretty(pg_relation_size(i.indexrelid)),
-	(SELECT format('%s ranges, %s summarized', total_ranges, summarized_ranges) FROM bloomskip_info(i.indexrelid::regclass)))
+	(SELECT format('%s ranges, %s summarized', ranges, summarized_ranges) FROM bloomskip_info(i.indexrelid::regclass)))
   FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid WHERE c.relname LIKE 'spl\_%' ORDER BY 1::text;
 SQL
 )

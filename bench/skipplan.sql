@@ -152,7 +152,9 @@ END
 $$;
 
 -- one timed round of every case in every mode (rounds interleave: the
--- script calls this once per round)
+-- script calls this once per round); the modes' order turns with the
+-- round, so that each comes first after another case (whose pages have
+-- taken the buffers) as often as the others
 CREATE FUNCTION spl_round(r int) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -160,10 +162,12 @@ DECLARE
 	m text;
 	t0 timestamptz;
 	n bigint;
+	modes text[] := ARRAY['planner', 'seq forced', 'index forced'];
 BEGIN
 	SET LOCAL max_parallel_workers_per_gather = 2;
+	modes := modes[1 + r % 3:] || modes[:r % 3];
 	FOR c IN SELECT * FROM spl_case ORDER BY ord LOOP
-		FOREACH m IN ARRAY ARRAY['planner', 'seq forced', 'index forced'] LOOP
+		FOREACH m IN ARRAY modes LOOP
 			PERFORM spl_mode(m);
 			t0 := clock_timestamp();
 			EXECUTE 'SELECT count(*) FROM ' || c.tbl || ' WHERE ' || c.cond INTO n;

@@ -54,7 +54,11 @@
 #              builds on 1 M changelog lines and events (own report,
 #              bench/results/skipconcurrent-latest.md, see
 #              bench/skipconcurrent.sh: BENCH_GROUPS=skipconcurrent bash
-#              bench/run.sh).
+#              bench/run.sh); skipplan -- the planner's choice between
+#              the sequential scan and bloomskip's bitmap scan for needles
+#              from 1 row in 100,000 to 1 in 5 (own report,
+#              bench/results/skipplan-latest.md, see bench/skipplan.sh:
+#              BENCH_GROUPS=skipplan bash bench/run.sh).
 # Progress goes to stderr; the report to stdout and the file.
 set -euo pipefail
 
@@ -77,7 +81,8 @@ case "$N" in ''|*[!0-9]*) echo "usage: bench/run.sh [rows]" >&2; exit 2 ;; esac
 #   skipngram  bloomskip's n-gram class
 #   skipcheck  bloomskip_check against CREATE INDEX, per class
 #   skipconcurrent  bloomskip's concurrent builds against plain ones
-for group in skipam skiparray skiptext skipngram skipcheck skipconcurrent; do
+#   skipplan   the planner's choice for bloomskip's classes with queries, by needle frequency
+for group in skipam skiparray skiptext skipngram skipcheck skipconcurrent skipplan; do
 	[[ " ${BENCH_GROUPS:-} " == *" $group "* ]] || continue
 	env "${group^^}_CMDLINE=$CMDLINE" bash "$BENCH_DIR/$group.sh"
 	BENCH_GROUPS=$(echo " $BENCH_GROUPS " | sed -e "s/ $group / /g" -e 's/^ *//' -e 's/ *$//')

@@ -413,18 +413,24 @@ INSERT INTO traces SELECT hashint8extended(r / 8, 1), r, repeat('x', 60)
 FROM generate_series(0, 149999) r;
 CREATE INDEX traces_id ON traces USING bloomskip (trace_id);
 ANALYZE traces;
+-- the pages the model predicts, recovered from the index scan's rows: they
+-- are the tuples of the pages P' that PostgreSQL's formula charges as much
+-- as the predicted pages P read in 16-page runs (P' (4 - 3 sqrt(P' / T)) =
+-- P (1 + 3 / 16) at the default page costs)
 CREATE FUNCTION pages_estimated_read(cond text, OUT estimated float8, OUT read float8)
 LANGUAGE plpgsql AS $$
 DECLARE
 	plan json;
 	t float8;
+	charged float8;
 	tp float8 := (SELECT relpages FROM pg_class WHERE relname = 'traces');
 BEGIN
 	PERFORM set_config('enable_seqscan', 'off', true);
 	EXECUTE format('EXPLAIN (ANALYZE, TIMING OFF, SUMMARY OFF, FORMAT JSON) SELECT * FROM traces WHERE %s', cond) INTO plan;
 	PERFORM set_config('enable_seqscan', 'on', true);
 	t := (plan -> 0 -> 'Plan' -> 'Plans' -> 0 ->> 'Plan Rows')::float8;
-	estimated := least(tp, 2 * tp * t / (2 * tp + t));
+	charged := least(tp, 2 * tp * t / (2 * tp + t));
+	estimated := least(tp, charged * (4 - 3 * sqrt(charged / tp)) / (1 + 3.0 / 16));
 	read := (plan -> 0 -> 'Plan' ->> 'Lossy Heap Blocks')::float8;
 END
 $$;

@@ -144,6 +144,8 @@ SELECT bloomskip_check('et_u') + bloomskip_check('et_tz') + bloomskip_check('et_
 CREATE TABLE ep (p point[]);
 CREATE INDEX ON ep USING bloomskip (p);
 -- a multi-column index with an array column and an equality column
+-- (alone: et_a reads the same ranges through fewer index pages)
+DROP INDEX et_a;
 CREATE INDEX et_multi ON et USING bloomskip (i, a);
 SELECT (arr_diff('et', 'et_multi', 'i = 77 AND a @> ARRAY[78]')).*;
 DROP TABLE et, ep;

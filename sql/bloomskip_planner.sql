@@ -106,5 +106,59 @@ CREATE INDEX sp2_multi ON sp2 USING bloomskip (trace_id, name);
 SELECT keys_per_range IS NULL AND ranges_per_key IS NULL AS nothing_counted
 FROM bloomskip_info('sp2_multi');
 
+-- The classes with queries (n-gram, tsvector, array, jsonb): for a
+-- constant query the planner counts the ranges it passes from the index
+-- itself and takes them as what the scan returns, whatever PostgreSQL
+-- estimates of its rows.  tx: 24,000 rows (ANALYZE reads them all: no
+-- sample), about 50 ranges.  Every row holds two words of a list whose
+-- n-grams are those of "upload" (uplink, deploy, download, road), so every
+-- range holds every n-gram of "upload", which itself is in 3 rows: those
+-- few rows cost the whole table, the sequential scan.  "sparse" is in one
+-- row in 400, so in every range; "nerode" in one row.  A row's id (12 hex
+-- digits) has n-grams of its own: it lies in one range, the index.
+CREATE TABLE tx (id int, line text, tsv tsvector, words text[], doc jsonb)
+	WITH (autovacuum_enabled = false);
+INSERT INTO tx (id, line)
+SELECT r, 'pkg' || (r % 50) || ': ' ||
+		  (ARRAY['uplink', 'deploy', 'download', 'road', 'fixed', 'build', 'release', 'merge'])
+			[1 + abs(hashint4extended(r, 1)) % 8] || ' ' ||
+		  CASE WHEN r % 8000 = 4321 THEN 'upload' WHEN r % 400 = 7 THEN 'sparse' WHEN r = 12345 THEN 'nerode'
+			   ELSE (ARRAY['uplink', 'deploy', 'download', 'road', 'fixed', 'build', 'release', 'merge'])
+					[1 + abs(hashint4extended(r, 2)) % 8] END ||
+		  ' id=' || substr(md5(r::text), 1, 12)
+  FROM generate_series(0, 23999) r;
+UPDATE tx SET tsv = to_tsvector('simple', line), words = tsvector_to_array(to_tsvector('simple', line)),
+	doc = jsonb_build_object('w', tsvector_to_array(to_tsvector('simple', line)));
+VACUUM FULL tx;
+CREATE INDEX tx_ngram ON tx USING bloomskip (line text_ngram_bloomskip_ops);
+CREATE INDEX tx_ci ON tx USING bloomskip (line text_ngram_ci_bloomskip_ops);
+CREATE INDEX tx_tsv ON tx USING bloomskip (tsv);
+CREATE INDEX tx_words ON tx USING bloomskip (words);
+CREATE INDEX tx_doc ON tx USING bloomskip (doc);
+VACUUM ANALYZE tx;
+SELECT format('%%id=%s%%', substr(md5('12345'), 1, 12)) AS rare_id \gset
+-- a needle in 3 rows whose n-grams are in every range, and one in every
+-- range: the sequential scan
+SELECT * FROM plan_of('SELECT count(*) FROM tx WHERE line LIKE ''%upload%''');
+SELECT * FROM plan_of('SELECT count(*) FROM tx WHERE line ILIKE ''%UPLOAD%''');
+SELECT * FROM plan_of('SELECT count(*) FROM tx WHERE line LIKE ''%sparse%''');
+SELECT * FROM plan_of('SELECT count(*) FROM tx WHERE tsv @@ to_tsquery(''simple'', ''sparse'')');
+SELECT * FROM plan_of('SELECT count(*) FROM tx WHERE words @> ''{sparse}''');
+SELECT * FROM plan_of('SELECT count(*) FROM tx WHERE doc @> ''{"w": ["sparse"]}''');
+-- a needle in one range: the index, and the same rows as the sequential scan
+SELECT * FROM plan_of(format('SELECT count(*) FROM tx WHERE line LIKE %L', :'rare_id'));
+SELECT * FROM counts_of(format('SELECT count(*) FROM tx WHERE line LIKE %L', :'rare_id'));
+SELECT * FROM plan_of(format('SELECT count(*) FROM tx WHERE line ILIKE %L', upper(:'rare_id')));
+SELECT * FROM counts_of(format('SELECT count(*) FROM tx WHERE line ILIKE %L', upper(:'rare_id')));
+SELECT * FROM plan_of('SELECT count(*) FROM tx WHERE tsv @@ to_tsquery(''simple'', ''nerode'')');
+SELECT * FROM counts_of('SELECT count(*) FROM tx WHERE tsv @@ to_tsquery(''simple'', ''nerode'')');
+SELECT * FROM plan_of('SELECT count(*) FROM tx WHERE words @> ''{nerode}''');
+SELECT * FROM counts_of('SELECT count(*) FROM tx WHERE words @> ''{nerode}''');
+SELECT * FROM plan_of('SELECT count(*) FROM tx WHERE doc @> ''{"w": ["nerode"]}''');
+SELECT * FROM counts_of('SELECT count(*) FROM tx WHERE doc @> ''{"w": ["nerode"]}''');
+-- the common needles' rows are the same either way
+SELECT * FROM counts_of('SELECT count(*) FROM tx WHERE line LIKE ''%upload%''');
+SELECT * FROM counts_of('SELECT count(*) FROM tx WHERE words @> ''{sparse}''');
+
 DROP FUNCTION sp_rows(bigint, bigint), plan_of(text), counts_of(text);
-DROP TABLE sp, sp2, sp_in;
+DROP TABLE sp, sp2, sp_in, tx;

@@ -419,8 +419,10 @@ extern const SkipClassOps skip_tsvector_class;
 /* skip_array.c, skip_jsonb.c: the classes of arrays and jsonb */
 extern const SkipClassOps skip_array_class;
 extern const SkipClassOps skip_jsonb_class;
-extern double skip_collection_share(Relation index, const SkipMeta *meta,
-									 const SkipQuery *q);
+
+/* skip_array_cost.c: the share of the ranges a query passes, for the planner */
+extern double skip_query_share(Relation index, const SkipMeta *meta,
+							   const SkipQuery *q);
 
 /* skip_regex.c: the literal strings every match of a regular expression holds */
 typedef struct SkipRegexString

@@ -1,26 +1,35 @@
 /*-------------------------------------------------------------------------
  *
  * skip_array_cost.c
- *	  The share of a bloomskip index's summarized ranges that a query of the
- *	  array or jsonb class passes, read from the index itself when a plan is
- *	  costed (skip_cost.c asks for it for those classes only).
+ *	  The share of a bloomskip index's summarized ranges that a query of a
+ *	  class with queries (n-gram, tsvector, array, jsonb) passes, read from
+ *	  the index itself when a plan is costed (skip_cost.c).
  *
  * PostgreSQL's estimate of how many rows hold an array element or a jsonb
  * key is its statistics' (the most common elements; for any other, a
  * fraction of the least common one's frequency): a tag on 10 rows of a
  * million is estimated at thousands, which the cost model, not knowing
  * where those rows sit, spreads over every range, and the sequential scan
- * wins.  The index knows better: the ranges a query passes are the ones
- * whose bits hold its keys, and counting them reads what the scan's first
- * step reads -- k rows of bits per key and segment, each row holding a bit
- * per range -- plus the staging area.  So the planner gets the very count
- * the scan will return (true and false ranges together), at the price of a
- * few buffer reads per plan.
+ * wins.  For a substring it is worse in both directions: a word of prose
+ * of a few rows in 100,000 has n-grams that are each in most ranges, so
+ * the scan returns most of the table however few rows match, and a
+ * mid-frequency word is estimated at a few hundred rows of a million
+ * however many hold it.  No statistic kept at build could say which
+ * ranges hold all of a needle's n-grams at once; the index can: the
+ * ranges a query passes are the ones whose bits hold its keys, and
+ * counting them reads what the scan's first step reads -- k rows of bits
+ * per key and segment, each row holding a bit per range -- plus the
+ * staging area.  So the planner gets the very count the scan will return
+ * (true and false ranges together), at the price of a few buffer reads
+ * per plan, and no stored format changes.
  *
  * At most SKIP_SHARE_MAX_CLAUSES clauses, SKIP_SHARE_MAX_ALTS alternatives
- * of a clause and SKIP_SHARE_MAX_KEYS keys of an alternative are read;
- * beyond, a clause counts as passing everywhere or an alternative as
- * needing only the keys read: the share is never below the scan's.
+ * of a clause and SKIP_SHARE_MAX_KEYS keys of an alternative are read
+ * (spread over it: a needle's n-grams that follow one another overlap, and
+ * the first ones of "req=c4ca4238a0b9" are in every range); beyond, a
+ * clause counts as passing everywhere or an alternative as needing only
+ * the keys read: the share is never below the scan's.  An alternative no
+ * range passes reads no further key.
  *
  *-------------------------------------------------------------------------
  */
@@ -31,7 +40,7 @@
 
 #define SKIP_SHARE_MAX_CLAUSES	8
 #define SKIP_SHARE_MAX_ALTS		16
-#define SKIP_SHARE_MAX_KEYS		8
+#define SKIP_SHARE_MAX_KEYS		16
 
 /* AND into dst[0 .. nbytes) the first nbytes of rows pos[0 .. np) of segment seg. */
 static void
@@ -89,7 +98,7 @@ skip_share_key(Relation index, const SkipMeta *meta, const SkipStaged *st,
 		 * before it are, as the metapage's check ensures), so its column c is
 		 * bit c of bits from byte first_range / 8 on: AND the row in whole
 		 * bytes.  Bits past n in the last byte are never counted
-		 * (skip_collection_share masks them).
+		 * (skip_query_share masks them).
 		 */
 		skip_and_rows(index, meta, seg, pos, np, bits + seg->first_range / 8,
 					  (last - seg->first_range + 7) / 8);
@@ -114,7 +123,7 @@ skip_share_key(Relation index, const SkipMeta *meta, const SkipStaged *st,
  * q, as a scan reads them; -1 when no range is summarized.
  */
 double
-skip_collection_share(Relation index, const SkipMeta *meta, const SkipQuery *q)
+skip_query_share(Relation index, const SkipMeta *meta, const SkipQuery *q)
 {
 	uint64		n = meta->summarized;
 	Size		bytes = (n + 7) / 8;
@@ -140,13 +149,20 @@ skip_collection_share(Relation index, const SkipMeta *meta, const SkipQuery *q)
 		for (int a = a0; a < q->clause_end[c]; a++)
 		{
 			int			k0 = a > 0 ? q->alt_end[a - 1] : 0;
+			int			nk = q->alt_end[a] - k0;
+			int			take = Min(nk, SKIP_SHARE_MAX_KEYS);
 
 			memset(alt, 0xFF, bytes);
-			for (int k = k0; k < Min(q->alt_end[a], k0 + SKIP_SHARE_MAX_KEYS); k++)
+			/* keys spread over the alternative; none left passing ends it */
+			for (int i = 0; i < take; i++)
 			{
-				skip_share_key(index, meta, &st, q->keys.h[k], key, n);
+				uint8		any = 0;
+
+				skip_share_key(index, meta, &st, q->keys.h[k0 + (int) ((int64) i * nk / take)], key, n);
 				for (Size b = 0; b < bytes; b++)
-					alt[b] &= key[b];
+					any |= (alt[b] &= key[b]);
+				if (!any)
+					break;
 			}
 			for (Size b = 0; b < bytes; b++)
 				clause[b] |= alt[b];

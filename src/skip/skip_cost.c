@@ -66,30 +66,61 @@
  * table of 75 rows a page, which put a point lookup on 100 M rows at
  * 1.9 M and over jit_above_cost.  So s is chosen for the predicted pages:
  * t = 2TP / (2T - P) inverts the formula (t = 2T reads every page).  The
- * bitmap heap scan then costs those pages, and charges cpu_tuple_cost and
- * the quals for t tuples (or more when work_mem makes the bitmap lossy);
- * but every tuple of every page returned is rechecked, so the difference
- * is added to the index's cost, as are pages the formula cannot reach when
- * the table has fewer than 2 rows a page.  The index's cost thus carries
- * the recheck, and a key present in every range costs a full bitmap heap
- * scan, a little more than the sequential scan, which wins; a btree's few
- * pages win where it exists.  Repeated scans (the inner side of a nested
- * loop) get PostgreSQL's caching estimate over the loops for the heap and,
- * as genericcostestimate does, for the index pages.
+ * bitmap heap scan then charges each page it predicts at a cost between
+ * random_page_cost and seq_page_cost, nearer the random one the fewer the
+ * pages (the square root of their share of the table), as if they were
+ * scattered one by one.  A range's pages are not: they are pages_per_range
+ * consecutive pages, read in order, so a scan's I/O is one random page per
+ * range returned (one more for the open tail) and sequential pages after
+ * it.  At half of a table of 16-page ranges, with the default page costs,
+ * that is 1.19 a page against PostgreSQL's 1.88, which made a scan of
+ * half the table cost more than the sequential scan where it took half
+ * its time.  So P is turned into the pages P' whose cost by PostgreSQL's
+ * formula is that of the runs, and s chosen for P' (EXPLAIN's rows of the
+ * index scan are P' pages' tuples).  The cost must stay on the heap's
+ * side: of two indexes for the same conditions PostgreSQL keeps the one
+ * of the lower index cost (choose_bitmap_and), so that cost must grow
+ * with the pages an index returns, and the saving, taken off it, would
+ * favour the index returning more.  The bitmap heap scan also charges
+ * cpu_tuple_cost and the quals for t tuples (or more when work_mem makes
+ * the bitmap lossy); but every tuple of every page returned is rechecked,
+ * so the difference is added to the index's cost, as is I/O the formula
+ * cannot reach (every range of a table costs its pages and a random read
+ * each, more than any count of pages costs in the formula).  The index's
+ * cost thus carries the recheck, and a key present in every range costs
+ * a full bitmap heap scan and a random read per range, more than the
+ * sequential scan, which wins; a btree's few pages win where it exists.
+ * Repeated scans (the inner side of a nested loop) get PostgreSQL's
+ * caching estimate over the loops for the heap and, as genericcostestimate
+ * does, for the index pages.
  *
  * Index pages: the metapage, then k rows per probe and segment, each a
  * random page read, and the ANDing of k rows of a bit per range.
  *
- * Patterns (LIKE, ILIKE, regular expressions on an n-gram class).  The
- * rows come from PostgreSQL's pattern selectivity; what the index does
- * with a constant pattern is counted from the query its class builds
- * (skip_query_build): each of its keys is a probe of the index pages, and
- * a range lacking the needle passes only if each clause's keys pass, so
- * the false-positive rate is rate^c for c keys it must pass (over the
+ * Queries of the other classes (LIKE, ILIKE and regular expressions on an
+ * n-gram class, @@ on tsvector, the array and jsonb operators).  Their
+ * rows come from PostgreSQL's selectivity functions, which know little of
+ * them: patternsel puts a word its histogram does not hold at about a
+ * hundred rows of a million whether ten or a thousand rows hold it, the
+ * array statistics an element outside the most common ones at a fraction
+ * of the least common one's.  And the ranges a needle lies in do not
+ * follow from its rows: the n-grams of a word of prose are each in most
+ * ranges, so a needle of ten rows may pass two thirds of them; no sketch
+ * of each key's ranges kept at build could say which ranges hold all of
+ * a needle's keys at once (the least of its keys' counts is only a
+ * bound).  So for a constant query the index itself is asked: the
+ * ranges whose bits hold its keys, read as the scan's first step reads them
+ * (skip_query_share, skip_array_cost.c), are what the scan will return of
+ * the summarized ranges, true and false ones together; the rows' ranges
+ * only say how many of them are true.  Where no range is summarized, or
+ * the query is not a constant (a parameter of a generic plan), the model
+ * counts instead: each of the query's keys is a probe of the index pages,
+ * and a range lacking the needle passes only if each clause's keys pass,
+ * so the false-positive rate is rate^c for c keys it must pass (over the
  * clauses, the fewest keys of an alternative), c capped at
  * SKIP_COST_MAX_CLAUSES (the needle's common n-grams are in every range:
  * only its rare ones test, and the default rate of an n-gram index is
- * chosen for two).  A pattern that asks nothing returns every range.
+ * chosen for two).  A query that asks nothing returns every range.
  *
  *-------------------------------------------------------------------------
  */
@@ -119,8 +150,8 @@ typedef struct SkipPatterns
 	double		keys;			/* probes beyond one per pattern clause */
 	int			clauses;		/* the most keys a lacking range must pass (0: none) */
 	bool		every_range;	/* a pattern asks nothing */
-	double		share;			/* array and jsonb classes: the summarized
-								 * ranges the index says pass (-1: not read) */
+	double		share;			/* the share of the summarized ranges the
+								 * index says pass (-1: not read) */
 } SkipPatterns;
 
 /* What the model predicts a scan reads. */
@@ -373,10 +404,11 @@ skip_estimate(const SkipMeta *meta, RelOptInfo *rel, double rows, double probes,
 		Max(summarized - est->true_ranges, 0.0);
 	if (pat->share >= 0)
 	{
+		/* the scan returns the ranges counted, whatever the rows say */
 		double		passed = pat->share * summarized;
 
 		est->true_ranges = Min(est->true_ranges, passed);
-		est->false_ranges = Min(est->false_ranges, Max(passed - est->true_ranges, 0.0));
+		est->false_ranges = passed - est->true_ranges;
 	}
 	/* a summarized range is whole; the open ones are the rest of the table */
 	per_range_pages = Min((double) meta->pages_per_range, pages);
@@ -385,22 +417,80 @@ skip_estimate(const SkipMeta *meta, RelOptInfo *rel, double rows, double probes,
 }
 
 /*
- * The selectivity for which compute_bitmap_pages() predicts heap_pages
- * pages, and the cost the bitmap heap scan then leaves out: the pages it
- * cannot reach and the recheck of every tuple on them beyond those it
- * charges.  qual_cost: the conditions' cost per tuple.
+ * The runs of consecutive pages a scan of est reads: a summarized range
+ * returned is one (ranges returned side by side are counted apart), the
+ * open ranges at the table's end another.
+ */
+static double
+skip_runs(const SkipMeta *meta, RelOptInfo *rel, const SkipEstimate *est)
+{
+	double		pages = Max((double) rel->pages, 1.0);
+	double		summarized = Min(est->nranges, (double) meta->summarized);
+
+	return est->true_ranges + est->false_ranges +
+		(pages > summarized * meta->pages_per_range ? 1.0 : 0.0);
+}
+
+/*
+ * What cost_bitmap_heap_scan() charges for the I/O of P of T pages: each
+ * at an interpolation between the random and the sequential page cost.
+ */
+static double
+skip_pg_heap_io(double P, double T, double random_cost, double seq_cost)
+{
+	return P * (random_cost - (random_cost - seq_cost) * sqrt(P / T));
+}
+
+/*
+ * The pages P' <= T whose cost by skip_pg_heap_io() is io, or T when io is
+ * beyond what any count of pages costs there (the caller adds the rest).
+ * The function rises up to P / T = (r / (1.5 (r - s)))^2 and falls after
+ * it (to T s at T): search the rising part.
+ */
+static double
+skip_pages_costing(double io, double T, double random_cost, double seq_cost)
+{
+	double		lo = 0.0, hi = T;
+
+	if (random_cost > seq_cost)
+		hi = T * Min(1.0, pow(random_cost / (1.5 * (random_cost - seq_cost)), 2.0));
+	if (io >= skip_pg_heap_io(hi, T, random_cost, seq_cost))
+		return T;
+	for (int i = 0; i < 60; i++)
+	{
+		double		mid = (lo + hi) / 2;
+
+		if (skip_pg_heap_io(mid, T, random_cost, seq_cost) < io)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi;
+}
+
+/*
+ * The selectivity for which the bitmap heap scan charges the I/O of
+ * heap_pages pages read in runs runs (see the essay), and the cost it
+ * leaves out: the I/O beyond what it charges, and the recheck of every
+ * tuple on the pages beyond those it charges.  qual_cost: the conditions'
+ * cost per tuple.
  */
 static Selectivity
-skip_heap_selectivity(RelOptInfo *rel, double heap_pages, double qual_cost,
+skip_heap_selectivity(RelOptInfo *rel, double heap_pages, double runs, double qual_cost,
 					  double spc_random_page_cost, double spc_seq_page_cost,
 					  Cost *missing)
 {
 	double		T = Max((double) rel->pages, 1.0);
 	double		tuples = Max(rel->tuples, 1.0);
 	double		P = Min(Max(heap_pages, 1.0), T);
-	double		t, sel, pg_pages, pg_tuples, maxentries, cost_per_page;
+	double		io, charged, t, sel, pg_pages, pg_tuples, maxentries;
 
-	t = (P >= T) ? 2.0 * T : 2.0 * T * P / (2.0 * T - P);
+	/* a run's first page is a random read, the pages after it sequential */
+	runs = Min(Max(runs, 1.0), P);
+	io = runs * spc_random_page_cost + (P - runs) * spc_seq_page_cost;
+	charged = skip_pages_costing(io, T, spc_random_page_cost, spc_seq_page_cost);
+
+	t = (charged >= T) ? 2.0 * T : 2.0 * T * charged / (2.0 * T - charged);
 	sel = Min(1.0, t / tuples);
 
 	/* what compute_bitmap_pages() makes of sel, loop_count 1 */
@@ -417,9 +507,8 @@ skip_heap_selectivity(RelOptInfo *rel, double heap_pages, double qual_cost,
 								  (lossy / pg_pages) * tuples);
 	}
 
-	cost_per_page = spc_random_page_cost -
-		(spc_random_page_cost - spc_seq_page_cost) * sqrt(P / T);
-	*missing = Max(0.0, P - ceil(pg_pages)) * cost_per_page +
+	*missing = Max(0.0, io - skip_pg_heap_io(ceil(pg_pages), T, spc_random_page_cost,
+											  spc_seq_page_cost)) +
 		Max(0.0, P * tuples / T - pg_tuples) * (cpu_tuple_cost + qual_cost);
 	return sel;
 }
@@ -465,6 +554,7 @@ skip_patterns(IndexPath *path, Relation irel, const SkipMeta *meta, SkipPatterns
 		int			strategy;
 		Node	   *arg;
 		SkipQuery	q;
+		double		share;
 
 		if (!IsA(op, OpExpr) || list_length(op->args) != 2)
 			continue;
@@ -486,15 +576,10 @@ skip_patterns(IndexPath *path, Relation irel, const SkipMeta *meta, SkipPatterns
 		}
 		pat->keys += Max(q.keys.n - 1, 0);
 		pat->clauses = Max(pat->clauses, skip_query_tests(&q));
-		/* the array and jsonb classes count their ranges (skip_array_cost.c) */
-		if (ki->ops[iclause->indexcol] == &skip_array_class ||
-			ki->ops[iclause->indexcol] == &skip_jsonb_class)
-		{
-			double		share = skip_collection_share(irel, meta, &q);
-
-			if (share >= 0)
-				pat->share = pat->share < 0 ? share : Min(pat->share, share);
-		}
+		/* the ranges the query passes, counted from the index (see the essay) */
+		share = skip_query_share(irel, meta, &q);
+		if (share >= 0)
+			pat->share = pat->share < 0 ? share : Min(pat->share, share);
 	}
 }
 
@@ -530,7 +615,8 @@ skip_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 				  skip_column_distinct(root, path), corr, &patterns, &est);
 	probes += patterns.keys;
 	cost_qual_eval(&qcost, quals, root);
-	*indexSelectivity = skip_heap_selectivity(rel, est.heap_pages, qcost.per_tuple,
+	*indexSelectivity = skip_heap_selectivity(rel, est.heap_pages, skip_runs(&meta, rel, &est),
+											  qcost.per_tuple,
 											  spc_random_page_cost,
 											  spc_seq_page_cost, &missing);
 

@@ -1186,19 +1186,16 @@ skip_positions(const SkipMeta *meta, uint64 h, uint64 *pos)
 
 /*
  * Add key h to the sketch of st.  The key's hash also chooses its bit
- * positions: it is mixed first (the finalizer of splitmix64), so that the
+ * positions: it is mixed first (bloom_mix64b, splitmix64's finalizer), so the
  * register and the rank do not follow the positions.
  */
 void
 skip_stats_add_key(SkipStats *st, uint64 h)
 {
-	uint64		x = h;
+	uint64		x = bloom_mix64b(h);
 	uint64		rest;
 	int			reg, rank;
 
-	x = (x ^ (x >> 30)) * UINT64CONST(0xbf58476d1ce4e5b9);
-	x = (x ^ (x >> 27)) * UINT64CONST(0x94d049bb133111eb);
-	x ^= x >> 31;
 	/* the register: the top bits; the rank: 1 + the leading zeros of the rest */
 	reg = (int) (x >> (64 - SKIP_STAT_BITS));
 	rest = x << SKIP_STAT_BITS;

@@ -1297,6 +1297,21 @@ test_slices(void)
 	CHECK(bad_any == 0, "slices: any bit of a run");
 }
 
+/*
+ * The two 64-bit mixers reach index pages (bit positions, the bloomskip
+ * sketch registers): pin their outputs, computed independently of this code.
+ */
+static void
+test_mixers(void)
+{
+	CHECK(bloom_mix64(1) == UINT64_C(0xb456bcfc34c2cb2c), "mix64(1) pinned");
+	CHECK(bloom_mix64(UINT64_C(0x0123456789abcdef)) == UINT64_C(0x87cbfbfe89022cea),
+		  "mix64 pinned");
+	CHECK(bloom_mix64b(1) == UINT64_C(0x5692161d100b05e5), "mix64b(1) pinned");
+	CHECK(bloom_mix64b(UINT64_C(0x0123456789abcdef)) == UINT64_C(0xb2c058e4ebb5112c),
+		  "mix64b pinned");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1310,6 +1325,7 @@ main(int argc, char **argv)
 	test_fold(BLOOM_LAYOUT_CLASSIC);
 	test_estimates_across_sizes(BLOOM_LAYOUT_BLOCKED);
 	test_estimates_across_sizes(BLOOM_LAYOUT_CLASSIC);
+	test_mixers();
 	test_codecs();
 	test_target_rate();
 	test_sizing();

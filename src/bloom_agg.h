@@ -19,6 +19,7 @@
 
 #include "bloom_datum.h"
 #include "bloom_kind.h"
+#include "bloom_agg_args.h"
 
 /*
  * The aggregate engine (bloom_agg.c): one state design for the value
@@ -47,9 +48,6 @@ extern Datum bloom_agg_finish(FunctionCallInfo fcinfo, const BloomKindOps *k);
 extern Datum bloom_agg_merge_states(FunctionCallInfo fcinfo);
 extern Datum bloom_agg_serialize(FunctionCallInfo fcinfo);
 extern Datum bloom_agg_deserialize(FunctionCallInfo fcinfo, const BloomKindOps *k);
-extern bool bloom_agg_is_partial(FunctionCallInfo fcinfo);
-extern void bloom_agg_args_given(FunctionCallInfo fcinfo, int n,
-								 const char *aggname, const char *what);
 extern void *bloom_agg_auto_header(FunctionCallInfo fcinfo, MemoryContext aggcxt,
 								   bool *exact);
 extern BloomAggState *bloom_agg_auto_state(FunctionCallInfo fcinfo,
@@ -64,7 +62,6 @@ extern const char *bloom_agg_family(BloomAggState *st);
  * serialized form (what bloom_agg_serial and bloom_agg_deserial exchange)
  * written and read back.
  */
-extern Oid	bloom_agg_argtype(FunctionCallInfo fcinfo, int i);
 extern BloomAggState *bloom_agg_step(FunctionCallInfo fcinfo, BloomAggState *st,
 									 const BloomKindOps *k, BloomAggMake make,
 									 const char *aggname, MemoryContext cxt);
@@ -78,7 +75,6 @@ extern void bloom_agg_write(StringInfo buf, BloomAggState *st);
 extern BloomAggState *bloom_agg_read(const char *data, int len, const BloomKindOps *k,
 									 MemoryContext cxt);
 extern void bloom_agg_check(const char *data, int len, MemoryContext cxt);
-extern Oid	bloom_agg_collation(FunctionCallInfo fcinfo, Oid typid);
 extern BloomAggState *bloom_agg_new_state(FunctionCallInfo fcinfo, const BloomKindOps *k,
 										  BloomAggMake make, MemoryContext cxt);
 extern BloomAggState *bloom_agg_filter_state(const BloomKindOps *k, void *f,

@@ -95,9 +95,6 @@ SELECT count(*) AS lt_text FROM lt WHERE (bloom_empty(4000000) || 'x'::text) @> 
 CREATE TABLE ltb (a int, b bytea);
 INSERT INTO ltb VALUES (1, '\x01'), (NULL, '\x00000008000000');
 SELECT count(*) AS lt_bytea FROM ltb WHERE (bloom_empty(4000000) || '\x01'::bytea) @> b;
--- the setting of 1.0 is kept, without effect, so configurations keep working
-SET bloomset.lookahead = off;
-RESET bloomset.lookahead;
 
 DROP FUNCTION ps_probe_rows();
 DROP FUNCTION ps_plan_has(text, text);

@@ -4,9 +4,8 @@
  *	  The aggregate engine: one state design for the value aggregates of
  *	  every kind -- bloom_agg (with bloom_parquet_agg of bloom_parquet.c and
  *	  the n-gram and token aggregates of bloom_text.c), counting_bloom_agg and
- *	  scalable_bloom_agg -- and one machinery for the set-operation
- *	  aggregates of every kind (bloom_union_agg, bloom_intersect_agg,
- *	  counting_bloom_union_agg, scalable_bloom_union_agg).  A kind's hooks
+ *	  scalable_bloom_agg; the set-operation aggregates are
+ *	  bloom_setop_agg.c's.  A kind's hooks
  *	  are part of its one table of operations (BloomKindOps, bloom_kind.h),
  *	  defined in its type's file (bloom_type.c, counting_bloom.c,
  *	  scalable_bloom.c) with the rest of the kind; the SQL entry points are
@@ -79,6 +78,7 @@
  *-------------------------------------------------------------------------
  */
 #include "bloom_agg.h"
+#include "bloom_agg_args.h"
 #include "bloom_hashset.h"
 #include "bloom_datum.h"
 #include "bloom_hash.h"
@@ -119,27 +119,6 @@ typedef struct BloomHashQueue
 	uint64		h[BLOOM_QUEUE_LEN];
 } BloomHashQueue;
 
-
-/*
- * The sizing arguments of an aggregate call (capacity and rate, or size,
- * hashes and seed), as the first row gave them.
- */
-#define BLOOM_AGG_MAX_ARGS	3
-typedef struct BloomAggArgs
-{
-	int			n;				/* 0 until the first row */
-	Oid			types[BLOOM_AGG_MAX_ARGS];
-	int64		bits[BLOOM_AGG_MAX_ARGS];
-	Datum		datums[BLOOM_AGG_MAX_ARGS]; /* as passed: a row's quick check */
-	bool		quick;			/* datums are set and all by value */
-} BloomAggArgs;
-
-/* The value argument's hash information, set up by the first non-null row. */
-typedef struct BloomAggValue
-{
-	bool		valid;
-	BloomTypeInfo ti;
-} BloomAggValue;
 
 typedef enum BloomAggMode
 {
@@ -415,165 +394,6 @@ bloom_state_push(BloomAggState *st, uint64 h)
 }
 
 /*
- * The type of argument i of this call: the call's expression says it; a
- * call without one (Citus's worker_partial_agg calls the transition
- * function through fmgr alone) takes it from the function's declared
- * signature, which for the per-type entry points is the key's type.  A
- * polymorphic declaration without an expression cannot say: an error.
- */
-Oid
-bloom_agg_argtype(FunctionCallInfo fcinfo, int i)
-{
-	Oid			t = get_fn_expr_argtype(fcinfo->flinfo, i);
-	HeapTuple	tup;
-
-	if (OidIsValid(t))
-		return t;
-	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fcinfo->flinfo->fn_oid));
-	if (HeapTupleIsValid(tup))
-	{
-		Form_pg_proc p = (Form_pg_proc) GETSTRUCT(tup);
-
-		if (i < p->pronargs)
-			t = p->proargtypes.values[i];
-		ReleaseSysCache(tup);
-	}
-	if (!OidIsValid(t) || IsPolymorphicType(t))
-		ereport(ERROR,
-				(errcode(ERRCODE_INDETERMINATE_DATATYPE),
-				 errmsg("could not determine the data type of the aggregated value"),
-				 errdetail("The aggregate's transition function was called without an expression, and its argument is polymorphic."),
-				 errhint("Aggregate a column of a type with its own aggregate (see bloom_agg_state in the reference), or cast the value to one.")));
-	return t;
-}
-
-/*
- * The collation of the value (of type typid) of this aggregate call.  Citus
- * wraps the arguments of a multi-argument aggregate in a ROW, which has no
- * collation, and calls the transition function without an expression: the
- * value is hashed under its type's default collation (what a column of that
- * type has unless declared otherwise).
- */
-Oid
-bloom_agg_collation(FunctionCallInfo fcinfo, Oid typid)
-{
-	Oid			coll = PG_GET_COLLATION();
-
-	if (!OidIsValid(coll) && fcinfo->flinfo->fn_expr == NULL)
-		coll = get_typcollation(typid);
-	return coll;
-}
-
-/*
- * The hash information of the value argument (1) of this aggregate call,
- * set up on the first non-null value in v (allocated in cxt), when the
- * element family and collation are checked against, or adopted into, the
- * filter's fields (family, collfp).
- */
-static void
-bloom_agg_first_value(FunctionCallInfo fcinfo, BloomAggValue *v, char *family,
-					  uint32 *collfp, MemoryContext cxt)
-{
-	Oid			typid = bloom_agg_argtype(fcinfo, 1);
-
-	bloom_typeinfo_init(&v->ti, typid, bloom_agg_collation(fcinfo, typid), cxt);
-	v->valid = true;
-	bloom_check_element_fields(family, collfp, &v->ti, true);
-}
-
-/* The bits of argument i of type t (int4, int8 or float8). */
-static int64
-bloom_arg_bits(FunctionCallInfo fcinfo, int i, Oid t)
-{
-	double		d;
-	int64		b;
-
-	if (t == INT4OID)
-		return PG_GETARG_INT32(i);
-	if (t == INT8OID)
-		return PG_GETARG_INT64(i);
-	d = PG_GETARG_FLOAT8(i);
-	memcpy(&b, &d, sizeof(b));
-	return b;
-}
-
-/* Raise the error for sizing arguments that differ from the first row's. */
-static void
-bloom_args_differ(const char *aggname, const char *detail)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("the sizing arguments of %s must be the same in every row", aggname),
-			 errdetail("The filter is sized once, by the first row's arguments; %s.", detail),
-			 errhint("Pass constants, or build one filter per size (GROUP BY the sizing arguments).")));
-}
-
-/*
- * Are the sizing arguments first.. of this row, non-null, passed as the
- * same by-value datums as the first row's (recorded in a)?  Then they are
- * the same values; any other row, and every row of a state read from its
- * serialized form (no datums), is compared by value (bloom_agg_same_args).  The
- * sizing arguments are constants in nearly every call, so a row costs two
- * comparisons an argument, not a type dispatch.
- */
-static inline bool
-bloom_agg_args_as_first(const BloomAggArgs *a, FunctionCallInfo fcinfo, int first)
-{
-	if (!a->quick)
-		return false;
-	for (int i = 0; i < a->n; i++)
-		if (PG_ARGISNULL(first + i) || PG_GETARG_DATUM(first + i) != a->datums[i])
-			return false;
-	return true;
-}
-
-/*
- * Check that the sizing arguments first.. of this row are those of the
- * first row (recorded in a on the first call): the filter was sized by the
- * first row's, so a row asking for another size is an error, not silently
- * ignored.  NULL arguments are the caller's first-row error.
- */
-static void
-bloom_agg_same_args(BloomAggArgs *a, FunctionCallInfo fcinfo, int first,
-					const char *aggname)
-{
-	int			n = Min(PG_NARGS() - first, BLOOM_AGG_MAX_ARGS);
-
-	if (a->n == 0)
-	{
-		a->quick = true;
-		for (int i = 0; i < n; i++)
-		{
-			a->types[i] = bloom_agg_argtype(fcinfo, first + i);
-			a->bits[i] = bloom_arg_bits(fcinfo, first + i, a->types[i]);
-			a->datums[i] = PG_GETARG_DATUM(first + i);
-			/* a by-reference datum (int8, float8 on 32-bit builds) is a pointer */
-			a->quick &= (a->types[i] == INT4OID || FLOAT8PASSBYVAL);
-		}
-		a->n = n;
-		return;
-	}
-	if (likely(bloom_agg_args_as_first(a, fcinfo, first)))
-		return;
-	for (int i = 0; i < a->n; i++)
-		if (PG_ARGISNULL(first + i) ||
-			bloom_arg_bits(fcinfo, first + i, a->types[i]) != a->bits[i])
-			bloom_args_differ(aggname, psprintf("argument %d of this row differs", first + i));
-}
-
-/* Are a and b the same sizing arguments? */
-static bool
-bloom_args_equal(const BloomAggArgs *a, const BloomAggArgs *b)
-{
-	if (a->n != b->n)
-		return false;
-	for (int i = 0; i < a->n; i++)
-		if (a->types[i] != b->types[i] || a->bits[i] != b->bits[i])
-			return false;
-	return true;
-}
-
-/*
  * Queue every hash of key value (bloom_key_hashes: a Parquet filter's key
  * may have two).  The hashes go through the state's own array: one on the
  * stack would cost a row a stack-protector check.
@@ -830,37 +650,6 @@ bloom_agg_result(FunctionCallInfo fcinfo, BloomAggState *st)
 	return f;
 }
 
-/*
- * Does this aggregate call's state get combined (a partial aggregate)?  A
- * transition call without an expression is one: Citus calls the transition
- * function that way on the shards (worker_partial_agg) and combines the
- * states on the coordinator; the executor always passes the expression.
- */
-bool
-bloom_agg_is_partial(FunctionCallInfo fcinfo)
-{
-	Aggref	   *aggref = AggGetAggref(fcinfo);
-
-	if (fcinfo->flinfo == NULL || fcinfo->flinfo->fn_expr == NULL)
-		return true;
-	return aggref != NULL && DO_AGGSPLIT_SKIPFINAL(aggref->aggsplit);
-}
-
-/*
- * 22004 unless the n sizing arguments of this row (from argument 2) are
- * all given: "<aggname> <what> must not be NULL".
- */
-void
-bloom_agg_args_given(FunctionCallInfo fcinfo, int n, const char *aggname,
-					 const char *what)
-{
-	for (int i = 2; i < 2 + n; i++)
-		if (PG_ARGISNULL(i))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("%s %s must not be NULL", aggname, what)));
-}
-
 /* ---- combine ------------------------------------------------------------ */
 
 /* Raise invalid_binary_representation for a bad serialized state of k. */
@@ -1071,7 +860,7 @@ bloom_args_recv(const BloomKindOps *k, StringInfo buf, BloomAggArgs *a)
  * A filter of kind k from its binary form, the rest of buf, validated like
  * the kind's binary input, in aggcxt.
  */
-static void *
+void *
 bloom_agg_filter_recv(const BloomKindOps *k, StringInfo buf, MemoryContext aggcxt)
 {
 	BloomFilter *f = bloom_parse_wire((const uint8 *) buf->data + buf->cursor,
@@ -1325,196 +1114,4 @@ Datum
 bloom_agg_deserial(PG_FUNCTION_ARGS)
 {
 	return bloom_agg_deserialize(fcinfo, &bloom_plain_ops);
-}
-
-/* ---- bloom_union_agg / bloom_intersect_agg ----------------------------- */
-
-/*
- * State: a filter in the aggregate context (NULL before the first non-null
- * input).  Same-size inputs are OR-ed/AND-ed in place; other sizes go
- * through bloom_combine (unfolding), which also reports mismatches.
- */
-static BloomFilter *
-bloom_setop_step(MemoryContext aggcxt, BloomFilter *state,
-				 const BloomFilter *in, bool is_union)
-{
-	MemoryContext old;
-	BloomFilter *r;
-	char		detail[256];
-
-	if (state == NULL)
-	{
-		return bloom_copy_in(aggcxt, in);
-	}
-	if (state->nbits == in->nbits && in->family[0] && state->family[0] &&
-		bloom_check_compatible(state, in, detail, sizeof(detail)))
-	{
-		if (is_union)
-		{
-			bloom_or_words(state->words, in->words, BLOOM_NWORDS(state));
-			bloom_add_items(state, in->nitems);
-		}
-		else
-		{
-			bloom_and_words(state->words, in->words, BLOOM_NWORDS(state));
-			state->nitems = Min(state->nitems, in->nitems);
-		}
-		state->flags = bloom_result_flags(state, in);
-		return state;
-	}
-	old = MemoryContextSwitchTo(aggcxt);
-	r = bloom_combine(state, in, is_union);
-	MemoryContextSwitchTo(old);
-	pfree(state);
-	return r;
-}
-
-/* The steps of bloom_union_agg and bloom_intersect_agg. */
-static void *
-bloom_union_step(MemoryContext aggcxt, void *state, const void *in)
-{
-	return bloom_setop_step(aggcxt, (BloomFilter *) state, (const BloomFilter *) in, true);
-}
-
-static void *
-bloom_intersect_step(MemoryContext aggcxt, void *state, const void *in)
-{
-	return bloom_setop_step(aggcxt, (BloomFilter *) state, (const BloomFilter *) in, false);
-}
-
-const BloomSetopAgg bloom_union_setop = {&bloom_plain_ops, bloom_union_step, false};
-
-/* intersection over no rows is NULL (the intersection of nothing cannot be represented) */
-const BloomSetopAgg bloom_intersect_setop = {&bloom_plain_ops, bloom_intersect_step, true};
-
-/*
- * The machinery of the set-operation aggregates of every kind
- * (bloom_union_agg, bloom_intersect_agg, counting_bloom_union_agg,
- * scalable_bloom_union_agg): the state is the result so far, a filter in
- * the aggregate context, NULL before the first non-null input; the kind's
- * step merges an input or another state into it.  Transition (combine =
- * false: argument 1 is a filter datum) or combine (argument 1 is a state).
- */
-Datum
-bloom_setop_apply(FunctionCallInfo fcinfo, const BloomSetopAgg *k, bool combine)
-{
-	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	void	   *state = PG_ARGISNULL(0) ? NULL : PG_GETARG_POINTER(0);
-	const void *in;
-
-	if (PG_ARGISNULL(1))
-	{
-		if (state == NULL)
-			PG_RETURN_NULL();
-		PG_RETURN_POINTER(state);
-	}
-	in = combine ? PG_GETARG_POINTER(1) : bloom_from_datum_kind(PG_GETARG_DATUM(1), k->ops->kind);
-	PG_RETURN_POINTER(k->step(aggcxt, state, in));
-}
-
-/*
- * Final: a copy of the state (the final function must not change it),
- * checked for fullness; over no rows, the kind's empty filter, or NULL.
- */
-Datum
-bloom_setop_finish(FunctionCallInfo fcinfo, const BloomSetopAgg *k)
-{
-	void	   *f;
-
-	bloom_agg_context(fcinfo);
-	if (PG_ARGISNULL(0))
-	{
-		if (k->empty_is_null)
-			PG_RETURN_NULL();
-		PG_RETURN_POINTER(k->ops->empty());
-	}
-	f = bloom_copy((BloomFilter *) PG_GETARG_POINTER(0));
-	k->ops->check_full(f, fcinfo);
-	PG_RETURN_POINTER(f);
-}
-
-/* Serialize: the filter's binary form (the kind's portable image). */
-Datum
-bloom_setop_serialize(FunctionCallInfo fcinfo, const BloomSetopAgg *k)
-{
-	void	   *f = PG_GETARG_POINTER(0);
-
-	bloom_agg_context(fcinfo);
-	PG_RETURN_BYTEA_P(bloom_wire_bytea(k->ops->portable ? k->ops->portable(f) : (BloomFilter *) f));
-}
-
-/* Deserialize: validated like the kind's binary input. */
-Datum
-bloom_setop_deserialize(FunctionCallInfo fcinfo, const BloomSetopAgg *k)
-{
-	bytea	   *b = PG_GETARG_BYTEA_PP(0);
-	MemoryContext aggcxt = bloom_agg_context(fcinfo);
-	StringInfoData buf;
-
-	buf.data = VARDATA_ANY(b);
-	buf.len = VARSIZE_ANY_EXHDR(b);
-	buf.cursor = 0;
-	PG_RETURN_POINTER(bloom_agg_filter_recv(k->ops, &buf, aggcxt));
-}
-
-PG_FUNCTION_INFO_V1(bloom_union_trans);
-Datum
-bloom_union_trans(PG_FUNCTION_ARGS)
-{
-	return bloom_setop_apply(fcinfo, &bloom_union_setop, false);
-}
-
-PG_FUNCTION_INFO_V1(bloom_intersect_trans);
-Datum
-bloom_intersect_trans(PG_FUNCTION_ARGS)
-{
-	return bloom_setop_apply(fcinfo, &bloom_intersect_setop, false);
-}
-
-/*
- * Final functions: union over no rows gives an empty filter (so NOT
- * bloom_contains stays correct); intersection over no rows is NULL.
- */
-PG_FUNCTION_INFO_V1(bloom_union_final);
-Datum
-bloom_union_final(PG_FUNCTION_ARGS)
-{
-	return bloom_setop_finish(fcinfo, &bloom_union_setop);
-}
-
-PG_FUNCTION_INFO_V1(bloom_intersect_final);
-Datum
-bloom_intersect_final(PG_FUNCTION_ARGS)
-{
-	return bloom_setop_finish(fcinfo, &bloom_intersect_setop);
-}
-
-PG_FUNCTION_INFO_V1(bloom_union_combine);
-Datum
-bloom_union_combine(PG_FUNCTION_ARGS)
-{
-	return bloom_setop_apply(fcinfo, &bloom_union_setop, true);
-}
-
-PG_FUNCTION_INFO_V1(bloom_intersect_combine);
-Datum
-bloom_intersect_combine(PG_FUNCTION_ARGS)
-{
-	return bloom_setop_apply(fcinfo, &bloom_intersect_setop, true);
-}
-
-/* Serialize (both aggregates): the filter's send form. */
-PG_FUNCTION_INFO_V1(bloom_setop_serial);
-Datum
-bloom_setop_serial(PG_FUNCTION_ARGS)
-{
-	return bloom_setop_serialize(fcinfo, &bloom_union_setop);
-}
-
-/* Deserialize (both aggregates): validated like bloom_recv. */
-PG_FUNCTION_INFO_V1(bloom_setop_deserial);
-Datum
-bloom_setop_deserial(PG_FUNCTION_ARGS)
-{
-	return bloom_setop_deserialize(fcinfo, &bloom_union_setop);
 }

@@ -3,7 +3,7 @@
  * bloom_agg.h
  *	  The aggregate engine (bloom_agg.c): one state design for the value
  *	  aggregates of every kind, reached through the kind's table of
- *	  operations (bloom_kind.h), and the set-operation aggregates.
+ *	  operations (bloom_kind.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -19,14 +19,14 @@
 
 #include "bloom_datum.h"
 #include "bloom_kind.h"
+#include "bloom_agg_args.h"
 
 /*
  * The aggregate engine (bloom_agg.c): one state design for the value
  * aggregates of every kind (bloom_agg and its n-gram, token and Parquet
- * forms, counting_bloom_agg, scalable_bloom_agg) and one machinery for the
- * set-operation aggregates.  A kind's aggregate hooks are part of its one
+ * forms, counting_bloom_agg, scalable_bloom_agg).  A kind's aggregate hooks are part of its one
  * table of operations (BloomKindOps, bloom_kind.h); its SQL entry points
- * are thin wrappers over the bloom_agg_* and bloom_setop_* functions.
+ * are thin wrappers over the bloom_agg_* functions.
  *
  * A value-aggregate state is in one of two phases: a filter of the kind
  * being filled (through the prefetch queue), or an exact set of the
@@ -48,9 +48,6 @@ extern Datum bloom_agg_finish(FunctionCallInfo fcinfo, const BloomKindOps *k);
 extern Datum bloom_agg_merge_states(FunctionCallInfo fcinfo);
 extern Datum bloom_agg_serialize(FunctionCallInfo fcinfo);
 extern Datum bloom_agg_deserialize(FunctionCallInfo fcinfo, const BloomKindOps *k);
-extern bool bloom_agg_is_partial(FunctionCallInfo fcinfo);
-extern void bloom_agg_args_given(FunctionCallInfo fcinfo, int n,
-								 const char *aggname, const char *what);
 extern void *bloom_agg_auto_header(FunctionCallInfo fcinfo, MemoryContext aggcxt,
 								   bool *exact);
 extern BloomAggState *bloom_agg_auto_state(FunctionCallInfo fcinfo,
@@ -65,7 +62,6 @@ extern const char *bloom_agg_family(BloomAggState *st);
  * serialized form (what bloom_agg_serial and bloom_agg_deserial exchange)
  * written and read back.
  */
-extern Oid	bloom_agg_argtype(FunctionCallInfo fcinfo, int i);
 extern BloomAggState *bloom_agg_step(FunctionCallInfo fcinfo, BloomAggState *st,
 									 const BloomKindOps *k, BloomAggMake make,
 									 const char *aggname, MemoryContext cxt);
@@ -79,7 +75,6 @@ extern void bloom_agg_write(StringInfo buf, BloomAggState *st);
 extern BloomAggState *bloom_agg_read(const char *data, int len, const BloomKindOps *k,
 									 MemoryContext cxt);
 extern void bloom_agg_check(const char *data, int len, MemoryContext cxt);
-extern Oid	bloom_agg_collation(FunctionCallInfo fcinfo, Oid typid);
 extern BloomAggState *bloom_agg_new_state(FunctionCallInfo fcinfo, const BloomKindOps *k,
 										  BloomAggMake make, MemoryContext cxt);
 extern BloomAggState *bloom_agg_filter_state(const BloomKindOps *k, void *f,
@@ -98,30 +93,8 @@ extern BloomAggState *bloom_agg_state_again(FunctionCallInfo fcinfo, const Bloom
 extern BloomAggState *bloom_agg_state_open(FunctionCallInfo fcinfo, const BloomKindOps *k,
 										   BloomAggMake make, Datum *result, bool *again);
 
-/*
- * A set-operation aggregate (union or intersection) of one kind: the step
- * that merges an input or a state into the state; the rest is the kind's.
- */
-typedef struct BloomSetopAgg
-{
-	const BloomKindOps *ops;	/* the kind */
-	void	   *(*step) (MemoryContext aggcxt, void *state, const void *in);
-	bool		empty_is_null;	/* over no rows: NULL, not the kind's empty */
-} BloomSetopAgg;
-
-extern Datum bloom_setop_apply(FunctionCallInfo fcinfo, const BloomSetopAgg *k,
-							   bool combine);
-extern Datum bloom_setop_finish(FunctionCallInfo fcinfo, const BloomSetopAgg *k);
-extern Datum bloom_setop_serialize(FunctionCallInfo fcinfo, const BloomSetopAgg *k);
-extern Datum bloom_setop_deserialize(FunctionCallInfo fcinfo, const BloomSetopAgg *k);
-
-/* bloom_union_agg(bloom) and bloom_intersect_agg(bloom) (bloom_agg.c) */
-extern const BloomSetopAgg bloom_union_setop;
-extern const BloomSetopAgg bloom_intersect_setop;
-
-/* The set-operation aggregates over bloom_agg_state (bloom_agg_state.c). */
-extern Datum bloom_agg_state_setop(FunctionCallInfo fcinfo, const BloomSetopAgg *k,
-								   bool combine);
-extern Datum bloom_agg_state_setop_finish(FunctionCallInfo fcinfo, const BloomSetopAgg *k);
+/* A filter of kind k from its serialized form, the rest of buf, in aggcxt. */
+extern void *bloom_agg_filter_recv(const BloomKindOps *k, StringInfo buf,
+								   MemoryContext aggcxt);
 
 #endif							/* BLOOMSET_BLOOM_AGG_H */

@@ -50,6 +50,7 @@
  *-------------------------------------------------------------------------
  */
 #include "bloom_agg.h"
+#include "bloom_setop_agg.h"
 #include "bloom_type.h"
 
 #include "access/detoast.h"
@@ -432,17 +433,14 @@ bloom_agg_state_setop(FunctionCallInfo fcinfo, const BloomSetopAgg *k, bool comb
 Datum
 bloom_agg_state_setop_finish(FunctionCallInfo fcinfo, const BloomSetopAgg *k)
 {
+	bool		isnull;
 	void	   *f;
 
 	bloom_agg_context(fcinfo);
-	if (PG_ARGISNULL(0))
-	{
-		if (k->empty_is_null)
-			PG_RETURN_NULL();
-		PG_RETURN_POINTER(k->ops->empty());
-	}
-	f = bloom_copy((BloomFilter *) bloom_setop_filter_of(bloom_eoh_readable(fcinfo, 0), k));
-	k->ops->check_full(f, fcinfo);
+	f = bloom_setop_result(fcinfo, k, PG_ARGISNULL(0) ? NULL :
+						   bloom_setop_filter_of(bloom_eoh_readable(fcinfo, 0), k), &isnull);
+	if (isnull)
+		PG_RETURN_NULL();
 	PG_RETURN_POINTER(f);
 }
 

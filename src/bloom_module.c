@@ -39,22 +39,12 @@ static const struct config_enum_entry bloom_full_filter_options[] = {
 };
 
 /*
- * bloomset.lookahead (1.0): probes used to read the next tuples of the
- * scanned page from shared buffers; that was unsound and is gone.  The
- * setting is retired: still defined, so that a postgresql.conf, ALTER
- * DATABASE/ROLE ... SET or a SET naming it keeps working (the "bloomset"
- * prefix is reserved, so an undefined name would be refused), its value
- * ignored, and hidden from SHOW ALL, pg_settings and postgresql.conf.sample.
- */
-static bool bloom_lookahead_unused = false;
-
-/*
  * Settings users do not tune: switches that turn a speed-up off so that a
  * test can compare its answers with the plain path (bloomset.fast_hash,
- * bloomset.sliced_reads, and bloom_scan.c's bloomset.batched_probe), and
- * the retired bloomset.lookahead.  They can
- * still be SET and SHOWn by name, but are not listed by SHOW ALL or
- * pg_settings, nor written into postgresql.conf.sample.
+ * bloomset.sliced_reads, and bloom_scan.c's bloomset.batched_probe): the
+ * developer options of CONTRIBUTING.md.  They can still be SET and SHOWn
+ * by name, but are not listed by SHOW ALL or pg_settings, nor written into
+ * postgresql.conf.sample.
  */
 #define BLOOM_GUC_HIDDEN (GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE)
 
@@ -163,12 +153,6 @@ _PG_init(void)
 							 "Hash int2/int4/int8, text and bytea inline instead of calling the type's hash function.",
 							 "The results are identical either way; turning this off is for testing that.",
 							 &bloom_fast_hash_enabled, true, PGC_USERSET,
-							 BLOOM_GUC_HIDDEN,
-							 NULL, NULL, NULL);
-	DefineCustomBoolVariable("bloomset.lookahead",
-							 "Retired: no effect since bloomset 1.1.",
-							 "Accepted and ignored, so that configurations naming it keep working.",
-							 &bloom_lookahead_unused, false, PGC_USERSET,
 							 BLOOM_GUC_HIDDEN,
 							 NULL, NULL, NULL);
 	DefineCustomIntVariable("bloomset.probe_cache_size",

@@ -29,6 +29,7 @@
  */
 #include "counting_bloom.h"
 #include "bloom_agg.h"
+#include "bloom_setop_agg.h"
 #include "bloom_batch.h"
 #include "bloom_cache.h"
 #include "bloom_datum.h"
@@ -659,7 +660,7 @@ counting_bloom_agg_state_final(PG_FUNCTION_ARGS)
 /* ---- counting_bloom_union_agg(counting_bloom) --------------------------- */
 
 /*
- * The step of the union aggregate (bloom_agg.c runs it): counters added in
+ * The step of the union aggregate (bloom_setop_agg.c runs it): counters added in
  * place (counting_merge_checked: same sizes only, as counting_bloom_union);
  * an empty state takes the input.
  */

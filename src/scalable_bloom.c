@@ -35,6 +35,7 @@
 #include "scalable_bloom.h"
 #include "core/bloom_codec.h"
 #include "bloom_agg.h"
+#include "bloom_setop_agg.h"
 #include "bloom_batch.h"
 #include "bloom_cache.h"
 #include "bloom_datum.h"
@@ -954,7 +955,7 @@ scalable_bloom_agg_deserial(PG_FUNCTION_ARGS)
 /* ---- scalable_bloom_union_agg(scalable_bloom) --------------------------- */
 
 /*
- * The step of the union aggregate (bloom_agg.c runs it):
+ * The step of the union aggregate (bloom_setop_agg.c runs it):
  * scalable_bloom_union's sub-filter-wise OR; the final function reports a
  * union over capacity; states travel in the portable form.
  */

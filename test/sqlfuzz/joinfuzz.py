@@ -445,10 +445,40 @@ SELECT id, p, v AS k4, v::int2 AS k2, v::int8 AS k8,
         for m, res in results.items():
             if res != base:
                 self.n_diff += 1
+                sets = self.fewer_settings(q, sets, m)
                 self.report('difference', 'off: %s; %s: %s' % (self.show(base), m, self.show(res)), q, sets)
                 return
         if base[1]:
             self.n_errors_same += 1
+
+    def differs(self, q, sets, mode):
+        """whether q still answers differently with the setting off and mode under sets"""
+        try:
+            self.must('RESET ALL')
+            self.must("SET statement_timeout = '%ds'" % self.args.timeout)
+            self.must('; '.join('SET %s = %s' % kv for kv in sets) or 'SELECT 1')
+            self.must("SET %s = off" % RF_SETTING)
+            off = self.execute(q)
+            self.must("SET %s = %s" % (RF_SETTING, mode))
+            on = self.execute(q)
+        except Failure:
+            return True
+        return off != on and not any(e and e.startswith('57014') for e in (off[1], on[1]))
+
+    def fewer_settings(self, q, sets, mode):
+        """the settings of a failing case without those it fails without (a shorter reproduction)"""
+        if not self.has_rf:
+            return sets
+        keep = list(sets)
+        for kv in list(sets):
+            trial = [x for x in keep if x != kv]
+            if self.differs(q, trial, mode):
+                keep = trial
+        if not self.differs(q, keep, mode):
+            keep = sets         # flaky: report every setting
+        self.must('RESET ALL')
+        self.must("SET statement_timeout = '%ds'" % self.args.timeout)
+        return keep
 
     @staticmethod
     def show(res):
@@ -458,8 +488,9 @@ SELECT id, p, v AS k4, v::int2 AS k2, v::int8 AS k8,
     def report(self, kind, detail, q, sets):
         self.failures.append((kind, detail, q, sets))
         if len(self.failures) <= 20:
-            print('FAIL [%s] %s\n  settings: %s\n  query: %s;' % (
-                kind, detail, '; '.join('SET %s = %s' % kv for kv in sets), q), flush=True)
+            print('FAIL [%s] %s\n  (query %d of seed %d, tables of draw %d; settings it needs)\n  settings: %s;\n  query: %s;' % (
+                kind, detail, self.n_queries, self.args.seed, self.n_schemas,
+                '; '.join('SET %s = %s' % kv for kv in sets), q), flush=True)
 
     def run(self):
         t0 = time.time()

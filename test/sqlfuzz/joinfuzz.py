@@ -182,6 +182,7 @@ class JoinFuzz:
                  ('e1', r.choice([0, 1, 3]), None),
                  ('e0', 0, None)]
         self.tables = {}
+        desc = []
         seed = r.random() * 2 - 1
         self.must("SELECT setseed(%f)" % seed)
         for name, n, dom in specs:
@@ -215,6 +216,9 @@ SELECT id, p, v AS k4, v::int2 AS k2, v::int8 AS k8,
             if r.random() < 0.85:
                 self.must("ANALYZE %s" % name)
             self.tables[name] = n
+            desc.append('%s(rows %d, keys 0..%d, nulls %s, hot keys %s, dup %d, order %s)'
+                        % (name, n, dom, nullp, skew, dup, order))
+        self.schema_desc = '; '.join(desc)
         self.cols = INT_COLS + TEXT_COLS + (['kc'] if self.icu else [])
 
     # -- queries --------------------------------------------------------------
@@ -426,7 +430,7 @@ SELECT id, p, v AS k4, v::int2 AS k2, v::int8 AS k8,
                 if self.has_rf:
                     self.must("SET %s = %s" % (RF_SETTING, m))
                 t0 = time.time()
-                results[m] = self.execute(q)
+                results[m] = self.execute(self.sabotaged(q, m))
                 self.slow.append((time.time() - t0, m, q))
             if len(self.slow) > 200:
                 self.slow = sorted(self.slow, reverse=True)[:20]
@@ -457,17 +461,25 @@ SELECT id, p, v AS k4, v::int2 AS k2, v::int8 AS k8,
             self.must('RESET ALL')
             self.must("SET statement_timeout = '%ds'" % self.args.timeout)
             self.must('; '.join('SET %s = %s' % kv for kv in sets) or 'SELECT 1')
-            self.must("SET %s = off" % RF_SETTING)
+            if self.has_rf:
+                self.must("SET %s = off" % RF_SETTING)
             off = self.execute(q)
-            self.must("SET %s = %s" % (RF_SETTING, mode))
-            on = self.execute(q)
+            if self.has_rf:
+                self.must("SET %s = %s" % (RF_SETTING, mode))
+            on = self.execute(self.sabotaged(q, mode))
         except Failure:
             return True
         return off != on and not any(e and e.startswith('57014') for e in (off[1], on[1]))
 
+    def sabotaged(self, q, mode):
+        """--sabotage: the query with the setting on loses a row (does the fuzzer see it?)"""
+        if not self.args.sabotage or mode == 'off':
+            return q
+        return q[:-len(') q')] + ' OFFSET 1) q'
+
     def fewer_settings(self, q, sets, mode):
         """the settings of a failing case without those it fails without (a shorter reproduction)"""
-        if not self.has_rf:
+        if not self.has_rf and not self.args.sabotage:
             return sets
         keep = list(sets)
         for kv in list(sets):
@@ -490,7 +502,9 @@ SELECT id, p, v AS k4, v::int2 AS k2, v::int8 AS k8,
         if len(self.failures) <= 20:
             print('FAIL [%s] %s\n  (query %d of seed %d, tables of draw %d; settings it needs)\n  settings: %s;\n  query: %s;' % (
                 kind, detail, self.n_queries, self.args.seed, self.n_schemas,
-                '; '.join('SET %s = %s' % kv for kv in sets), q), flush=True)
+                '; '.join('SET %s = %s' % kv for kv in sets) or '(none needed)', q), flush=True)
+            if len(self.failures) <= 3:
+                print('  tables: %s' % self.schema_desc, flush=True)
 
     def run(self):
         t0 = time.time()
@@ -550,6 +564,8 @@ def main():
     ap.add_argument('--timeout', type=int, default=5, help='statement_timeout in seconds')
     ap.add_argument('--log', help='the server log (crash lines)')
     ap.add_argument('--no-icu', action='store_true')
+    ap.add_argument('--sabotage', action='store_true',
+                    help='drop a row from every answer with the setting on: the run must fail')
     ap.add_argument('--progress', type=int, default=0)
     args = ap.parse_args()
     ok = JoinFuzz(args).run()

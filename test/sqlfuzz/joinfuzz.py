@@ -335,6 +335,15 @@ SELECT id, p, v AS k4, v::int2 AS k2, v::int8 AS k8,
         if where:
             q += ' WHERE ' + ' AND '.join(where)
         shape = r.random()
+        self.dml = False
+        if shape < 0.04:
+            # a join under DML (run in a transaction rolled back) and under FOR UPDATE
+            self.dml = True
+            t = self.alias_table['a0']
+            return ('WITH u AS (UPDATE %s SET p = p WHERE id IN (SELECT a0_id FROM (%s) q) RETURNING id, p) '
+                    'SELECT count(*), sum(id) FROM u' % (t, q))
+        if shape < 0.08:
+            return 'SELECT count(*), sum((\'x\' || substr(md5(q::text), 1, 15))::bit(60)::int8) FROM (%s FOR UPDATE OF a0) q' % q
         if shape < 0.12:
             g = sorted(rels)[0]
             q = 'SELECT %s_id %% 10 AS g, count(*) AS n, sum(%s_id) AS s FROM (%s) q GROUP BY 1' % (g, g, q)
@@ -418,7 +427,7 @@ SELECT id, p, v AS k4, v::int2 AS k2, v::int8 AS k8,
             if self.has_rf:
                 if has:
                     self.n_with_filter += 1
-                    if r.random() < 0.1:
+                    if r.random() < 0.1 and not self.dml:
                         err = self.removed_by_filter(q)
                         if err and not err.startswith('57014'):
                             results['explain analyze'] = (None, err)
@@ -430,7 +439,11 @@ SELECT id, p, v AS k4, v::int2 AS k2, v::int8 AS k8,
                 if self.has_rf:
                     self.must("SET %s = %s" % (RF_SETTING, m))
                 t0 = time.time()
+                if self.dml:
+                    self.must('BEGIN')
                 results[m] = self.execute(self.sabotaged(q, m))
+                if self.dml:
+                    self.must('ROLLBACK')
                 self.slow.append((time.time() - t0, m, q))
             if len(self.slow) > 200:
                 self.slow = sorted(self.slow, reverse=True)[:20]

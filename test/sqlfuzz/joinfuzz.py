@@ -76,6 +76,7 @@ class JoinFuzz:
         self.n_removed = 0
         self.n_schemas = 0
         self.n_redrawn = 0
+        self.n_prepared = 0
         self.slow = []
         self.failures = []
         self.connect()
@@ -409,6 +410,7 @@ SELECT id, p, v AS k4, v::int2 AS k2, v::int8 AS k8,
         r = self.rng
         sets = self.settings()
         self.must('; '.join('SET %s = %s' % kv for kv in sets))
+        self.prep = False
         if self.has_rf:
             self.must("SET %s = on" % RF_SETTING)
         # queries whose joins multiply out (estimated) are drawn again: the
@@ -419,6 +421,11 @@ SELECT id, p, v AS k4, v::int2 AS k2, v::int8 AS k8,
             if est <= self.args.max_rows:
                 break
             self.n_redrawn += 1
+        if r.random() < 0.08 and re.search(r'\.p < \d+', q) and not self.dml:
+            self.prep = True
+            sets.append(('plan_cache_mode', 'force_generic_plan'))
+            self.must('SET plan_cache_mode = force_generic_plan')
+            self.n_prepared += 1
         modes = list(self.modes)
         r.shuffle(modes)
         results = {}
@@ -441,9 +448,11 @@ SELECT id, p, v AS k4, v::int2 AS k2, v::int8 AS k8,
                 t0 = time.time()
                 if self.dml:
                     self.must('BEGIN')
-                results[m] = self.execute(self.sabotaged(q, m))
+                results[m] = self.execute(self.sabotaged(self.prepared(q), m))
                 if self.dml:
                     self.must('ROLLBACK')
+                if self.prep:
+                    self.must('DEALLOCATE ALL')
                 self.slow.append((time.time() - t0, m, q))
             if len(self.slow) > 200:
                 self.slow = sorted(self.slow, reverse=True)[:20]
@@ -483,6 +492,15 @@ SELECT id, p, v AS k4, v::int2 AS k2, v::int8 AS k8,
         except Failure:
             return True
         return off != on and not any(e and e.startswith('57014') for e in (off[1], on[1]))
+
+    def prepared(self, q):
+        """a share of the queries runs as a prepared statement with its first dimension
+        constant as a parameter, under a generic plan, prepared anew under each setting
+        (a plan cached under one setting is not replanned for another)"""
+        if not self.prep:
+            return q
+        m = re.search(r'(\.p < )(\d+)', q)
+        return 'PREPARE jfp(int) AS %s$1%s; EXECUTE jfp(%s)' % (q[:m.end(1)], q[m.end(2):], m.group(2))
 
     def sabotaged(self, q, mode):
         """--sabotage: the query with the setting on loses a row (does the fuzzer see it?)"""
@@ -548,8 +566,9 @@ SELECT id, p, v AS k4, v::int2 AS k2, v::int8 AS k8,
                  self.n_with_filter, '%d under force' % self.n_force_filter if 'force' in self.modes
                  else 'setting %s' % ('present' if self.has_rf else 'ABSENT'),
                  self.n_crashes, self.n_xx, self.n_schemas, self.n_redrawn, self.args.seed, dt))
-        print('joinfuzz: %d EXPLAIN ANALYZE runs, %d rows removed by runtime filters; modes %s; ICU %s'
-              % (self.n_explain_analyze, self.n_removed, '/'.join(self.modes), 'yes' if self.icu else 'no'))
+        print('joinfuzz: %d EXPLAIN ANALYZE runs, %d rows removed by runtime filters; %d prepared (generic plans); '
+              'modes %s; ICU %s' % (self.n_explain_analyze, self.n_removed, self.n_prepared, '/'.join(self.modes),
+                                    'yes' if self.icu else 'no'))
         if self.args.verbose:
             for dt, m, q in sorted(self.slow, reverse=True)[:10]:
                 print('  slow %.2f s (%s): %s' % (dt, m, q[:400]))

@@ -58,7 +58,11 @@
 #              the sequential scan and bloomskip's bitmap scan for needles
 #              from 1 row in 100,000 to 1 in 5 (own report,
 #              bench/results/skipplan-latest.md, see bench/skipplan.sh:
-#              BENCH_GROUPS=skipplan bash bench/run.sh).
+#              BENCH_GROUPS=skipplan bash bench/run.sh); joinfilter -- hash
+#              joins of a 5 M-row star schema with bloomset.runtime_filter
+#              off and on (own report, bench/results/joinfilter-latest.md,
+#              see bench/joinfilter.sh: BENCH_GROUPS=joinfilter bash
+#              bench/run.sh).
 # Progress goes to stderr; the report to stdout and the file.
 set -euo pipefail
 
@@ -82,7 +86,8 @@ case "$N" in ''|*[!0-9]*) echo "usage: bench/run.sh [rows]" >&2; exit 2 ;; esac
 #   skipcheck  bloomskip_check against CREATE INDEX, per class
 #   skipconcurrent  bloomskip's concurrent builds against plain ones
 #   skipplan   the planner's choice for bloomskip's classes with queries, by needle frequency
-for group in skipam skiparray skiptext skipngram skipcheck skipconcurrent skipplan; do
+#   joinfilter runtime join filters off and on over a star schema
+for group in skipam skiparray skiptext skipngram skipcheck skipconcurrent skipplan joinfilter; do
 	[[ " ${BENCH_GROUPS:-} " == *" $group "* ]] || continue
 	env "${group^^}_CMDLINE=$CMDLINE" bash "$BENCH_DIR/$group.sh"
 	BENCH_GROUPS=$(echo " $BENCH_GROUPS " | sed -e "s/ $group / /g" -e 's/^ *//' -e 's/ *$//')

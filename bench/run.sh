@@ -62,7 +62,8 @@
 #              joins of a 5 M-row star schema with bloomset.runtime_filter
 #              off and on (own report, bench/results/joinfilter-latest.md,
 #              see bench/joinfilter.sh: BENCH_GROUPS=joinfilter bash
-#              bench/run.sh).
+#              bench/run.sh; until the setting is built, both columns
+#              time the same plan and the report says so).
 # Progress goes to stderr; the report to stdout and the file.
 set -euo pipefail
 

@@ -15,8 +15,7 @@
 # through PGXS, the extension upgrade test.  Once, on 15: the core's unit
 # tests, the README and import-graph checks, the stored-format test (1.0 and
 # 1.1 as released), the resource suite, a short libFuzzer run, the Parquet
-# interop test against DuckDB, the SQL fuzzer's and the join fuzzer's quick
-# modes.  Across
+# interop test against DuckDB, the SQL fuzzer's quick mode.  Across
 # versions (cross-15-NN): filters written on 15 carried to 17 and 18 by
 # pg_dump/pg_restore and pg_upgrade (test/t/007, 008).  On 17 and 18, last:
 # a Citus cluster (citus-NN: test/citus/, Citus built from ../shared/vendor;
@@ -86,7 +85,6 @@ once_suites_a() {
 once_suites_b() {
 	run_suite parquet bash test/parquet/run.sh					# against DuckDB
 	run_suite sqlfuzz bash test/sqlfuzz/run.sh quick
-	run_suite joinfuzz bash test/sqlfuzz/joinfuzz.sh quick		# runtime join filters: off = on
 }
 # 15's two lanes (about 10 and 11 minutes): pg_regress twice, the upgrade
 # test, the checks, the stored-format test and the libFuzzer run; the TAP and

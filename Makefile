@@ -29,7 +29,7 @@ DATA_built = bloomset--$(EXTVERSION).sql
 
 REGRESS = type_io add_contains probe_scan probe_cache sliced_reads equality planner typed_keys readme_examples hashing aggregates agg_state agg_split agg_auto_phases union estimates estimates_sizes errors \
 	parquet full_filters parallel copy_binary batch_estimates text_filters counting scalable mutation security \
-	agg_rates verbs rate_check bloom_index batched_probe bloomskip bloomskip_ngram bloomskip_classes bloomskip_text bloomskip_tsvector bloomskip_arrays bloomskip_jsonb bloomskip_truncate bloomskip_recent bloomskip_planner bloomskip_check kind_operators
+	agg_rates verbs rate_check bloom_index batched_probe bloomskip bloomskip_ngram bloomskip_classes bloomskip_text bloomskip_tsvector bloomskip_arrays bloomskip_jsonb bloomskip_truncate bloomskip_recent bloomskip_planner bloomskip_check kind_operators runtime_filter
 REGRESS_OPTS = --load-extension=bloomset
 
 # Concurrency (pg_isolation_regress) and multi-cluster (TAP, with

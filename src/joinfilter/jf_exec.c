@@ -314,23 +314,23 @@ static bool
 jf_probe_row(JfProbeState *state, TupleTableSlot *slot)
 {
 	uint64		hash;
+	bool		pass;
 
 	for (int i = 0; i < state->keys.nkeys; i++)
 		state->values[i] = slot_getattr(slot, state->attnos[i], &state->nulls[i]);
 	if (!jf_keys_hash(&state->keys, state->values, state->nulls, &hash))
 		return true;			/* NULL keys are the join's to judge */
+	pass = jf_filter_test(&state->build->filter, hash);
 	state->tested++;
 	state->cycle_tested++;
-	if (!jf_filter_test(&state->build->filter, hash))
-		return false;
-	state->cycle_passed++;
+	state->cycle_passed += pass;
 	if (state->cycle_tested == JF_SAMPLE_ROWS &&
 		state->cycle_passed > JF_SWITCH_OFF_PASS * JF_SAMPLE_ROWS)
 	{
 		state->switched_off = true;
 		state->switch_offs++;
 	}
-	return true;
+	return pass;
 }
 
 static TupleTableSlot *

@@ -2,12 +2,15 @@
  *
  * skip_stats.c
  *	  What a bloomskip index learnt of its keys, for the planner: a
- *	  HyperLogLog sketch of the keys and the sum of each range's distinct
- *	  keys, and the figures skip_cost.c reads from them.
+ *	  HyperLogLog sketch of the keys (src/core/bloom_hll.h) and the sum of
+ *	  each range's distinct keys, and the figures skip_cost.c reads from
+ *	  them.
  *
  *-------------------------------------------------------------------------
  */
 #include "skip.h"
+
+#include "../core/bloom_hll.h"
 
 #include <math.h>
 
@@ -21,15 +24,7 @@
 void
 skip_stats_add_key(SkipStats *st, uint64 h)
 {
-	uint64		x = bloom_mix64b(h);
-	uint64		rest;
-	int			reg, rank;
-
-	/* the register: the top bits; the rank: 1 + the leading zeros of the rest */
-	reg = (int) (x >> (64 - SKIP_STAT_BITS));
-	rest = x << SKIP_STAT_BITS;
-	rank = rest == 0 ? 64 - SKIP_STAT_BITS + 1 : 64 - pg_leftmost_one_pos64(rest);
-	st->hll[reg] = Max(st->hll[reg], (uint8) rank);
+	bloom_hll_add(st->hll, SKIP_STAT_BITS, bloom_mix64b(h));
 }
 
 /*
@@ -53,31 +48,6 @@ skip_stats_add_filter(SkipStats *st, const SkipMeta *meta, const uint8 *bits)
 }
 
 /*
- * The distinct keys of the ranges counted in st: HyperLogLog's estimate
- * (harmonic mean of the registers, bias-corrected), by linear counting of
- * the empty registers while they are many.  Its relative error is about
- * 1.04 / sqrt(registers), 3 %.
- */
-static double
-skip_stats_distinct(const SkipStats *st)
-{
-	double		m = SKIP_STAT_REGISTERS;
-	double		sum = 0.0;
-	int			zeros = 0;
-	double		e;
-
-	for (int i = 0; i < SKIP_STAT_REGISTERS; i++)
-	{
-		sum += ldexp(1.0, -st->hll[i]);
-		zeros += st->hll[i] == 0;
-	}
-	e = 0.7213 / (1.0 + 1.079 / m) * m * m / sum;
-	if (e <= 2.5 * m && zeros > 0)
-		e = m * log(m / zeros);
-	return e;
-}
-
-/*
  * The figures the planner reads from st: the distinct keys of a range and
  * the ranges a key lies in, on average; false when st counts nothing.
  */
@@ -89,7 +59,8 @@ skip_stats_figures(const SkipStats *st, double *keys_per_range, double *ranges_p
 	if (st->ranges == 0 || st->keys < 1.0)
 		return false;
 	*keys_per_range = st->keys / (double) st->ranges;
-	distinct = Max(skip_stats_distinct(st), *keys_per_range);
+	/* the distinct keys of all the ranges counted: about 3 % off (1,024 registers) */
+	distinct = Max(bloom_hll_estimate(st->hll, SKIP_STAT_BITS), *keys_per_range);
 	*ranges_per_key = Min(Max(st->keys / distinct, 1.0), (double) st->ranges);
 	return true;
 }

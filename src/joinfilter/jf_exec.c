@@ -94,15 +94,9 @@ jf_exec_register(void)
 /* ---- both nodes -------------------------------------------------------- */
 
 static int
-jf_private_int(CustomScan *cscan, JfPrivate field)
+jf_private_int(List *priv, JfPrivate field)
 {
-	return intVal(list_nth(cscan->custom_private, field));
-}
-
-static List *
-jf_private_list(CustomScan *cscan, JfPrivate field)
-{
-	return (List *) list_nth(cscan->custom_private, field);
+	return intVal(list_nth(priv, field));
 }
 
 /*
@@ -134,30 +128,30 @@ jf_rescan_child(CustomScanState *node)
 		ExecReScan(child);
 }
 
-/* "rf1 on d.id, d.kind": the filter's number and the keys it holds or tests */
+/* "rf1 on d.id, d.kind": a filter's number and the keys it holds or tests */
 static void
-jf_explain_keys(CustomScanState *node, List *ancestors, ExplainState *es,
-				List *key_exprs)
+jf_append_filter(StringInfo buf, int filter_no, List *key_exprs,
+				 List *context, bool prefix)
 {
-	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
-	List	   *context;
-	StringInfoData buf;
 	ListCell   *lc;
 
-	context = set_deparse_context_plan(es->deparse_cxt, &cscan->scan.plan,
-									   ancestors);
-	initStringInfo(&buf);
-	appendStringInfo(&buf, "rf%d on ",
-					 jf_private_int(cscan, JF_PRIV_FILTER_NO));
+	appendStringInfo(buf, "rf%d on ", filter_no);
 	foreach(lc, key_exprs)
 	{
 		if (lc != list_head(key_exprs))
-			appendStringInfoString(&buf, ", ");
-		appendStringInfoString(&buf, deparse_expression(lfirst(lc), context,
-														es->verbose || list_length(es->rtable) > 1,
-														false));
+			appendStringInfoString(buf, ", ");
+		appendStringInfoString(buf, deparse_expression(lfirst(lc), context,
+													   prefix, false));
 	}
-	ExplainPropertyText("Runtime Filter", buf.data, es);
+}
+
+static List *
+jf_explain_context(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+
+	return set_deparse_context_plan(es->deparse_cxt, &cscan->scan.plan,
+									ancestors);
 }
 
 /* ---- the build node ---------------------------------------------------- */
@@ -184,11 +178,9 @@ jf_build_begin(CustomScanState *node, EState *estate, int eflags)
 	state->key_exprs = ExecInitExprList(cscan->custom_exprs, &node->ss.ps);
 	state->values = palloc(sizeof(Datum) * nkeys);
 	state->nulls = palloc(sizeof(bool) * nkeys);
-	jf_keys_init(&state->keys, jf_private_list(cscan, JF_PRIV_FUNCS),
-				 jf_private_list(cscan, JF_PRIV_COLLATIONS),
-				 jf_private_int(cscan, JF_PRIV_STRICT) != 0);
+	jf_keys_init(&state->keys, cscan->custom_private);
 	jf_filter_init(&state->filter, estate->es_query_cxt,
-				   jf_private_int(cscan, JF_PRIV_PLANNED_ROWS));
+				   jf_private_int(cscan->custom_private, JF_PRIV_PLANNED_ROWS));
 }
 
 static TupleTableSlot *
@@ -251,8 +243,13 @@ jf_build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	JfBuildState *state = (JfBuildState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	JfFilter   *filter = &state->filter;
+	StringInfoData buf;
 
-	jf_explain_keys(node, ancestors, es, cscan->custom_exprs);
+	initStringInfo(&buf);
+	jf_append_filter(&buf, jf_private_int(cscan->custom_private, JF_PRIV_FILTER_NO),
+					 cscan->custom_exprs, jf_explain_context(node, ancestors, es),
+					 es->verbose || list_length(es->rtable) > 1);
+	ExplainPropertyText("Runtime Filter", buf.data, es);
 	if (!es->analyze || state->nbuilds == 0)
 		return;
 	/* the last build's filter (in this process; each worker builds its own) */
@@ -282,53 +279,79 @@ jf_probe_begin(CustomScanState *node, EState *estate, int eflags)
 {
 	JfProbeState *state = (JfProbeState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
-	List	   *attnos = jf_private_list(cscan, JF_PRIV_ATTNOS);
-	int			i = 0;
+	int			maxkeys = 0;
+	int			n = 0;
 	ListCell   *lc;
 
 	jf_begin_child(node, estate, eflags);
-	state->join_id = jf_private_int(cscan, JF_PRIV_JOIN_ID);
-	state->build_id = jf_private_int(cscan, JF_PRIV_BUILD_ID);
-	state->attnos = palloc(sizeof(AttrNumber) * list_length(attnos));
-	foreach(lc, attnos)
-		state->attnos[i++] = intVal(lfirst(lc));
-	state->values = palloc(sizeof(Datum) * i);
-	state->nulls = palloc(sizeof(bool) * i);
-	jf_keys_init(&state->keys, jf_private_list(cscan, JF_PRIV_FUNCS),
-				 jf_private_list(cscan, JF_PRIV_COLLATIONS),
-				 jf_private_int(cscan, JF_PRIV_STRICT) != 0);
+	state->nfilters = list_length(cscan->custom_private);
+	state->filters = palloc0(sizeof(JfProbeFilter) * state->nfilters);
+	foreach(lc, cscan->custom_private)
+	{
+		List	   *priv = lfirst(lc);
+		List	   *attnos = list_nth(priv, JF_PRIV_ATTNOS);
+		JfProbeFilter *pf = &state->filters[n++];
+		int			i = 0;
+		ListCell   *la;
+
+		pf->filter_no = jf_private_int(priv, JF_PRIV_FILTER_NO);
+		pf->join_id = jf_private_int(priv, JF_PRIV_JOIN_ID);
+		pf->build_id = jf_private_int(priv, JF_PRIV_BUILD_ID);
+		pf->attnos = palloc(sizeof(AttrNumber) * list_length(attnos));
+		foreach(la, attnos)
+			pf->attnos[i++] = intVal(lfirst(la));
+		jf_keys_init(&pf->keys, priv);
+		maxkeys = Max(maxkeys, i);
+	}
+	state->values = palloc(sizeof(Datum) * maxkeys);
+	state->nulls = palloc(sizeof(bool) * maxkeys);
 	jf_probes_begun++;
 }
 
 /* May the filter be trusted now?  (The file's header says why this.) */
 static bool
-jf_probe_ready(JfProbeState *state)
+jf_probe_ready(JfProbeFilter *pf)
 {
-	if (state->join == NULL || state->build == NULL)
+	if (pf->join == NULL || pf->build == NULL)
 		return false;			/* not wired: an EvalPlanQual copy, say */
-	return state->join->hj_HashTable != NULL && state->build->built;
+	return pf->join->hj_HashTable != NULL && pf->build->built;
 }
 
-/* Test one row; false: it cannot match the build side. */
+/* May the row match the filter's build side?  Counts, and switches off. */
 static bool
-jf_probe_row(JfProbeState *state, TupleTableSlot *slot)
+jf_probe_filter(JfProbeState *state, JfProbeFilter *pf, TupleTableSlot *slot)
 {
 	uint64		hash;
 	bool		pass;
 
-	for (int i = 0; i < state->keys.nkeys; i++)
-		state->values[i] = slot_getattr(slot, state->attnos[i], &state->nulls[i]);
-	if (!jf_keys_hash(&state->keys, state->values, state->nulls, &hash))
-		return true;			/* NULL keys are the join's to judge */
-	pass = jf_filter_test(&state->build->filter, hash);
-	state->tested++;
-	state->cycle_tested++;
-	state->cycle_passed += pass;
-	if (state->cycle_tested == JF_SAMPLE_ROWS &&
-		state->cycle_passed > JF_SWITCH_OFF_PASS * JF_SAMPLE_ROWS)
+	if (!pf->ready)
 	{
-		state->switched_off = true;
-		state->switch_offs++;
+		if (!(pf->ready = jf_probe_ready(pf)))
+		{
+			pf->unready++;
+			return true;
+		}
+		/* a filter the build gave up on passes everything: skip it */
+		pf->switched_off = pf->build->filter.pass_all;
+	}
+	if (pf->switched_off)
+	{
+		pf->skipped++;
+		return true;
+	}
+	for (int i = 0; i < pf->keys.nkeys; i++)
+		state->values[i] = slot_getattr(slot, pf->attnos[i], &state->nulls[i]);
+	if (!jf_keys_hash(&pf->keys, state->values, state->nulls, &hash))
+		return true;			/* NULL keys are the join's to judge */
+	pass = jf_filter_test(&pf->build->filter, hash);
+	pf->cycle_tested++;
+	pf->cycle_passed += pass;
+	pf->removed += !pass;
+	if (pf->cycle_tested == JF_SAMPLE_ROWS &&
+		pf->cycle_passed > JF_SWITCH_OFF_PASS * JF_SAMPLE_ROWS)
+	{
+		pf->switched_off = true;
+		pf->switch_offs++;
 	}
 	return pass;
 }
@@ -342,25 +365,14 @@ jf_probe_exec(CustomScanState *node)
 	for (;;)
 	{
 		TupleTableSlot *slot = ExecProcNode(child);
+		bool		pass = true;
 
 		if (TupIsNull(slot))
 			return NULL;
-		if (!state->ready)
-		{
-			if (!(state->ready = jf_probe_ready(state)))
-			{
-				state->unready++;
-				return slot;
-			}
-			/* a filter the build gave up on passes everything: skip it */
-			state->switched_off = state->build->filter.pass_all;
-		}
-		if (state->switched_off)
-		{
-			state->skipped++;
-			return slot;
-		}
-		if (jf_probe_row(state, slot))
+		/* most selective first (jf_plan.c orders them) */
+		for (int i = 0; i < state->nfilters && pass; i++)
+			pass = jf_probe_filter(state, &state->filters[i], slot);
+		if (pass)
 			return slot;
 		InstrCountFiltered1(node, 1);
 		CHECK_FOR_INTERRUPTS();
@@ -378,35 +390,72 @@ jf_probe_rescan(CustomScanState *node)
 {
 	JfProbeState *state = (JfProbeState *) node;
 
-	state->ready = false;
-	state->switched_off = false;
-	state->cycle_tested = 0;
-	state->cycle_passed = 0;
+	for (int i = 0; i < state->nfilters; i++)
+	{
+		JfProbeFilter *pf = &state->filters[i];
+
+		pf->ready = false;
+		pf->switched_off = false;
+		pf->cycle_tested = 0;
+		pf->cycle_passed = 0;
+	}
 	jf_rescan_child(node);
 }
 
+/* "rf2 on f.a, rf1 on f.b" and, with ANALYZE, what they did */
 static void
 jf_probe_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	JfProbeState *state = (JfProbeState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	Instrumentation *instr = node->ss.ps.instrument;
+	List	   *context = jf_explain_context(node, ancestors, es);
+	bool		prefix = es->verbose || list_length(es->rtable) > 1;
+	StringInfoData buf;
+	int64		unready = 0,
+				switch_offs = 0,
+				skipped = 0;
+	ListCell   *lc;
+	int			i = 0;
 
-	jf_explain_keys(node, ancestors, es, cscan->custom_exprs);
+	initStringInfo(&buf);
+	foreach(lc, cscan->custom_exprs)
+	{
+		if (i > 0)
+			appendStringInfoString(&buf, ", ");
+		jf_append_filter(&buf, state->filters[i++].filter_no, lfirst(lc),
+						 context, prefix);
+	}
+	ExplainPropertyText(state->nfilters > 1 ? "Runtime Filters" : "Runtime Filter",
+						buf.data, es);
 	if (!es->analyze || instr == NULL)
 		return;
 	/* summed over the workers (InstrAggNode), per loop as EXPLAIN counts rows */
 	ExplainPropertyFloat("Rows Removed by Runtime Filter", NULL,
 						 instr->nloops > 0 ? instr->nfiltered1 / instr->nloops : 0,
 						 0, es);
-	/* this process's own counts: the leader's, in a parallel plan */
-	if (state->unready > 0 || es->format != EXPLAIN_FORMAT_TEXT)
-		ExplainPropertyInteger("Rows Passed Before Filter Was Ready", NULL,
-							   state->unready, es);
-	if (state->switch_offs > 0 || es->format != EXPLAIN_FORMAT_TEXT)
+	/* the rest is this process's own: the leader's, in a parallel plan */
+	resetStringInfo(&buf);
+	for (i = 0; i < state->nfilters; i++)
 	{
-		ExplainPropertyInteger("Switched Off", NULL, state->switch_offs, es);
-		ExplainPropertyInteger("Rows Passed Untested", NULL, state->skipped, es);
+		JfProbeFilter *pf = &state->filters[i];
+
+		unready += pf->unready;
+		switch_offs += pf->switch_offs;
+		skipped += pf->skipped;
+		if (state->nfilters > 1)
+			appendStringInfo(&buf, "%srf%d %lld", i > 0 ? ", " : "",
+							 pf->filter_no, (long long) pf->removed);
+	}
+	if (state->nfilters > 1)
+		ExplainPropertyText("Rows Removed per Filter", buf.data, es);
+	if (unready > 0 || es->format != EXPLAIN_FORMAT_TEXT)
+		ExplainPropertyInteger("Rows Passed Before Filter Was Ready", NULL,
+							   unready, es);
+	if (switch_offs > 0 || es->format != EXPLAIN_FORMAT_TEXT)
+	{
+		ExplainPropertyInteger("Switched Off", NULL, switch_offs, es);
+		ExplainPropertyInteger("Rows Passed Untested", NULL, skipped, es);
 	}
 }
 
@@ -473,8 +522,13 @@ jf_wire(QueryDesc *queryDesc)
 	{
 		JfProbeState *probe = lfirst(lc);
 
-		probe->join = (HashJoinState *) jf_find_node(cxt.joins, probe->join_id);
-		probe->build = (JfBuildState *) jf_find_node(cxt.builds, probe->build_id);
+		for (int i = 0; i < probe->nfilters; i++)
+		{
+			JfProbeFilter *pf = &probe->filters[i];
+
+			pf->join = (HashJoinState *) jf_find_node(cxt.joins, pf->join_id);
+			pf->build = (JfBuildState *) jf_find_node(cxt.builds, pf->build_id);
+		}
 	}
 	list_free(cxt.joins);
 	list_free(cxt.builds);

@@ -19,6 +19,7 @@
 #include "joinfilter.h"
 
 #include "miscadmin.h"
+#include "utils/fmgroids.h"
 #include "utils/memutils.h"
 
 /* the build's hashes buffered before the filter is sized: at most this much */
@@ -27,32 +28,54 @@
 /* a seed of the filter's own (any value: the filter lives for one query) */
 #define JF_SEED		UINT64_C(0x6a09e667f3bcc908)
 
-void
-jf_keys_init(JfKeys *keys, List *funcs, List *collations, bool all_strict)
+/* The keys of a filter, from its plan entry (JfPrivate). */
+/* 2, 4 or 8 for PostgreSQL's integer hash functions, else 0. */
+int
+jf_int_hash_width(Oid func)
 {
-	int			i = 0;
-	ListCell   *lf,
-			   *lc;
+	switch (func)
+	{
+		case F_HASHINT2:
+			return 2;
+		case F_HASHINT4:
+			return 4;
+		case F_HASHINT8:
+			return 8;
+		default:
+			return 0;
+	}
+}
+
+void
+jf_keys_init(JfKeys *keys, List *priv)
+{
+	List	   *funcs = list_nth(priv, JF_PRIV_FUNCS);
+	List	   *collations = list_nth(priv, JF_PRIV_COLLATIONS);
+	List	   *by_value = list_nth(priv, JF_PRIV_BY_VALUE);
 
 	keys->nkeys = list_length(funcs);
 	keys->funcs = palloc0(sizeof(FmgrInfo) * keys->nkeys);
 	keys->collations = palloc(sizeof(Oid) * keys->nkeys);
-	keys->all_strict = all_strict;
-	forboth(lf, funcs, lc, collations)
+	keys->int_width = palloc0(sizeof(int8) * keys->nkeys);
+	keys->all_strict = intVal(list_nth(priv, JF_PRIV_STRICT)) != 0;
+	for (int i = 0; i < keys->nkeys; i++)
 	{
-		fmgr_info(intVal(lfirst(lf)), &keys->funcs[i]);
-		keys->collations[i] = intVal(lfirst(lc));
-		i++;
+		Oid			func = intVal(list_nth(funcs, i));
+
+		fmgr_info(func, &keys->funcs[i]);
+		keys->collations[i] = intVal(list_nth(collations, i));
+		if (intVal(list_nth(by_value, i)))
+			keys->int_width[i] = jf_int_hash_width(func);
 	}
 }
 
 /*
  * The combined hash of one row's keys, or false when a key is NULL (the
  * caller decides: a probe passes the row, a build that cannot rule out a
- * match on NULL gives up filtering).  Each key's 32-bit hash code is what
- * the join computes for it; they are combined in key order on both sides
- * and spread over 64 bits, whose high half picks the block and low half
- * the bits (bloom_insert_hash).
+ * match on NULL gives up filtering).  Each key contributes the join's own
+ * 32-bit hash code of it, or its value as a 64-bit integer (JfKeys); they
+ * are combined in key order on both sides and spread over 64 bits, whose
+ * high half picks the block and low half the bits (bloom_insert_hash).
  */
 bool
 jf_keys_hash(const JfKeys *keys, const Datum *values, const bool *nulls,
@@ -62,13 +85,27 @@ jf_keys_hash(const JfKeys *keys, const Datum *values, const bool *nulls,
 
 	for (int i = 0; i < keys->nkeys; i++)
 	{
-		uint32		code;
+		uint64		code;
 
 		if (nulls[i])
 			return false;
-		code = DatumGetUInt32(FunctionCall1Coll(&keys->funcs[i],
-												keys->collations[i],
-												values[i]));
+		switch (keys->int_width[i])
+		{
+			case 2:
+				code = (uint64) (int64) DatumGetInt16(values[i]);
+				break;
+			case 4:
+				code = (uint64) (int64) DatumGetInt32(values[i]);
+				break;
+			case 8:
+				code = (uint64) DatumGetInt64(values[i]);
+				break;
+			default:
+				code = DatumGetUInt32(FunctionCall1Coll(&keys->funcs[i],
+														keys->collations[i],
+														values[i]));
+				break;
+		}
 		h = (h + code) * UINT64_C(0x9e3779b97f4a7c15);
 	}
 	*hash = bloom_mix64(h ^ JF_SEED);

@@ -57,6 +57,7 @@ typedef struct JfSite
 {
 	Plan	  **slot;
 	List	   *attnos;
+	CustomScan *host;			/* a probe right above: it takes the filter */
 } JfSite;
 
 /*
@@ -190,9 +191,12 @@ jf_map_attnos(List *tlist, List *attnos)
 	return mapped;
 }
 
-/* Follow the keys down from *slot; add where the probe goes to *sites. */
+/*
+ * Follow the keys down from *slot; add where the probe goes to *sites.
+ * above: the probe node *slot is the child of, if any.
+ */
 static void
-jf_find_sites(Plan **slot, List *attnos, List **sites)
+jf_find_sites(Plan **slot, List *attnos, CustomScan *above, List **sites)
 {
 	Plan	   *plan = *slot;
 	List	   *next = NIL;
@@ -206,7 +210,7 @@ jf_find_sites(Plan **slot, List *attnos, List **sites)
 			if (jf_passes_join((Join *) plan) &&
 				(next = jf_map_attnos(plan->targetlist, attnos)) != NIL)
 			{
-				jf_find_sites(&plan->lefttree, next, sites);
+				jf_find_sites(&plan->lefttree, next, NULL, sites);
 				return;
 			}
 			break;
@@ -216,7 +220,7 @@ jf_find_sites(Plan **slot, List *attnos, List **sites)
 				!contain_volatile_functions((Node *) plan->qual) &&
 				(next = jf_map_attnos(plan->targetlist, attnos)) != NIL)
 			{
-				jf_find_sites(&plan->lefttree, next, sites);
+				jf_find_sites(&plan->lefttree, next, NULL, sites);
 				return;
 			}
 			break;
@@ -232,14 +236,14 @@ jf_find_sites(Plan **slot, List *attnos, List **sites)
 					(next = jf_map_attnos(plan->targetlist, attnos)) == NIL)
 					break;
 				foreach(lc, children)
-					jf_find_sites((Plan **) &lfirst(lc), next, sites);
+					jf_find_sites((Plan **) &lfirst(lc), next, NULL, sites);
 				return;
 			}
 		case T_CustomScan:
 			/* another filter's probe: the same columns below it */
 			if (jf_is_probe_plan(plan))
 			{
-				jf_find_sites(&plan->lefttree, attnos, sites);
+				jf_find_sites(&plan->lefttree, attnos, (CustomScan *) plan, sites);
 				return;
 			}
 			break;
@@ -249,6 +253,7 @@ jf_find_sites(Plan **slot, List *attnos, List **sites)
 	site = palloc(sizeof(JfSite));
 	site->slot = slot;
 	site->attnos = attnos;
+	site->host = above;
 	*sites = lappend(*sites, site);
 }
 
@@ -306,22 +311,46 @@ jf_int_list(List *oids)
 	return ints;
 }
 
+/* A filter's plan entry, in JfPrivate's order. */
 static List *
 jf_private(int filter_no, int join_id, int build_id, List *funcs,
-		   List *collations, bool strict, List *attnos, double planned)
+		   List *collations, bool strict, List *by_value, List *attnos,
+		   double planned, double pass)
 {
 	List	   *priv = NIL;
 
-	/* in JfPrivate's order */
 	priv = lappend(priv, makeInteger(filter_no));
 	priv = lappend(priv, makeInteger(join_id));
 	priv = lappend(priv, makeInteger(build_id));
 	priv = lappend(priv, jf_int_list(funcs));
 	priv = lappend(priv, jf_int_list(collations));
 	priv = lappend(priv, makeInteger(strict ? 1 : 0));
+	priv = lappend(priv, by_value);
 	priv = lappend(priv, attnos);
 	priv = lappend(priv, makeInteger((int) Min(planned, (double) INT_MAX)));
+	priv = lappend(priv, makeInteger((int) (Min(Max(pass, 0.0), 1.0) * 1e6)));
 	return priv;
+}
+
+/*
+ * Add a filter to a probe node, before the filters that pass more rows:
+ * a row one filter drops is not tested against those after it.
+ */
+static void
+jf_probe_add(CustomScan *probe, List *priv, List *key_exprs)
+{
+	int			pass = intVal(list_nth(priv, JF_PRIV_PASS));
+	int			pos = 0;
+	ListCell   *lc;
+
+	foreach(lc, probe->custom_private)
+	{
+		if (intVal(list_nth(lfirst(lc), JF_PRIV_PASS)) > pass)
+			break;
+		pos++;
+	}
+	probe->custom_private = list_insert_nth(probe->custom_private, pos, priv);
+	probe->custom_exprs = list_insert_nth(probe->custom_exprs, pos, key_exprs);
 }
 
 /*
@@ -348,20 +377,24 @@ jf_outer_attnos(HashJoin *hj)
 	return attnos;
 }
 
+/*
+ * The estimated share of the join's outer rows that match: exact for semi
+ * and unique-inner joins, an upper bound for the rest.
+ */
+static double
+jf_pass_estimate(HashJoin *hj)
+{
+	return hj->join.plan.plan_rows / Max(outerPlan(hj)->plan_rows, 1.0);
+}
+
 /* Does the estimate say a filter pays?  (JF_FORCE: wherever it is sound.) */
 static bool
 jf_worth_it(HashJoin *hj)
 {
-	Plan	   *outer = outerPlan(hj);
-	double		pass;
-
 	if (jf_mode == JF_FORCE)
 		return true;
-	if (outer->plan_rows < jf_min_rows)
-		return false;
-	/* exact for semi and unique-inner joins, an upper bound for the rest */
-	pass = hj->join.plan.plan_rows / Max(outer->plan_rows, 1.0);
-	return pass <= jf_max_pass;
+	return outerPlan(hj)->plan_rows >= jf_min_rows &&
+		jf_pass_estimate(hj) <= jf_max_pass;
 }
 
 /* A filter for one hash join, if it qualifies. */
@@ -371,7 +404,8 @@ jf_consider_join(HashJoin *hj, JfPlanContext *cxt)
 	Hash	   *hash = (Hash *) innerPlan(hj);
 	List	   *attnos;
 	List	   *lhs = NIL,
-			   *rhs = NIL;
+			   *rhs = NIL,
+			   *by_value = NIL;
 	List	   *sites = NIL;
 	bool		strict = true;
 	ListCell   *lc;
@@ -400,35 +434,43 @@ jf_consider_join(HashJoin *hj, JfPlanContext *cxt)
 			return;
 		lhs = lappend_oid(lhs, left);
 		rhs = lappend_oid(rhs, right);
+		by_value = lappend(by_value,
+						   makeInteger(jf_int_hash_width(left) && jf_int_hash_width(right)));
 		strict = strict && op_strict(lfirst_oid(lc));
 	}
-	jf_find_sites(&hj->join.plan.lefttree, attnos, &sites);
+	jf_find_sites(&hj->join.plan.lefttree, attnos, NULL, &sites);
 
 	filter_no = ++cxt->nfilters;
 	build = jf_wrap(hash->plan.lefttree, &jf_build_plan_methods, cxt);
 	build->custom_exprs = copyObject(hash->hashkeys);
 	build->custom_private = jf_private(filter_no, hj->join.plan.plan_node_id,
 									   build->scan.plan.plan_node_id, rhs,
-									   hj->hashcollations, strict, NIL,
-									   hash->plan.plan_rows);
+									   hj->hashcollations, strict, by_value, NIL,
+									   hash->plan.plan_rows, jf_pass_estimate(hj));
 	hash->plan.lefttree = &build->scan.plan;
 	foreach(lc, sites)
 	{
 		JfSite	   *site = lfirst(lc);
-		CustomScan *probe = jf_wrap(*site->slot, &jf_probe_plan_methods, cxt);
+		CustomScan *probe = site->host;
+		List	   *key_exprs = NIL;
 		ListCell   *la;
 
+		if (probe == NULL)
+		{
+			probe = jf_wrap(*site->slot, &jf_probe_plan_methods, cxt);
+			*site->slot = &probe->scan.plan;
+		}
 		foreach(la, site->attnos)
 		{
 			TargetEntry *tle = list_nth(probe->custom_scan_tlist, intVal(lfirst(la)) - 1);
 
-			probe->custom_exprs = lappend(probe->custom_exprs, copyObject(tle->expr));
+			key_exprs = lappend(key_exprs, copyObject(tle->expr));
 		}
-		probe->custom_private = jf_private(filter_no, hj->join.plan.plan_node_id,
-										   build->scan.plan.plan_node_id, lhs,
-										   hj->hashcollations, strict,
-										   site->attnos, 0);
-		*site->slot = &probe->scan.plan;
+		jf_probe_add(probe, jf_private(filter_no, hj->join.plan.plan_node_id,
+									   build->scan.plan.plan_node_id, lhs,
+									   hj->hashcollations, strict, copyObject(by_value),
+									   site->attnos, 0, jf_pass_estimate(hj)),
+					 key_exprs);
 	}
 }
 

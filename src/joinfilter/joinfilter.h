@@ -57,13 +57,18 @@ extern double jf_max_pass;
  * The keys of one filter: the join operators' hash functions for the side
  * the node is on (the build side's right-hand, the probe side's left-hand
  * functions of the operators' hash families, as the join itself hashes)
- * and the join's collations.
+ * and the join's collations.  A key whose functions are integer hash
+ * functions on both sides (int2, int4, int8 in any mix) is hashed by its
+ * value widened to 64 bits instead: equal integers are equal once widened,
+ * and it saves the function call.  Which keys do is decided at plan time
+ * from both sides' functions, so build and probe always agree.
  */
 typedef struct JfKeys
 {
 	int			nkeys;
 	FmgrInfo   *funcs;
 	Oid		   *collations;
+	int8	   *int_width;		/* 2, 4 or 8: hashed by value; 0: by funcs */
 	bool		all_strict;		/* every operator strict: NULL never matches */
 } JfKeys;
 
@@ -85,17 +90,23 @@ typedef struct JfFilter
 	bool		pass_all;		/* a key the filter cannot represent was seen */
 } JfFilter;
 
-/* custom_private of both nodes: the join's plan_node_id, then per key lists */
+/*
+ * What the plan says about one filter (a List in this order): the build
+ * node's custom_private is one, the probe node's a List of them, one per
+ * filter it tests, most selective first.
+ */
 typedef enum JfPrivate
 {
 	JF_PRIV_FILTER_NO,			/* Integer: the filter's number in EXPLAIN */
 	JF_PRIV_JOIN_ID,			/* Integer: plan_node_id of the hash join */
 	JF_PRIV_BUILD_ID,			/* Integer: plan_node_id of the build node */
-	JF_PRIV_FUNCS,				/* List of Integer: hash function OIDs */
+	JF_PRIV_FUNCS,				/* List of Integer: this side's hash functions */
 	JF_PRIV_COLLATIONS,			/* List of Integer: collation OIDs */
 	JF_PRIV_STRICT,				/* Integer: 1 if every operator is strict */
-	JF_PRIV_ATTNOS,				/* probe only: List of Integer, key columns */
-	JF_PRIV_PLANNED_ROWS		/* build only: Integer, estimated build rows */
+	JF_PRIV_BY_VALUE,			/* List of Integer: 1 for an integer key */
+	JF_PRIV_ATTNOS,				/* probe: List of Integer, the key columns */
+	JF_PRIV_PLANNED_ROWS,		/* build: Integer, estimated build rows */
+	JF_PRIV_PASS				/* Integer: estimated pass rate, per million */
 } JfPrivate;
 
 typedef struct JfBuildState
@@ -110,14 +121,13 @@ typedef struct JfBuildState
 	int64		nbuilds;
 } JfBuildState;
 
-typedef struct JfProbeState
+/* One filter a probe node tests. */
+typedef struct JfProbeFilter
 {
-	CustomScanState css;
+	int			filter_no;
 	int			join_id;
 	int			build_id;
 	AttrNumber *attnos;
-	Datum	   *values;
-	bool	   *nulls;
 	JfKeys		keys;
 	/* wired at executor start; NULL: never ready, every row passes */
 	HashJoinState *join;
@@ -126,16 +136,25 @@ typedef struct JfProbeState
 	bool		switched_off;
 	int64		cycle_tested;	/* since the last rescan */
 	int64		cycle_passed;
-	/* totals for EXPLAIN ANALYZE */
-	int64		tested;
+	/* totals for EXPLAIN ANALYZE (this process's) */
+	int64		removed;
 	int64		unready;
 	int64		skipped;		/* passed untested after switching off */
 	int64		switch_offs;
+} JfProbeFilter;
+
+typedef struct JfProbeState
+{
+	CustomScanState css;
+	int			nfilters;
+	JfProbeFilter *filters;
+	Datum	   *values;			/* room for the most keys of a filter */
+	bool	   *nulls;
 } JfProbeState;
 
 /* jf_filter.c */
-extern void jf_keys_init(JfKeys *keys, List *funcs, List *collations,
-						 bool all_strict);
+extern int	jf_int_hash_width(Oid func);
+extern void jf_keys_init(JfKeys *keys, List *priv);
 extern bool jf_keys_hash(const JfKeys *keys, const Datum *values,
 						 const bool *nulls, uint64 *hash);
 extern void jf_filter_init(JfFilter *filter, MemoryContext parent,

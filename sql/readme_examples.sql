@@ -87,6 +87,15 @@ SELECT (SELECT count(*) FROM (
             AND bloom_contains((SELECT bloom_agg(id) FROM dim WHERE region = 'EU'), b.dim_id)) q)
      = (SELECT count(*) FROM big_fact b JOIN dim d ON d.id = b.dim_id WHERE d.region = 'EU') AS same_rows_as_exact_join,
        (SELECT count(*) FROM big_fact b JOIN dim d ON d.id = b.dim_id WHERE d.region = 'EU') AS exact_rows;
+
+-- Runtime join filters: the guide's plan (the library is loaded: this
+-- session has called its functions)
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM big_fact f JOIN dim d ON d.id = f.dim_id WHERE d.region = 'EU';
+SELECT count(*) FROM big_fact f JOIN dim d ON d.id = f.dim_id WHERE d.region = 'EU';
+SET bloomset.runtime_filter = off;
+SELECT count(*) FROM big_fact f JOIN dim d ON d.id = f.dim_id WHERE d.region = 'EU';
+RESET bloomset.runtime_filter;
 -- the rule for filters that are unioned: per-chunk filters built for the
 -- union's capacity union into a 1 % filter; automatically sized ones do not
 CREATE TABLE chunk_filter_u AS
@@ -280,3 +289,4 @@ CREATE INDEX ON ev USING bloomskip (tags) WITH (pages_per_range = 4);
 SELECT pages_per_range FROM bloomskip_info('ev_tags_idx1');
 DROP FUNCTION re_plan_has(text, text);
 DROP TABLE spans, re_keys, logs, docs, ev, att;
+

@@ -155,14 +155,65 @@ typedef struct JfProbeState
 /* jf_filter.c */
 extern int	jf_int_hash_width(Oid func);
 extern void jf_keys_init(JfKeys *keys, List *priv);
-extern bool jf_keys_hash(const JfKeys *keys, const Datum *values,
-						 const bool *nulls, uint64 *hash);
 extern void jf_filter_init(JfFilter *filter, MemoryContext parent,
 						   int64 planned);
 extern void jf_filter_reset(JfFilter *filter);
 extern void jf_filter_add(JfFilter *filter, uint64 hash);
 extern void jf_filter_finish(JfFilter *filter);
-extern bool jf_filter_test(const JfFilter *filter, uint64 hash);
+
+/* a seed of the filter's own (any value: the filter lives for one query) */
+#define JF_SEED		UINT64_C(0x6a09e667f3bcc908)
+
+/* inline: run for every probe-side row */
+/*
+ * The combined hash of one row's keys, or false when a key is NULL (the
+ * caller decides: a probe passes the row, a build that cannot rule out a
+ * match on NULL gives up filtering).  Each key contributes the join's own
+ * 32-bit hash code of it, or its value as a 64-bit integer (JfKeys); they
+ * are combined in key order on both sides and spread over 64 bits, whose
+ * high half picks the block and low half the bits (bloom_insert_hash).
+ */
+static inline bool
+jf_keys_hash(const JfKeys *keys, const Datum *values, const bool *nulls,
+			 uint64 *hash)
+{
+	uint64		h = 0;
+
+	for (int i = 0; i < keys->nkeys; i++)
+	{
+		uint64		code;
+
+		if (nulls[i])
+			return false;
+		switch (keys->int_width[i])
+		{
+			case 2:
+				code = (uint64) (int64) DatumGetInt16(values[i]);
+				break;
+			case 4:
+				code = (uint64) (int64) DatumGetInt32(values[i]);
+				break;
+			case 8:
+				code = (uint64) DatumGetInt64(values[i]);
+				break;
+			default:
+				code = DatumGetUInt32(FunctionCall1Coll(&keys->funcs[i],
+														keys->collations[i],
+														values[i]));
+				break;
+		}
+		h = (h + code) * UINT64_C(0x9e3779b97f4a7c15);
+	}
+	*hash = bloom_mix64(h ^ JF_SEED);
+	return true;
+}
+
+/* May a row with this hash match a build row? */
+static inline bool
+jf_filter_test(const JfFilter *filter, uint64 hash)
+{
+	return filter->pass_all || bloom_test_hash(filter->bloom, hash);
+}
 
 /* jf_exec.c */
 extern const CustomScanMethods jf_build_plan_methods;

@@ -11,7 +11,7 @@ CORE_OBJS = src/core/bloom_core.o src/core/bloom_sizing.o src/core/bloom_header.
 	src/core/bloom_codec.o src/core/bloom_slices.o src/core/scalable_format.o src/core/parquet_format.o
 FINDEX_OBJS = src/findex/findex.o src/findex/findex_table.o src/findex/findex_write.o src/findex/findex_update.o \
 	src/findex/findex_lookup.o src/findex/findex_compat_1_2.o
-JF_OBJS = src/joinfilter/jf_plan.o src/joinfilter/jf_exec.o src/joinfilter/jf_filter.o
+JF_OBJS = src/joinfilter/jf_plan.o src/joinfilter/jf_exec.o src/joinfilter/jf_filter.o src/joinfilter/jf_prune.o
 SKIP_OBJS = src/skip/skip_handler.o src/skip/skip_sizing.o src/skip/skip_page.o src/skip/skip_meta.o \
 	src/skip/skip_bounds.o src/skip/skip_extend.o src/skip/skip_positions.o src/skip/skip_stats.o src/skip/skip_keys.o src/skip/skip_build.o src/skip/skip_insert.o \
 	src/skip/skip_stage.o src/skip/skip_rows.o src/skip/skip_recent.o src/skip/skip_scan.o src/skip/skip_query.o src/skip/skip_ngram.o src/skip/skip_regex.o src/skip/skip_tsvector.o \

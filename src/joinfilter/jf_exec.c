@@ -35,6 +35,8 @@
 #include "executor/hashjoin.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
 
@@ -55,6 +57,8 @@ static void jf_probe_end(CustomScanState *node);
 static void jf_probe_rescan(CustomScanState *node);
 static void jf_probe_explain(CustomScanState *node, List *ancestors,
 							 ExplainState *es);
+static void jf_begin_alt(JfProbeState *state, Plan *alt, EState *estate,
+						 int eflags);
 
 const CustomScanMethods jf_build_plan_methods = {
 	.CustomName = JF_BUILD_NAME,
@@ -181,6 +185,32 @@ jf_build_begin(CustomScanState *node, EState *estate, int eflags)
 	jf_keys_init(&state->keys, cscan->custom_private);
 	jf_filter_init(&state->filter, estate->es_query_cxt,
 				   jf_private_int(cscan->custom_private, JF_PRIV_PLANNED_ROWS));
+	state->prune = jf_private_int(cscan->custom_private, JF_PRIV_PRUNE) != 0;
+	state->prune_type = exprType(linitial(cscan->custom_exprs));
+}
+
+/* Keep a row's key for a bloomskip index, while there are few (jf_prune.c). */
+static void
+jf_build_keep_key(JfBuildState *state)
+{
+	int16		typlen;
+	bool		typbyval;
+	MemoryContext old;
+
+	if (state->nprune_keys < 0 || state->nulls[0])
+		return;
+	if (state->nprune_keys == JF_PRUNE_MAX_KEYS)
+	{
+		state->nprune_keys = -1;	/* too many: the probe keeps its scan */
+		return;
+	}
+	old = MemoryContextSwitchTo(state->filter.cxt);
+	if (state->prune_keys == NULL)
+		state->prune_keys = palloc(sizeof(Datum) * JF_PRUNE_MAX_KEYS);
+	get_typlenbyval(state->prune_type, &typlen, &typbyval);
+	state->prune_keys[state->nprune_keys++] = datumCopy(state->values[0],
+														typbyval, typlen);
+	MemoryContextSwitchTo(old);
 }
 
 static TupleTableSlot *
@@ -211,6 +241,8 @@ jf_build_exec(CustomScanState *node)
 													 &state->nulls[i]);
 		i++;
 	}
+	if (state->prune)
+		jf_build_keep_key(state);
 	if (jf_keys_hash(&state->keys, state->values, state->nulls, &hash))
 		jf_filter_add(&state->filter, hash);
 	else if (!state->keys.all_strict)
@@ -234,6 +266,8 @@ jf_build_rescan(CustomScanState *node)
 
 	state->built = false;
 	jf_filter_reset(&state->filter);
+	state->prune_keys = NULL;	/* freed with the filter */
+	state->nprune_keys = 0;
 	jf_rescan_child(node);
 }
 
@@ -284,6 +318,7 @@ jf_probe_begin(CustomScanState *node, EState *estate, int eflags)
 	ListCell   *lc;
 
 	jf_begin_child(node, estate, eflags);
+	state->prune_filter = -1;
 	state->nfilters = list_length(cscan->custom_private);
 	state->filters = palloc0(sizeof(JfProbeFilter) * state->nfilters);
 	foreach(lc, cscan->custom_private)
@@ -302,10 +337,34 @@ jf_probe_begin(CustomScanState *node, EState *estate, int eflags)
 			pf->attnos[i++] = intVal(lfirst(la));
 		jf_keys_init(&pf->keys, priv);
 		maxkeys = Max(maxkeys, i);
+		if (jf_private_int(priv, JF_PRIV_PRUNE) >= 0)
+		{
+			state->prune_filter = n - 1;
+			state->prune_param = jf_private_int(priv, JF_PRIV_PRUNE);
+		}
 	}
+	if (cscan->custom_plans != NIL)
+		jf_begin_alt(state, linitial(cscan->custom_plans), estate, eflags);
 	state->values = palloc(sizeof(Datum) * maxkeys);
 	state->nulls = palloc(sizeof(bool) * maxkeys);
 	jf_probes_begun++;
+}
+
+/*
+ * The bloomskip alternative to the child: started with it, so that its
+ * slot type is known; if it differs from the child's, the node's slot type
+ * is no longer fixed.
+ */
+static void
+jf_begin_alt(JfProbeState *state, Plan *alt, EState *estate, int eflags)
+{
+	bool		fixed;
+
+	state->alt = ExecInitNode(alt, estate, eflags);
+	state->css.custom_ps = list_make1(state->alt);
+	if (ExecGetResultSlotOps(state->alt, &fixed) != state->css.ss.ps.resultops ||
+		!fixed)
+		state->css.ss.ps.resultopsfixed = false;
 }
 
 /* May the filter be trusted now?  (The file's header says why this.) */
@@ -356,6 +415,46 @@ jf_probe_filter(JfProbeState *state, JfProbeFilter *pf, TupleTableSlot *slot)
 	return pass;
 }
 
+/*
+ * Once the filter whose keys the bloomskip alternative reads is ready: read
+ * the table through the index from now on, if the build had few rows and
+ * the rows already passed can be told apart (jf_prune.c).
+ */
+static void
+jf_prune_decide(JfProbeState *state)
+{
+	JfProbeFilter *pf = &state->filters[state->prune_filter];
+
+	if (!jf_probe_ready(pf))
+		return;
+	state->prune_decided = true;
+	if (pf->build->nprune_keys <= 0 || pf->build->filter.pass_all)
+		return;
+	jf_prune_set_keys(state->css.ss.ps.state, state->prune_param, pf->build);
+	ExecReScan(state->alt);
+	state->use_alt = true;
+	state->alt_scans++;
+}
+
+/* A row passed from the child before deciding: skip it from the index. */
+static void
+jf_prune_remember(JfProbeState *state, TupleTableSlot *slot)
+{
+	if (state->nseen == JF_PRUNE_MAX_SEEN || !ItemPointerIsValid(&slot->tts_tid))
+		state->prune_decided = true;	/* too late to switch */
+	else
+		state->seen[state->nseen++] = slot->tts_tid;
+}
+
+static bool
+jf_prune_seen(JfProbeState *state, TupleTableSlot *slot)
+{
+	for (int i = 0; i < state->nseen; i++)
+		if (ItemPointerEquals(&state->seen[i], &slot->tts_tid))
+			return true;
+	return false;
+}
+
 static TupleTableSlot *
 jf_probe_exec(CustomScanState *node)
 {
@@ -364,16 +463,25 @@ jf_probe_exec(CustomScanState *node)
 
 	for (;;)
 	{
-		TupleTableSlot *slot = ExecProcNode(child);
+		TupleTableSlot *slot;
 		bool		pass = true;
 
+		if (state->alt != NULL && !state->prune_decided)
+			jf_prune_decide(state);
+		slot = ExecProcNode(state->use_alt ? state->alt : child);
 		if (TupIsNull(slot))
 			return NULL;
+		if (state->use_alt && state->nseen > 0 && jf_prune_seen(state, slot))
+			continue;
 		/* most selective first (jf_plan.c orders them) */
 		for (int i = 0; i < state->nfilters && pass; i++)
 			pass = jf_probe_filter(state, &state->filters[i], slot);
 		if (pass)
+		{
+			if (state->alt != NULL && !state->prune_decided)
+				jf_prune_remember(state, slot);
 			return slot;
+		}
 		InstrCountFiltered1(node, 1);
 		CHECK_FOR_INTERRUPTS();
 	}
@@ -382,7 +490,11 @@ jf_probe_exec(CustomScanState *node)
 static void
 jf_probe_end(CustomScanState *node)
 {
+	JfProbeState *state = (JfProbeState *) node;
+
 	ExecEndNode(outerPlanState(node));
+	if (state->alt != NULL)
+		ExecEndNode(state->alt);
 }
 
 static void
@@ -399,6 +511,10 @@ jf_probe_rescan(CustomScanState *node)
 		pf->cycle_tested = 0;
 		pf->cycle_passed = 0;
 	}
+	/* the alternative is rescanned when it is chosen again */
+	state->prune_decided = false;
+	state->use_alt = false;
+	state->nseen = 0;
 	jf_rescan_child(node);
 }
 
@@ -449,6 +565,9 @@ jf_probe_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	}
 	if (state->nfilters > 1)
 		ExplainPropertyText("Rows Removed per Filter", buf.data, es);
+	if (state->alt != NULL)
+		ExplainPropertyInteger("Scans Through bloomskip Index", NULL,
+							   state->alt_scans, es);
 	if (unready > 0 || es->format != EXPLAIN_FORMAT_TEXT)
 		ExplainPropertyInteger("Rows Passed Before Filter Was Ready", NULL,
 							   unready, es);

@@ -48,6 +48,7 @@ static const struct config_enum_entry jf_mode_options[] = {
 
 typedef struct JfPlanContext
 {
+	PlannedStmt *stmt;
 	int			next_id;		/* the next free plan_node_id */
 	int			nfilters;
 } JfPlanContext;
@@ -92,6 +93,8 @@ jf_child_slots(Plan *plan)
 		slots = lappend(slots, &lfirst(lc));
 	return slots;
 }
+
+#define linitial_int_value(l)	intVal(linitial(l))
 
 /* The largest plan_node_id in a tree, custom scans' own children included. */
 static int
@@ -315,7 +318,7 @@ jf_int_list(List *oids)
 static List *
 jf_private(int filter_no, int join_id, int build_id, List *funcs,
 		   List *collations, bool strict, List *by_value, List *attnos,
-		   double planned, double pass)
+		   double planned, double pass, int prune)
 {
 	List	   *priv = NIL;
 
@@ -329,6 +332,7 @@ jf_private(int filter_no, int join_id, int build_id, List *funcs,
 	priv = lappend(priv, attnos);
 	priv = lappend(priv, makeInteger((int) Min(planned, (double) INT_MAX)));
 	priv = lappend(priv, makeInteger((int) (Min(Max(pass, 0.0), 1.0) * 1e6)));
+	priv = lappend(priv, makeInteger(prune));
 	return priv;
 }
 
@@ -446,7 +450,7 @@ jf_consider_join(HashJoin *hj, JfPlanContext *cxt)
 	build->custom_private = jf_private(filter_no, hj->join.plan.plan_node_id,
 									   build->scan.plan.plan_node_id, rhs,
 									   hj->hashcollations, strict, by_value, NIL,
-									   hash->plan.plan_rows, jf_pass_estimate(hj));
+									   hash->plan.plan_rows, jf_pass_estimate(hj), 0);
 	hash->plan.lefttree = &build->scan.plan;
 	foreach(lc, sites)
 	{
@@ -454,6 +458,7 @@ jf_consider_join(HashJoin *hj, JfPlanContext *cxt)
 		CustomScan *probe = site->host;
 		List	   *key_exprs = NIL;
 		ListCell   *la;
+		int			prune = -1;
 
 		if (probe == NULL)
 		{
@@ -466,10 +471,26 @@ jf_consider_join(HashJoin *hj, JfPlanContext *cxt)
 
 			key_exprs = lappend(key_exprs, copyObject(tle->expr));
 		}
+		/* one key, a strict operator: the probe may read a bloomskip index */
+		if (strict && list_length(site->attnos) == 1 && probe->custom_plans == NIL)
+		{
+			Plan	   *alt = jf_prune_plan(cxt->stmt, probe->scan.plan.lefttree,
+											linitial_int_value(site->attnos),
+											linitial_oid(hj->hashoperators),
+											&cxt->next_id, &prune);
+
+			if (alt != NULL)
+			{
+				probe->custom_plans = list_make1(alt);
+				lfirst(list_nth_cell(build->custom_private, JF_PRIV_PRUNE)) = makeInteger(1);
+			}
+			else
+				prune = -1;
+		}
 		jf_probe_add(probe, jf_private(filter_no, hj->join.plan.plan_node_id,
 									   build->scan.plan.plan_node_id, lhs,
 									   hj->hashcollations, strict, copyObject(by_value),
-									   site->attnos, 0, jf_pass_estimate(hj)),
+									   site->attnos, 0, jf_pass_estimate(hj), prune),
 					 key_exprs);
 	}
 }
@@ -501,6 +522,7 @@ jf_rewrite_statement(PlannedStmt *stmt)
 	if (stmt->commandType != CMD_SELECT || stmt->rowMarks != NIL ||
 		stmt->hasModifyingCTE || stmt->planTree == NULL)
 		return;
+	cxt.stmt = stmt;
 	cxt.nfilters = 0;
 	cxt.next_id = jf_max_node_id(stmt->planTree);
 	foreach(lc, stmt->subplans)

@@ -106,8 +106,15 @@ typedef enum JfPrivate
 	JF_PRIV_BY_VALUE,			/* List of Integer: 1 for an integer key */
 	JF_PRIV_ATTNOS,				/* probe: List of Integer, the key columns */
 	JF_PRIV_PLANNED_ROWS,		/* build: Integer, estimated build rows */
-	JF_PRIV_PASS				/* Integer: estimated pass rate, per million */
+	JF_PRIV_PASS,				/* Integer: estimated pass rate, per million */
+	JF_PRIV_PRUNE				/* build: 1 to keep the keys (jf_prune.c);
+								 * probe: the keys' parameter, or -1 */
 } JfPrivate;
+
+/* the most build rows whose keys a probe reads a bloomskip index with */
+#define JF_PRUNE_MAX_KEYS	1024
+/* the most rows a probe may have passed before it switches to the index */
+#define JF_PRUNE_MAX_SEEN	16
 
 typedef struct JfBuildState
 {
@@ -119,6 +126,11 @@ typedef struct JfBuildState
 	JfFilter	filter;
 	bool		built;			/* reached the end since the last rescan */
 	int64		nbuilds;
+	/* the keys themselves, for a bloomskip index (jf_prune.c) */
+	bool		prune;			/* keep them */
+	Oid			prune_type;
+	Datum	   *prune_keys;		/* in filter.cxt */
+	int			nprune_keys;	/* -1: more than JF_PRUNE_MAX_KEYS rows */
 } JfBuildState;
 
 /* One filter a probe node tests. */
@@ -148,6 +160,15 @@ typedef struct JfProbeState
 	CustomScanState css;
 	int			nfilters;
 	JfProbeFilter *filters;
+	/* the bloomskip alternative to the child (jf_prune.c), if any */
+	PlanState  *alt;
+	int			prune_filter;	/* the filter whose keys it reads, or -1 */
+	int			prune_param;
+	bool		prune_decided;	/* this scan: child or alternative chosen */
+	bool		use_alt;
+	int			nseen;			/* rows passed before deciding */
+	ItemPointerData seen[JF_PRUNE_MAX_SEEN];
+	int64		alt_scans;		/* for EXPLAIN ANALYZE */
 	Datum	   *values;			/* room for the most keys of a filter */
 	bool	   *nulls;
 } JfProbeState;
@@ -221,6 +242,11 @@ extern const CustomScanMethods jf_probe_plan_methods;
 extern uint64 jf_probes_begun;
 extern void jf_exec_register(void);
 extern void jf_wire(QueryDesc *queryDesc);
+
+/* jf_prune.c */
+extern Plan *jf_prune_plan(PlannedStmt *stmt, Plan *scan, AttrNumber key_attno,
+						   Oid opno, int *next_node_id, int *paramid);
+extern void jf_prune_set_keys(EState *estate, int paramid, JfBuildState *build);
 
 /* jf_plan.c */
 extern void jf_plan_init(void);

@@ -12,3 +12,21 @@
 -- The installed version is also read by the library: from 1.5 on, new
 -- filters and new bloomskip indexes hash with scheme 4 (docs/format.md);
 -- a database still at 1.4 keeps building scheme 2.
+
+---------------------------------------------------------------------------
+-- Hashing schemes: the functions that show a filter's scheme name scheme 4
+---------------------------------------------------------------------------
+COMMENT ON FUNCTION @extschema@.bloom_scheme(@extschema@.counting_bloom) IS
+'the hashing scheme of the counting filter: 1 (bloomset 1.0 and 1.1), 2 (new filters from 1.2 to 1.4), 4 (new filters since 1.5)';
+
+COMMENT ON FUNCTION @extschema@.bloom_scheme(@extschema@.scalable_bloom) IS
+'the hashing scheme of the scalable filter: 1 (bloomset 1.0 and 1.1), 2 (new filters from 1.2 to 1.4), 4 (new filters since 1.5)';
+
+COMMENT ON FUNCTION @extschema@.bloom_scheme(@extschema@.bloom) IS
+'the hashing scheme of the filter: 1 (bloomset 1.0 and 1.1), 2 (new filters from 1.2 to 1.4), 3 (Parquet), 4 (new filters since 1.5)';
+
+COMMENT ON FUNCTION @extschema@.counting_bloom_scheme(@extschema@.counting_bloom) IS
+'the hashing scheme of the counting filter: 1 (bloomset 1.0 and 1.1), 2 (new filters from 1.2 to 1.4), 4 (new filters since 1.5)';
+
+COMMENT ON FUNCTION @extschema@.scalable_bloom_scheme(@extschema@.scalable_bloom) IS
+'the hashing scheme of the scalable filter: 1 (bloomset 1.0 and 1.1), 2 (new filters from 1.2 to 1.4), 4 (new filters since 1.5)';

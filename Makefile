@@ -11,12 +11,14 @@ CORE_OBJS = src/core/bloom_core.o src/core/bloom_sizing.o src/core/bloom_header.
 	src/core/bloom_codec.o src/core/bloom_slices.o src/core/scalable_format.o src/core/parquet_format.o
 FINDEX_OBJS = src/findex/findex.o src/findex/findex_table.o src/findex/findex_write.o src/findex/findex_update.o \
 	src/findex/findex_lookup.o src/findex/findex_compat_1_2.o
-SKIP_OBJS = src/skip/skip_handler.o src/skip/skip_utils.o src/skip/skip_keys.o src/skip/skip_build.o src/skip/skip_insert.o \
+JF_OBJS = src/joinfilter/jf_plan.o src/joinfilter/jf_exec.o src/joinfilter/jf_filter.o
+SKIP_OBJS = src/skip/skip_handler.o src/skip/skip_sizing.o src/skip/skip_page.o src/skip/skip_meta.o \
+	src/skip/skip_bounds.o src/skip/skip_extend.o src/skip/skip_positions.o src/skip/skip_stats.o src/skip/skip_keys.o src/skip/skip_build.o src/skip/skip_insert.o \
 	src/skip/skip_stage.o src/skip/skip_rows.o src/skip/skip_recent.o src/skip/skip_scan.o src/skip/skip_query.o src/skip/skip_ngram.o src/skip/skip_regex.o src/skip/skip_tsvector.o \
 	src/skip/skip_array.o src/skip/skip_array_cost.o src/skip/skip_jsonb.o src/skip/skip_vacuum.o src/skip/skip_cost.o src/skip/skip_tools.o
 OBJS = $(CORE_OBJS) src/bloom_module.o src/bloom_kind.o src/bloom_hash.o src/bloom_datum.o src/bloom_cache.o src/bloom_type.o \
 	src/bloom_agg.o src/bloom_agg_args.o src/bloom_setop_agg.o src/bloom_hashset.o src/bloom_agg_state.o src/bloom_planner.o src/bloom_batch.o src/bloom_pair.o src/bloom_text.o src/counting_bloom.o \
-	src/scalable_bloom.o src/bloom_parquet.o src/bloom_scan.o $(FINDEX_OBJS) $(SKIP_OBJS)
+	src/scalable_bloom.o src/bloom_parquet.o src/bloom_scan.o $(JF_OBJS) $(FINDEX_OBJS) $(SKIP_OBJS)
 # The SQL scripts (extension/).  The current version's install script is
 # built from one source ordered by feature, extension/bloomset.sql, as
 # pgvector builds vector--X.sql from sql/vector.sql; older versions install
@@ -28,7 +30,7 @@ DATA_built = bloomset--$(EXTVERSION).sql
 
 REGRESS = type_io add_contains probe_scan probe_cache sliced_reads equality planner typed_keys readme_examples hashing hashing_scheme4 aggregates agg_state agg_split agg_auto_phases union estimates estimates_sizes errors \
 	parquet full_filters parallel copy_binary batch_estimates text_filters counting scalable mutation security \
-	agg_rates verbs rate_check bloom_index batched_probe bloomskip bloomskip_ngram bloomskip_classes bloomskip_text bloomskip_tsvector bloomskip_arrays bloomskip_jsonb bloomskip_truncate bloomskip_recent bloomskip_planner bloomskip_check kind_operators
+	agg_rates verbs rate_check bloom_index batched_probe bloomskip bloomskip_ngram bloomskip_classes bloomskip_text bloomskip_tsvector bloomskip_arrays bloomskip_jsonb bloomskip_truncate bloomskip_recent bloomskip_planner bloomskip_check kind_operators runtime_filter
 REGRESS_OPTS = --load-extension=bloomset
 
 # Concurrency (pg_isolation_regress) and multi-cluster (TAP, with

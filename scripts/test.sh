@@ -85,6 +85,7 @@ once_suites_a() {
 once_suites_b() {
 	run_suite parquet bash test/parquet/run.sh					# against DuckDB
 	run_suite sqlfuzz bash test/sqlfuzz/run.sh quick
+	run_suite joinfuzz bash test/sqlfuzz/joinfuzz.sh quick		# runtime join filters
 }
 # 15's two lanes (about 10 and 11 minutes): pg_regress twice, the upgrade
 # test, the checks, the stored-format test and the libFuzzer run; the TAP and

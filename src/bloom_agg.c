@@ -83,6 +83,7 @@
 #include "bloom_datum.h"
 #include "bloom_hash.h"
 #include "bloom_type.h"
+#include "core/bloom_hll.h"
 
 #include <math.h>
 
@@ -92,7 +93,6 @@
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "nodes/primnodes.h"
-#include "port/pg_bitutils.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
@@ -199,41 +199,23 @@ bloom_list_into_filter(const BloomKindOps *k, const uint64 *h, uint64 n, void **
 }
 
 /*
- * Estimated distinct values among the n hashes h: HyperLogLog over
- * 2^BLOOM_LIST_HLL_BITS registers (register from the top bits, rank from
- * the rest; the element hashes are mixed 64-bit values), with the linear
- * counting correction where it is the better estimate.
+ * Estimated distinct values among the n hashes h (mixed 64-bit values):
+ * HyperLogLog over 2^BLOOM_LIST_HLL_BITS registers (src/core/bloom_hll.h).
  */
 static double
 bloom_list_distinct(const uint64 *h, uint64 n)
 {
-	const int	b = BLOOM_LIST_HLL_BITS;
-	const int	m = 1 << b;
-	uint8	   *reg = palloc0(m);
-	double		sum = 0;
+	uint8	   *reg = palloc0(1 << BLOOM_LIST_HLL_BITS);
 	double		e;
-	int			zeros = 0;
 
 	for (uint64 i = 0; i < n; i++)
 	{
-		uint32		r = (uint32) (h[i] >> (64 - b));
-		uint64		w = (h[i] << b) | (UINT64_C(1) << (b - 1));
-		uint8		rank = (uint8) (64 - pg_leftmost_one_pos64(w));
-
-		if (rank > reg[r])
-			reg[r] = rank;
+		bloom_hll_add(reg, BLOOM_LIST_HLL_BITS, h[i]);
 		if ((i & 0xFFFFF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
-	for (int r = 0; r < m; r++)
-	{
-		sum += ldexp(1.0, -reg[r]);
-		zeros += (reg[r] == 0);
-	}
+	e = bloom_hll_estimate(reg, BLOOM_LIST_HLL_BITS);
 	pfree(reg);
-	e = 0.7213 / (1.0 + 1.079 / m) * m * m / sum;
-	if (e <= 2.5 * m && zeros > 0)
-		e = m * log((double) m / zeros);
 	return e;
 }
 

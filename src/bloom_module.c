@@ -16,6 +16,7 @@
 #include "bloom_scan.h"
 #include "bloom_type.h"
 #include "counting_bloom.h"
+#include "joinfilter/joinfilter.h"
 #include "scalable_bloom.h"
 #include "skip/skip.h"
 
@@ -62,16 +63,21 @@ static ExecutorStart_hook_type bloom_prev_start = NULL;
 static ExecutorRun_hook_type bloom_prev_run = NULL;
 static ExecutorFinish_hook_type bloom_prev_finish = NULL;
 
-/* A new statement id for a top-level statement. */
+/* A new statement id for a top-level statement; runtime filters wired. */
 static void
 bloom_executor_start(QueryDesc *queryDesc, int eflags)
 {
+	uint64		probes = jf_probes_begun;
+
 	if (bloom_exec_depth == 0)
 		bloom_statement_id++;
 	if (bloom_prev_start)
 		bloom_prev_start(queryDesc, eflags);
 	else
 		standard_ExecutorStart(queryDesc, eflags);
+	/* a statement with runtime join filters: each probe to its build */
+	if (jf_probes_begun != probes)
+		jf_wire(queryDesc);
 }
 
 /* Run one level deeper (statements started meanwhile are nested). */
@@ -173,6 +179,7 @@ _PG_init(void)
 							 bloom_full_filter_options, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	bloom_scan_init();
+	jf_init();
 	skip_tools_init();
 	DefineCustomStringVariable("bloomset.simd",
 							   "The CPU kernels in use (portable, popcnt or avx2).",

@@ -2,15 +2,18 @@
  *
  * skip.h
  *	  The bloomskip index access method: shared declarations of its phases
- *	  (skip_handler.c: handler, options, validation; skip_utils.c: pages,
- *	  sizing and the metapage; skip_keys.c: a column's operator class and
+ *	  (skip_handler.c: handler, options, validation; skip_sizing.c: options,
+ *	  m and k, layout; skip_page.c: pages and their checks; skip_meta.c: the
+ *	  metapage; skip_bounds.c: the open tail's boundaries; skip_extend.c:
+ *	  growth; skip_positions.c: where a key's bits are; skip_stats.c: the
+ *	  planner's sketch; skip_keys.c: a column's operator class and
  *	  the equality class; skip_query.c: a scan value's query; the classes
  *	  skip_ngram.c (with skip_regex.c), skip_tsvector.c, skip_array.c and
  *	  skip_jsonb.c; skip_build.c;
  *	  skip_insert.c; skip_stage.c: the staging area; skip_recent.c: the
  *	  recent segment; skip_rows.c: the columns of the rows; skip_scan.c;
  *	  skip_vacuum.c; skip_cost.c; skip_tools.c).
- *	  The design is described in skip_utils.c.
+ *	  The design is described in README.
  *
  *-------------------------------------------------------------------------
  */
@@ -59,7 +62,7 @@
 /* its least capacity: a full staging area fits a fresh window (skip_recent.c) */
 #define SKIP_RECENT_MIN_CAPACITY	(2 * SKIP_STAGE_MAX_SLOTS)
 
-/* Defaults and limits of the reloptions (the model is in skip_utils.c). */
+/* Defaults and limits of the reloptions (the model is in README). */
 #define SKIP_DEFAULT_PPR		16
 #define SKIP_MAX_PPR			131072
 #define SKIP_DEFAULT_FPR_MAX	0.01	/* the rate when there are few ranges */
@@ -332,60 +335,74 @@ typedef struct SkipClassOps
 
 #define SKIP_CLASS_MAGIC		0x534B4331	/* "SKC1" */
 
-/* skip_utils.c */
-extern void skip_stage_layout(SkipMeta *meta, BlockNumber first_block);
+/* skip_sizing.c: options, m and k, the staging area's and segments' layout */
+extern int	skip_options_ppr(Relation index);
+extern double skip_options_rate(Relation index);
+extern double skip_default_rate(double nranges);
+extern void skip_params_for(SkipMeta *meta, uint32 version, double distinct,
+							double rate, int ppr, int natts);
 extern Size skip_stage_slot_bytes(const SkipMeta *meta);
 extern uint32 skip_slot_span(const SkipMeta *meta);
-extern void skip_init_page(Page page, uint32 version, uint16 kind, uint32 position,
-						   Size used);
-extern Size skip_rows_bytes(const SkipSegment *seg);
+extern void skip_stage_layout(SkipMeta *meta, BlockNumber first_block);
 extern uint32 skip_rows_per_page(uint32 version, uint32 capacity);
 extern uint32 skip_build_capacity(uint32 version, uint64 nranges);
+extern void skip_plan_segments(SkipMeta *meta, uint64 nranges, uint32 first_capacity,
+							   BlockNumber first_block);
+
+/* skip_page.c: page initialization and checks, page and slot checksums */
+extern void skip_init_page(Page page, uint32 version, uint16 kind, uint32 position,
+						   Size used);
 extern uint32 skip_segno(const SkipMeta *meta, const SkipSegment *seg);
-extern void skip_write_new_rows_pages(Relation index, const SkipMeta *meta,
-									  const SkipSegment *seg);
-extern void skip_read_meta(Relation index, SkipMeta *meta);
-extern void skip_check_page(Relation index, uint32 version, Page page, BlockNumber blk,
-							uint16 kind, uint32 position);
-extern void skip_check_rows_page(Relation index, const SkipMeta *meta,
-								 const SkipSegment *seg, Page page, BlockNumber blk);
-extern void skip_seal_rows_page(const SkipMeta *meta, Page page);
-extern uint32 skip_meta_checksum(const SkipMeta *meta);
-extern void skip_seal_meta(SkipMeta *meta);
-extern uint32 skip_slot_checksum(const SkipMeta *meta, const SkipStageSlot *slot);
+extern Size skip_rows_bytes(const SkipSegment *seg);
 #if PG_VERSION_NUM >= 180000
 extern pg_noreturn void skip_corrupt(Relation index, BlockNumber blk, const char *why);
 #else
 extern void skip_corrupt(Relation index, BlockNumber blk, const char *why)
 			pg_attribute_noreturn();
 #endif
+extern void skip_check_page(Relation index, uint32 version, Page page, BlockNumber blk,
+							uint16 kind, uint32 position);
+extern void skip_check_rows_page(Relation index, const SkipMeta *meta,
+								 const SkipSegment *seg, Page page, BlockNumber blk);
+extern void skip_seal_rows_page(const SkipMeta *meta, Page page);
+extern uint32 skip_slot_checksum(const SkipMeta *meta, const SkipStageSlot *slot);
+
+/* skip_meta.c: the metapage: its checksum and checks, reading and writing it */
+extern uint32 skip_meta_checksum(const SkipMeta *meta);
+extern void skip_seal_meta(SkipMeta *meta);
+extern void skip_read_meta(Relation index, SkipMeta *meta);
+extern void skip_write_meta(Relation index, const SkipMeta *meta, bool log);
+extern void skip_read_bounds(Relation index, uint32 *ppr, uint64 *writer);
+extern Buffer skip_lock_meta(Relation index, SkipMeta *meta);
+
+/* skip_bounds.c: moving the open tail's boundaries */
+extern bool skip_advance_writer(Relation index, uint64 writer, SkipMeta *meta);
+extern void skip_set_summarized(Relation index, uint64 summarized, uint32 nstaged,
+								const SkipStats *learnt, SkipMeta *meta);
+extern void skip_set_recent(Relation index, const SkipSegment *recent, SkipMeta *meta);
+extern bool skip_lower_bounds(Relation index, uint64 upto, uint64 nranges, SkipMeta *meta);
+
+/* skip_extend.c: new pages and segments */
+extern Buffer skip_new_buffer(Relation index, ForkNumber fork);
+extern void skip_write_new_rows_pages(Relation index, const SkipMeta *meta,
+									  const SkipSegment *seg);
+extern void skip_extend(Relation index, uint64 range);
+
+/* skip_positions.c: a key's bit positions, a range's segment, a row's place */
 extern int	skip_positions(const SkipMeta *meta, uint64 h, uint64 *pos);
 extern const SkipSegment *skip_segment_of(const SkipMeta *meta, uint64 range);
 extern void skip_row_location(const SkipSegment *seg, uint64 row,
 							  BlockNumber *blk, Size *offset);
-extern void skip_plan_segments(SkipMeta *meta, uint64 nranges, uint32 first_capacity,
-							   BlockNumber first_block);
-extern void skip_params_for(SkipMeta *meta, uint32 version, double distinct,
-							double rate, int ppr, int natts);
-extern uint32 skip_new_format(void);
-extern double skip_default_rate(double nranges);
-extern int	skip_options_ppr(Relation index);
-extern double skip_options_rate(Relation index);
-extern bytea *skip_options(Datum reloptions, bool validate);
-extern bool skip_validate(Oid opclassoid);
-extern void skip_extend(Relation index, uint64 range);
-extern void skip_write_meta(Relation index, const SkipMeta *meta, bool log);
-extern Buffer skip_new_buffer(Relation index, ForkNumber fork);
-extern void skip_read_bounds(Relation index, uint32 *ppr, uint64 *writer);
-extern bool skip_advance_writer(Relation index, uint64 writer, SkipMeta *meta);
-extern void skip_set_recent(Relation index, const SkipSegment *recent, SkipMeta *meta);
-extern void skip_set_summarized(Relation index, uint64 summarized, uint32 nstaged,
-								const SkipStats *learnt, SkipMeta *meta);
+
+/* skip_stats.c: the planner's sketch of the keys */
 extern void skip_stats_add_key(SkipStats *st, uint64 h);
 extern void skip_stats_add_filter(SkipStats *st, const SkipMeta *meta, const uint8 *bits);
 extern bool skip_stats_figures(const SkipStats *st, double *keys_per_range,
 							   double *ranges_per_key);
-extern bool skip_lower_bounds(Relation index, uint64 upto, uint64 nranges, SkipMeta *meta);
+
+/* skip_handler.c: the handler, reloptions, operator class validation */
+extern bytea *skip_options(Datum reloptions, bool validate);
+extern bool skip_validate(Oid opclassoid);
 
 /* skip_keys.c */
 extern void skip_keyinfo_init(SkipKeyInfo *ki, Relation index, MemoryContext mcxt);
@@ -439,6 +456,7 @@ extern int	skip_regex_required(const char *pat, int len, bool icase,
 								SkipRegexClause **clauses, bool *icase_out);
 
 /* skip_build.c */
+extern uint32 skip_new_format(void);
 extern IndexBuildResult *skip_build(Relation heap, Relation index,
 									struct IndexInfo *indexInfo);
 extern void skip_buildempty(Relation index);

@@ -6,7 +6,7 @@
  * A bloomskip scan returns whole block ranges (pages_per_range heap pages,
  * lossy), so what costs is the number of heap pages of the ranges it
  * returns.  The model predicts that number from the index's design
- * (skip_utils.c), then hands it to PostgreSQL's bitmap heap scan costing in
+ * (README), then hands it to PostgreSQL's bitmap heap scan costing in
  * the only form that accepts it: the selectivity.
  *
  * True ranges, from what the index learnt.  The build and every

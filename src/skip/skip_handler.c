@@ -4,7 +4,7 @@
  *	  The bloomskip access method's entry: its handler (what the planner and
  *	  executor may ask, and which phase answers), its reloptions and the
  *	  validation of its operator classes.  The design is described in
- *	  skip_utils.c; this file sits above every phase and is called by none.
+ *	  README; this file sits above every phase and is called by none.
  *
  *-------------------------------------------------------------------------
  */

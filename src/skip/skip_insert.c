@@ -19,7 +19,7 @@
  * [writer, range): this backend summarizes them from the heap into whole
  * filters, which go to the staging area (skip_stage.c) or, for a backlog,
  * straight into the segments (skip_summarize_upto; the protocol and its
- * proof are in skip_utils.c).  Writing filters into segments is one
+ * proof are in README).  Writing filters into segments is one
  * mechanism (skip_write_columns) for both: the filters are transposed
  * into rows (skip_columns_of_filters), and each page is changed once,
  * MAX_GENERIC_XLOG_PAGES pages a record.  The validation of a concurrent
@@ -238,7 +238,7 @@ skip_sum_all(SkipSumState *ss, ItemPointer tid)
 
 /*
  * Which tuples still on a heap page a summarizer reads into its range's
- * filter (skip_utils.c says why every one an old snapshot may see): all but
+ * filter (README says why every one an old snapshot may see): all but
  * those no snapshot ever saw (their inserter aborted).  A tuple dead by
  * this server's horizon (HEAPTUPLE_DEAD, not pruned yet) was seen by
  * snapshots a standby may still hold; its key goes in, except where
@@ -564,7 +564,7 @@ skip_clear_columns(Relation index, const SkipMeta *meta, uint64 from, uint64 to)
 
 /*
  * After VACUUM truncated the heap: forget the ranges it no longer has
- * (the argument is in skip_utils.c, "Truncation").  Holding the
+ * (the argument is in README, "Truncation").  Holding the
  * summarizing lock (waiting for it if wait, else leaving the work to the
  * next caller): lower summarized and writer to the range of the heap's
  * last page, or to keep if lower (an insert's range: the range being

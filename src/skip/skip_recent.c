@@ -9,7 +9,7 @@
  * nearly every page of the segment, and a segment's pages grow with its
  * capacity: a segment of C ranges has m rows of C / 8 bytes.  Appends go
  * into the last segment, whose capacity is what the index held before it
- * (skip_utils.c), so a slice of S staged ranges changed about m C / 8 / S
+ * (skip_sizing.c), so a slice of S staged ranges changed about m C / 8 / S
  * bytes of pages per range, more as the table grows: at 5 M rows and
  * 10,000 ranges, thousands of pages for every 8 to 24 ranges.  The recent
  * segment holds T ranges (T much smaller than C): the staging area is

@@ -4,7 +4,7 @@
  *	  The columns of a bloomskip index's bit-sliced rows: writing ranges'
  *	  filters into them, clearing them, and reading a range's positions.
  *
- * A segment (skip_utils.c) holds ranges as columns: bit c of row p is bit
+ * A segment (skip_sizing.c) holds ranges as columns: bit c of row p is bit
  * p of the filter of its c-th range.  These are the operations on whole
  * columns, shared by the summarizers (skip_insert.c), the recent segment
  * (skip_recent.c) and bloomskip_check's reader of one range (skip_scan.c):

@@ -11,7 +11,7 @@
  * below the one of the heap's last page), so that an idle table ends with
  * only its last range open, and re-summarizes the ranges a summarizer that
  * failed left between the summarized and writer boundaries (the protocol
- * is in skip_utils.c); first, if an earlier VACUUM truncated the heap, it
+ * is in README); first, if an earlier VACUUM truncated the heap, it
  * forgets the ranges that are gone (skip_forget_truncated: this VACUUM's
  * own truncation comes after the index cleanup).  It then reports the
  * index's size.

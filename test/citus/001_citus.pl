@@ -32,7 +32,7 @@ for my $name (qw(coordinator worker1 worker2))
 	# citus.local_hostname: how a node reaches itself (shard moves), here
 	# its Unix socket directory
 	$node->append_conf('postgresql.conf', sprintf(q{
-shared_preload_libraries = 'citus'
+shared_preload_libraries = 'citus, bloomset'
 citus.node_conninfo = 'sslmode=disable'
 citus.local_hostname = '%s'
 max_worker_processes = 16
@@ -382,6 +382,68 @@ my $nshards = $coord->safe_psql('postgres',
 	q{SELECT count(*) FROM citus_shards WHERE table_name = 'readme.events'::regclass});
 is(scalar(grep { /\|0$/ } @checks) . ' of ' . scalar(@checks), "$nshards of $nshards",
 	'README: bloomskip_check on every shard answers 0');
+
+# Runtime join filters on the workers: a distributed fact table joined with
+# a reference dimension runs as a hash join on each shard, where the filter
+# drops the facts the dimension cannot match.  Answers against the local
+# copies, with the workers' filters forced and off.
+$coord->safe_psql('postgres', q{
+	CREATE TABLE dims (k bigint PRIMARY KEY, name text);
+	SELECT create_reference_table('dims');
+	INSERT INTO dims SELECT g * 7919 % 1000003, 'd' || g FROM generate_series(1, 60000, 50) g;
+	CREATE TABLE dims_local AS SELECT * FROM dims;
+	ANALYZE dims;
+	ANALYZE dims_local;
+});
+sub workers_set
+{
+	my ($settings) = @_;
+	for my $w (@workers)
+	{
+		$w->safe_psql('postgres', "ALTER SYSTEM SET $_") for @$settings;
+		$w->safe_psql('postgres', 'SELECT pg_reload_conf()');
+	}
+}
+workers_set(['enable_nestloop = off', 'enable_mergejoin = off']);
+my $rfsel = q{SELECT e.id, e.k, d.name FROM %s e JOIN %s d ON e.k = d.k WHERE d.name LIKE 'd1%%'};
+my $rfexpected = $coord->safe_psql('postgres',
+	sprintf(q{SELECT count(*), sum(id), md5(string_agg(name, ',' ORDER BY id)) FROM (%s) q},
+		sprintf($rfsel, 'events_local', 'dims_local')));
+my %received;
+for my $mode (qw(force off))
+{
+	workers_set(["bloomset.runtime_filter = '$mode'"]);
+	is($coord->safe_psql('postgres',
+			sprintf(q{SELECT count(*), sum(id), md5(string_agg(name, ',' ORDER BY id)) FROM (%s) q},
+				sprintf($rfsel, 'events', 'dims'))),
+		$rfexpected, "a selective join over the shards, runtime filters $mode: answers as the local tables");
+	my $analyze = $coord->safe_psql('postgres', q{SET citus.explain_all_tasks = on;
+		EXPLAIN (ANALYZE, TIMING OFF, SUMMARY OFF) } . sprintf($rfsel, 'events', 'dims'));
+	note("runtime filters $mode on the workers:\n$analyze");
+	my $removed = 0;
+	$removed += $1 while $analyze =~ /Rows Removed by Runtime Filter: (\d+)/g;
+	my ($bytes) = $analyze =~ /Tuple data received from nodes: (\d+) bytes/;
+	$received{$mode} = $bytes // -1;
+	if ($mode eq 'force')
+	{
+		like($analyze, qr/Runtime Filter Probe/, 'the shards\' plans test a runtime filter');
+		ok($removed > 0, "the shards' filters removed $removed rows");
+	}
+	else
+	{
+		unlike($analyze, qr/Runtime Filter Probe/, 'off on the workers: no runtime filter');
+	}
+}
+# the join runs on the workers either way: what reaches the coordinator is
+# its result, the same with and without the filters
+note("bytes the coordinator received: filters forced $received{force}, off $received{off}");
+is($received{force}, $received{off}, 'the coordinator receives the join\'s result either way');
+workers_set(['bloomset.runtime_filter = on']);
+for my $w (@workers)
+{
+	$w->safe_psql('postgres', 'ALTER SYSTEM RESET ALL');
+	$w->safe_psql('postgres', 'SELECT pg_reload_conf()');
+}
 
 $_->stop for @nodes;
 done_testing();

@@ -2,7 +2,7 @@
  * test_core.c -- unit tests of the PostgreSQL-free core (src/core/bloom_*.c,
  * the files bloom_core.h names, and src/core/bloom_codec.c): sizing (and unreachable rates), no false negatives,
  * folding equals building small, fold/unfold against a bit-by-bit
- * reference, codec round trips, header and family validation, interrupt
+ * reference, codec round trips, the HyperLogLog's registers and estimates, header and family validation, interrupt
  * polling of every long loop, the inlined lookup3 hashes against
  * PostgreSQL's own (linked from libpgcommon), and scheme 4's XXH3 against
  * values computed apart (xxhsum, xxHash's sanity vectors).  Prints
@@ -15,6 +15,7 @@
  */
 #include "../../src/core/bloom_core.h"
 #include "../../src/core/bloom_codec.h"
+#include "../../src/core/bloom_hll.h"
 #include "../../src/core/bloom_xxh3.h"
 
 #include <math.h>
@@ -1396,6 +1397,54 @@ test_mixers(void)
 		  "mix64b pinned");
 }
 
+/* FNV-1a of n bytes: a fingerprint of a sketch's registers */
+static uint64_t
+fnv1a(const uint8_t *p, size_t n)
+{
+	uint64_t	h = UINT64_C(0xcbf29ce484222325);
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+/*
+ * The HyperLogLog's registers are stored (the bloomskip metapage's sketch
+ * of its keys, 1,024 registers of bloom_mix64b of each key hash) and its
+ * estimates steer plans and the aggregates' sizing (16,384 registers of
+ * the list's hashes): pin both, computed by the code bloom_hll.h replaced.
+ */
+static void
+test_hll(void)
+{
+	uint8_t		r10[1 << 10];
+	uint8_t    *r14 = calloc(1 << 14, 1);
+
+	memset(r10, 0, sizeof(r10));
+	CHECK(bloom_hll_estimate(r10, 10) == 0.0, "hll: empty sketch estimates 0");
+	for (uint64_t i = 0; i < 1000; i++)
+		bloom_hll_add(r10, 10, bloom_mix64b(bloom_mix64(i)));
+	CHECK(fnv1a(r10, sizeof(r10)) == UINT64_C(0x303813572e8b0126), "hll: 1,000 keys' registers pinned");
+	CHECK(bloom_hll_estimate(r10, 10) == 1007.0393000128585, "hll: 1,000 keys' estimate pinned");
+	for (uint64_t i = 1000; i < 100000; i++)
+		bloom_hll_add(r10, 10, bloom_mix64b(bloom_mix64(i)));
+	CHECK(fnv1a(r10, sizeof(r10)) == UINT64_C(0x7d6263de8a7b798f), "hll: 100,000 keys' registers pinned");
+	CHECK(bloom_hll_estimate(r10, 10) == 101207.49273773035, "hll: 100,000 keys' estimate pinned");
+	for (uint64_t i = 0; i < 1000000; i++)
+		bloom_hll_add(r14, 14, bloom_mix64(i));
+	CHECK(fnv1a(r14, 1 << 14) == UINT64_C(0x041f8eafd26db2d5), "hll: 16,384 registers pinned");
+	CHECK(bloom_hll_estimate(r14, 14) == 995016.15252689424, "hll: 16,384 registers' estimate pinned");
+	free(r14);
+	/* ranks at the edges: no bit below the register (65 - b), the top bit (1) */
+	memset(r10, 0, sizeof(r10));
+	bloom_hll_add(r10, 10, 0);
+	bloom_hll_add(r10, 10, UINT64_C(0x3ff) << 54);
+	bloom_hll_add(r10, 10, (UINT64_C(5) << 54) | 1);
+	bloom_hll_add(r10, 10, (UINT64_C(7) << 54) | (UINT64_C(1) << 53));
+	CHECK(r10[0] == 55 && r10[1023] == 55 && r10[5] == 54 && r10[7] == 1,
+		  "hll: ranks at the edges");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1410,6 +1459,7 @@ main(int argc, char **argv)
 	test_estimates_across_sizes(BLOOM_LAYOUT_BLOCKED);
 	test_estimates_across_sizes(BLOOM_LAYOUT_CLASSIC);
 	test_mixers();
+	test_hll();
 	test_codecs();
 	test_target_rate();
 	test_sizing();

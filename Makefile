@@ -28,7 +28,7 @@ EXTVERSION = $(shell sed -n "s/^default_version *= *'\([^']*\)'.*/\1/p" $(EXTENS
 DATA = extension/bloomset--1.0.sql $(wildcard extension/bloomset--*--*.sql)
 DATA_built = bloomset--$(EXTVERSION).sql
 
-REGRESS = type_io add_contains probe_scan probe_cache sliced_reads equality planner typed_keys readme_examples hashing aggregates agg_state agg_split agg_auto_phases union estimates estimates_sizes errors \
+REGRESS = type_io add_contains probe_scan probe_cache sliced_reads equality planner typed_keys readme_examples hashing hashing_scheme4 aggregates agg_state agg_split agg_auto_phases union estimates estimates_sizes errors \
 	parquet full_filters parallel copy_binary batch_estimates text_filters counting scalable mutation security \
 	agg_rates verbs rate_check bloom_index batched_probe bloomskip bloomskip_ngram bloomskip_classes bloomskip_text bloomskip_tsvector bloomskip_arrays bloomskip_jsonb bloomskip_truncate bloomskip_recent bloomskip_planner bloomskip_check kind_operators runtime_filter
 REGRESS_OPTS = --load-extension=bloomset

@@ -2431,7 +2431,7 @@ COMMENT ON FUNCTION @extschema@.bloom_info(@extschema@.counting_bloom) IS
 CREATE FUNCTION @extschema@.bloom_scheme(@extschema@.counting_bloom) RETURNS integer
 AS 'MODULE_PATHNAME', 'counting_bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloom_scheme(@extschema@.counting_bloom) IS
-'the hashing scheme of the counting filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
+'the hashing scheme of the counting filter: 1 (bloomset 1.0 and 1.1), 2 (new filters from 1.2 to 1.4), 4 (new filters since 1.5)';
 
 CREATE FUNCTION @extschema@.bloom_with_scheme(@extschema@.counting_bloom, scheme integer)
 RETURNS @extschema@.counting_bloom
@@ -2524,7 +2524,7 @@ COMMENT ON FUNCTION @extschema@.bloom_info(@extschema@.scalable_bloom) IS
 CREATE FUNCTION @extschema@.bloom_scheme(@extschema@.scalable_bloom) RETURNS integer
 AS 'MODULE_PATHNAME', 'scalable_bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloom_scheme(@extschema@.scalable_bloom) IS
-'the hashing scheme of the scalable filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
+'the hashing scheme of the scalable filter: 1 (bloomset 1.0 and 1.1), 2 (new filters from 1.2 to 1.4), 4 (new filters since 1.5)';
 
 -- new: a scalable filter had no way to take scheme 1 (to combine with a
 -- filter stored by 1.0 or 1.1); no prefixed name, the verb is enough
@@ -2572,26 +2572,27 @@ COMMENT ON FUNCTION @extschema@.bloom_maybe_subset(@extschema@.bloom, @extschema
 -- Hashing schemes
 ---------------------------------------------------------------------------
 
--- New filters hash with scheme 2 (full 64-bit integer keys, signed
--- numerics); filters written by 1.0 and 1.1 keep scheme 1 and answer as
--- before.  bloom_info's columns are unchanged (a
+-- New filters hash with scheme 4 (scheme 2's full 64-bit integer keys
+-- and signed numerics, XXH3 over the bytes of text-like keys; a database
+-- at 1.2 to 1.4 builds scheme 2); filters written by 1.0 and 1.1 keep
+-- scheme 1, those of 1.2 to 1.4 scheme 2, and answer as before.  bloom_info's columns are unchanged (a
 -- new column would mean DROP and CREATE, breaking users' views, as in the
 -- 1.0 -> 1.1 update): the scheme has functions of its own.
 
 CREATE FUNCTION @extschema@.bloom_scheme(@extschema@.bloom) RETURNS integer
 AS 'MODULE_PATHNAME', 'bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloom_scheme(@extschema@.bloom) IS
-'the hashing scheme of the filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
+'the hashing scheme of the filter: 1 (bloomset 1.0 and 1.1), 2 (new filters from 1.2 to 1.4), 3 (Parquet), 4 (new filters since 1.5)';
 
 CREATE FUNCTION @extschema@.counting_bloom_scheme(@extschema@.counting_bloom) RETURNS integer
 AS 'MODULE_PATHNAME', 'counting_bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.counting_bloom_scheme(@extschema@.counting_bloom) IS
-'the hashing scheme of the counting filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
+'the hashing scheme of the counting filter: 1 (bloomset 1.0 and 1.1), 2 (new filters from 1.2 to 1.4), 4 (new filters since 1.5)';
 
 CREATE FUNCTION @extschema@.scalable_bloom_scheme(@extschema@.scalable_bloom) RETURNS integer
 AS 'MODULE_PATHNAME', 'scalable_bloom_scheme' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.scalable_bloom_scheme(@extschema@.scalable_bloom) IS
-'the hashing scheme of the scalable filter: 1 (bloomset 1.0 and 1.1), 2 (new filters since 1.2)';
+'the hashing scheme of the scalable filter: 1 (bloomset 1.0 and 1.1), 2 (new filters from 1.2 to 1.4), 4 (new filters since 1.5)';
 
 CREATE FUNCTION @extschema@.bloom_with_scheme(@extschema@.bloom, scheme integer)
 RETURNS @extschema@.bloom

@@ -233,7 +233,7 @@ SELECT bloom_scheme(f1) AS f1_scheme, bloom_scheme(f1 || 5000::int8) AS after_ad
        (SELECT count(*) FROM generate_series(1, 1000) x WHERE NOT f2 @> x) AS f2_misses,
        f1 <> f2 AS different_bits,
        f1::text LIKE 'bloom:v1 layout=blocked k=8 %' AS scheme1_text_as_in_1_1,
-       f2::text LIKE 'bloom:v1 layout=blocked scheme=2 k=8 %' AS scheme2_text
+       f2::text LIKE 'bloom:v1 layout=blocked scheme=4 k=8 %' AS new_scheme_text
   FROM s1;
 -- stored scheme-1 filters (read in slices: out of line, uncompressed)
 -- answer as their in-memory copies, classic and counting alike
@@ -260,11 +260,11 @@ SELECT bloom_scheme(f1 | bloom_empty(1000, 0.01)) AS empty_union FROM s1;
 -- the text and binary forms carry the scheme
 SELECT f2::text::bloom = f2 AS text_round_trip, bloom_from_bytea(bloom_to_bytea(f2)) = f2 AS binary_round_trip,
        bloom_scheme(f1::text::bloom) AS text_scheme1 FROM s1;
-SELECT replace(bloom_empty(10)::text, 'scheme=2', 'scheme=3')::bloom;
-SELECT replace(bloom_empty(10)::text, 'scheme=2', 'scheme=1')::bloom;
+SELECT replace(bloom_empty(10)::text, 'scheme=4', 'scheme=3')::bloom;
+SELECT replace(bloom_empty(10)::text, 'scheme=4', 'scheme=1')::bloom;
 -- bloom_with_scheme: only empty filters change; unknown schemes refused
 SELECT bloom_with_scheme(f2, 1) FROM s1;
-SELECT bloom_scheme(bloom_with_scheme(f2, 2)) AS same_scheme_is_a_no_op FROM s1;
+SELECT bloom_scheme(bloom_with_scheme(f2, 4)) AS same_scheme_is_a_no_op FROM s1;
 SELECT bloom_with_scheme(bloom_empty(10), 3);
 SELECT counting_bloom_scheme(counting_bloom_with_scheme(counting_bloom_empty(100), 1)) AS counting_scheme1,
        counting_bloom_contains(counting_bloom_add(counting_bloom_with_scheme(counting_bloom_empty(100), 1), 7), 7) AS counting_scheme1_finds;

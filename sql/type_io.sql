@@ -41,7 +41,7 @@ SELECT ('bloom:v1 layout=classic k=3 seed=0 bits=256 items=0 flags=0 coll=0 fami
 -- so that restoring filters built where such a type exists never drops a
 -- row; the filter keeps it, and probes and unions refuse it with a reason
 CREATE TEMP TABLE io_foreign AS
-SELECT ('bloom:v1 layout=blocked scheme=2 k=8 seed=0 bits=256 items=1 flags=1 coll=0 family=no_such_ops hex='
+SELECT ('bloom:v1 layout=blocked scheme=4 k=8 seed=0 bits=256 items=1 flags=1 coll=0 family=no_such_ops hex='
         || repeat('0', 62) || '10')::bloom AS f;
 SELECT (bloom_info(f)).element_family, bloom_card(f) > 0 AS estimable FROM io_foreign;
 SELECT bloom_contains(f, 1) FROM io_foreign;

@@ -41,6 +41,19 @@
  *  Everything else hashes as in scheme 1 (its extended hashes of bytes,
  *  floats, uuids, ... are sound 64-bit hashes).
  *
+ * Hashing scheme 4 ("xxh3", new filters since 1.5) is scheme 2 with a
+ * faster and endian-independent byte hash: where the type's equality is
+ * byte equality -- text and varchar under a deterministic collation,
+ * bytea, name, "char", uuid, and char(n) after the trailing spaces its
+ * equality ignores -- the element hash is XXH3-64 of those bytes under the
+ * filter's seed (core/bloom_xxh3.h).  lookup3, which schemes 1 and 2 use
+ * there, costs most of an aggregate's row on a short key, and PostgreSQL's
+ * hash_bytes reads native words, so its values differ across byte orders.
+ * Every other type, and every part of an array, range or composite, hashes
+ * as in scheme 2: its equality is not byte equality (numeric 1.0 = 1.00,
+ * nondeterministic collations, float -0 = 0, ...) or its scheme-2 hash is
+ * already a bijection of the value (the integers).
+ *
  * Hashing scheme 3 ("parquet") is XXH64 of the value's Parquet PLAIN
  * encoding, so that a filter's bits are those a Parquet writer stores.  It
  * is bloom_parquet.c's, with the rest of Parquet's SQL side; this file only
@@ -369,6 +382,41 @@ bloom_hash2_kind(Oid hashproc)
 	return BLOOM_HASH2_AS_SCHEME1;
 }
 
+/*
+ * How scheme 4 hashes values whose extended hash function is hashproc
+ * under collation: by their bytes where the function hashes exactly the
+ * bytes that equality compares (the text-like ones only under a
+ * deterministic collation; without a collation the type's own function
+ * raises its error, as in scheme 2).  bytea got a function of its own in
+ * PostgreSQL 18.
+ */
+static BloomHash4Kind
+bloom_hash4_kind(Oid hashproc, Oid collation)
+{
+	bool		deterministic = OidIsValid(collation) &&
+		get_collation_isdeterministic(collation);
+
+	switch (hashproc)
+	{
+		case F_HASHVARLENAEXTENDED:
+#ifdef F_HASHBYTEAEXTENDED
+		case F_HASHBYTEAEXTENDED:
+#endif
+			return BLOOM_HASH4_BYTES;
+		case F_HASHTEXTEXTENDED:
+			return deterministic ? BLOOM_HASH4_BYTES : BLOOM_HASH4_AS_SCHEME2;
+		case F_HASHBPCHAREXTENDED:
+			return deterministic ? BLOOM_HASH4_BPCHAR : BLOOM_HASH4_AS_SCHEME2;
+		case F_HASHNAMEEXTENDED:
+			return BLOOM_HASH4_NAME;
+		case F_HASHCHAREXTENDED:
+			return BLOOM_HASH4_CHAR;
+		case F_UUID_HASH_EXTENDED:
+			return BLOOM_HASH4_UUID;
+	}
+	return BLOOM_HASH4_AS_SCHEME2;
+}
+
 static void bloom_hash_init(BloomTypeInfo *ti, Oid typid, Oid collation,
 							MemoryContext mcxt);
 
@@ -423,7 +471,7 @@ bloom_hash_init_container(BloomTypeInfo *ti, Oid base, Oid collation,
 
 /*
  * The hashing part of the information for values of typid under
- * collation: the kinds of schemes 1 and 2, the extended hash function and
+ * collation: the kinds of schemes 1, 2 and 4, the extended hash function and
  * (scheme 2) the parts of containers.
  */
 static void
@@ -447,6 +495,7 @@ bloom_hash_init(BloomTypeInfo *ti, Oid typid, Oid collation, MemoryContext mcxt)
 	ti->kind = bloom_fast_hash_enabled ?
 		bloom_hash_kind(tc->hash_extended_proc, collation) : BLOOM_HASH_GENERIC;
 	ti->kind2 = bloom_hash2_kind(tc->hash_extended_proc);
+	ti->kind4 = bloom_hash4_kind(tc->hash_extended_proc, collation);
 	bloom_hash_init_container(ti, base, collation, mcxt);
 }
 
@@ -876,6 +925,61 @@ bloom_hash_datum_full64(const BloomTypeInfo *ti, Datum value, uint64 seed)
 }
 
 /*
+ * Scheme 4's hash of a char(n) value: the bytes before its trailing
+ * spaces, which char(n) equality ignores ('a' = 'a  '), as
+ * hashbpcharextended hashes them under a deterministic collation.
+ */
+static uint64
+bloom_hash_bpchar4(Datum value, uint64 seed)
+{
+	struct varlena *t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value));
+	const char *p = VARDATA_ANY(t);
+	size_t		len = VARSIZE_ANY_EXHDR(t);
+	uint64		h;
+
+	while (len > 0 && p[len - 1] == ' ')
+		len--;
+	h = bloom_xxh3_bytes(p, len, seed);
+	if ((Pointer) t != DatumGetPointer(value))
+		pfree(t);
+	return h;
+}
+
+/* The element hash of a non-null value under hashing scheme 4. */
+static uint64
+bloom_hash_datum_xxh3(const BloomTypeInfo *ti, Datum value, uint64 seed)
+{
+	uint64		h;
+
+	if (bloom_hash_xxh3_quick(ti, value, seed, &h))
+		return h;
+	switch (ti->kind4)
+	{
+		case BLOOM_HASH4_BYTES:
+			{
+				/* out of line (the in-line ones are hashed above) */
+				struct varlena *t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value));
+
+				h = bloom_xxh3_bytes(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), seed);
+				if ((Pointer) t != DatumGetPointer(value))
+					pfree(t);
+				return h;
+			}
+		case BLOOM_HASH4_BPCHAR:
+			return bloom_hash_bpchar4(value, seed);
+		case BLOOM_HASH4_NAME:
+			{
+				const char *n = NameStr(*DatumGetName(value));
+
+				return bloom_xxh3_bytes(n, strnlen(n, NAMEDATALEN), seed);
+			}
+		default:
+			break;
+	}
+	return bloom_hash_datum_full64(ti, value, seed);
+}
+
+/*
  * The first encoding of the key's class under the Parquet scheme
  * (bloom_key_hashes).  Not inlined: its array of hashes would cost every
  * hash of the other schemes a stack-protector check.
@@ -897,6 +1001,8 @@ bloom_hash_datum_parquet(const BloomTypeInfo *ti, Datum value)
 uint64
 bloom_hash_datum(const BloomTypeInfo *ti, Datum value, uint64 seed, int scheme)
 {
+	if (scheme == BLOOM_SCHEME_XXH3)
+		return bloom_hash_datum_xxh3(ti, value, seed);
 	if (scheme == BLOOM_SCHEME_PGEXT)
 		return bloom_hash_datum_pgext(ti, value, seed);
 	if (scheme == BLOOM_SCHEME_PARQUET)
@@ -913,9 +1019,10 @@ bloom_hash_datum(const BloomTypeInfo *ti, Datum value, uint64 seed, int scheme)
  * stored under 1.0 or 1.1 (scheme 1) must keep combining with the ones
  * built next, and the functions that change a filter's scheme
  * (bloom_with_scheme and its forms) only exist from 1.2 on.  So new
- * filters get scheme 1 while the installed version is before 1.2, and
- * BLOOM_SCHEME_DEFAULT from 1.2 on (or when bloomset is not installed:
- * the library loaded by itself).
+ * filters get scheme 1 while the installed version is before 1.2, scheme 2
+ * from 1.2 to 1.4 (so that a 1.4 library still reads every filter a
+ * database at 1.4 stores), and BLOOM_SCHEME_DEFAULT (4) from 1.5 on (or
+ * when bloomset is not installed: the library loaded by itself).
  *
  * pg_extension has no syscache, so no invalidation tells a backend that
  * the version changed; the version read is kept for one statement (its
@@ -1009,8 +1116,11 @@ bloom_installed_version(void)
 int
 bloom_new_scheme(void)
 {
-	return bloom_installed_version() < BLOOM_VERSION_SCHEMES ?
-		BLOOM_SCHEME_PGEXT : BLOOM_SCHEME_DEFAULT;
+	int			v = bloom_installed_version();
+
+	if (v < BLOOM_VERSION_SCHEMES)
+		return BLOOM_SCHEME_PGEXT;
+	return v < BLOOM_VERSION_SCHEME4 ? BLOOM_SCHEME_FULL64 : BLOOM_SCHEME_DEFAULT;
 }
 
 /*
@@ -1036,9 +1146,10 @@ bloom_scheme_mismatch_hint(const BloomKindOps *kind, int a, int b)
 /*
  * Check that a filter of hashing scheme from, with the element family
  * family and nitems items, may be given scheme to (bloom_with_scheme and
- * its counting form): to must be a scheme this build writes, and only a
- * filter nothing was added to may change (its bits were set by its own
- * scheme).  Raises the error; returns if the change is fine.
+ * its counting form): to must be a scheme this build writes and, for
+ * scheme 4, one the installed version builds (a 1.4 library cannot read
+ * it), and only a filter nothing was added to may change (its bits were
+ * set by its own scheme).  Raises the error; returns if the change is fine.
  */
 void
 bloom_check_scheme_change(int from, int to, const char *family, uint64 nitems,
@@ -1048,9 +1159,15 @@ bloom_check_scheme_change(int from, int to, const char *family, uint64 nitems,
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("hashing scheme %d is not supported here", to),
-				 errdetail("Scheme 1 is the hashing of bloomset 1.0 and 1.1, scheme 2 that of new filters since 1.2; scheme 3 (Parquet) needs the blocked layout and one element type."),
+				 errdetail("Scheme 1 is the hashing of bloomset 1.0 and 1.1, scheme 2 that of new filters from 1.2 to 1.4, scheme 4 that of new filters since 1.5; scheme 3 (Parquet) needs the blocked layout and one element type."),
 				 to == BLOOM_SCHEME_PARQUET ?
 				 errhint("Use bloom_parquet_empty(capacity, fpr, element_type) or bloom_parquet_agg(x, capacity, fpr).") : 0));
+	if (to == BLOOM_SCHEME_XXH3 && bloom_installed_version() < BLOOM_VERSION_SCHEME4)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("hashing scheme 4 needs bloomset 1.5 installed in this database"),
+				 errdetail("The installed version builds scheme 2, so that its library still reads every filter stored here."),
+				 errhint("Run ALTER EXTENSION bloomset UPDATE first.")));
 	if (from != to && (family[0] != '\0' || nitems != 0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -20,6 +20,7 @@
 
 #include "bloom_kind.h"
 #include "core/bloom_core.h"
+#include "core/bloom_xxh3.h"
 
 /*
  * Value-to-hash information for one element type and collation, computed
@@ -57,12 +58,27 @@ typedef enum BloomHash2Kind
 	BLOOM_HASH2_MULTIRANGE		/* its ranges' scheme-2 hashes */
 } BloomHash2Kind;
 
+/*
+ * How scheme 4 hashes the type (bloom_hash.c): the value's bytes by XXH3
+ * where the type's equality is byte equality, scheme 2's hash elsewhere.
+ */
+typedef enum BloomHash4Kind
+{
+	BLOOM_HASH4_AS_SCHEME2,		/* scheme 2's element hash */
+	BLOOM_HASH4_BYTES,			/* a varlena's bytes: text, varchar, bytea */
+	BLOOM_HASH4_BPCHAR,			/* char(n) without its trailing spaces */
+	BLOOM_HASH4_NAME,			/* name up to its terminating NUL */
+	BLOOM_HASH4_CHAR,			/* "char": its one byte */
+	BLOOM_HASH4_UUID			/* its 16 bytes */
+} BloomHash4Kind;
+
 typedef struct BloomTypeInfo
 {
 	Oid			typid;			/* the argument type as given */
 	Oid			collation;		/* input collation */
 	BloomHashKind kind;
 	BloomHash2Kind kind2;		/* scheme 2 */
+	BloomHash4Kind kind4;		/* scheme 4 */
 	uint32		collfp;			/* nondeterministic collation fingerprint */
 	char		family[BLOOM_FAMILY_LEN];
 	/* the Parquet scheme: the base type and its "parquet:" family, if any */
@@ -166,8 +182,44 @@ bloom_hash_full64_quick(const BloomTypeInfo *ti, Datum value, uint64 seed, uint6
 }
 
 /*
+ * Scheme 4's element hash of the byte-equality values stored in line and
+ * of everything bloom_hash_full64_quick covers, into *h; false otherwise.
+ * bloom_hash.c's scheme 4 hashes these through this function.
+ */
+static pg_attribute_always_inline bool
+bloom_hash_xxh3_quick(const BloomTypeInfo *ti, Datum value, uint64 seed, uint64 *h)
+{
+	switch (ti->kind4)
+	{
+		case BLOOM_HASH4_BYTES:
+			{
+				const struct varlena *t = (const struct varlena *) DatumGetPointer(value);
+
+				if (unlikely(VARATT_IS_EXTERNAL(t) || VARATT_IS_COMPRESSED(t)))
+					return false;	/* detoasted by bloom_hash_datum */
+				*h = bloom_xxh3_bytes(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), seed);
+				return true;
+			}
+		case BLOOM_HASH4_CHAR:
+			{
+				char		c = DatumGetChar(value);
+
+				*h = bloom_xxh3_bytes(&c, 1, seed);
+				return true;
+			}
+		case BLOOM_HASH4_UUID:
+			*h = bloom_xxh3_bytes(DatumGetPointer(value), 16, seed);
+			return true;
+		case BLOOM_HASH4_AS_SCHEME2:
+			return bloom_hash_full64_quick(ti, value, seed, h);
+		default:
+			return false;
+	}
+}
+
+/*
  * The element hash of a non-null value under a filter's seed and scheme
- * into *h, where the two functions above cover it (true); false sends the
+ * into *h, where the functions above cover it (true); false sends the
  * caller to bloom_hash_datum.  For the per-row paths of the aggregates:
  * the common keys are hashed without a call (always inlined: a call would
  * take the address of *h, and with it a stack-protector check a row).
@@ -176,6 +228,8 @@ static pg_attribute_always_inline bool
 bloom_hash_datum_quick(const BloomTypeInfo *ti, Datum value, uint64 seed, int scheme,
 					   uint64 *h)
 {
+	if (likely(scheme == BLOOM_SCHEME_XXH3))
+		return bloom_hash_xxh3_quick(ti, value, seed, h);
 	if (likely(scheme == BLOOM_SCHEME_FULL64))
 		return bloom_hash_full64_quick(ti, value, seed, h);
 	if (scheme == BLOOM_SCHEME_PGEXT && bloom_hash_pgext_quick(ti, value, seed, h))
@@ -188,8 +242,9 @@ bloom_hash_datum_quick(const BloomTypeInfo *ti, Datum value, uint64 seed, int sc
 
 /*
  * The element hash of a byte string hashed as text or bytea (token and
- * n-gram filters, bloomskip's text-search classes): the same in schemes 1
- * and 2, whose byte hashes agree.  Inline: an n-gram aggregate hashes
+ * n-gram filters, bloomskip's text-search classes): the same in schemes 1,
+ * 2 and 4 (scheme 4 changes the hash of whole values only, not of the
+ * grams and tokens these filters keep).  Inline: an n-gram aggregate hashes
  * dozens of grams a row.
  */
 static inline uint64
@@ -245,12 +300,14 @@ extern uint64 bloom_hash_datum(const BloomTypeInfo *ti, Datum value,
 
 /*
  * Installed versions as major * 100 + minor: the first whose new filters
- * get BLOOM_SCHEME_DEFAULT and that has the scheme functions, the first
+ * get scheme 2 and that has the scheme functions, the first whose new
+ * filters and bloomskip indexes get scheme 4 (BLOOM_SCHEME_DEFAULT), the first
  * whose new counting filters may be blocked (counting_bloom.c), the first
  * whose new bloomskip indexes get page format 4 (skip_build.c), and the
  * value for "no version installed" (the library's own behaviour).
  */
 #define BLOOM_VERSION_SCHEMES	102
+#define BLOOM_VERSION_SCHEME4	105
 #define BLOOM_VERSION_COUNTING_BLOCKED	104
 #define BLOOM_VERSION_SKIP_FORMAT4	104
 #define BLOOM_VERSION_NEWEST	99999

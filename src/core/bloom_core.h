@@ -36,8 +36,9 @@
  *	 0		4	 varlena length word
  *	 4		1	 version		 BLOOM_FORMAT_VERSION (1)
  *	 5		1	 layout		 BLOOM_LAYOUT_* (below)
- *	 6		1	 scheme		 hashing scheme, BLOOM_SCHEME_PGEXT (1.0, 1.1) or
- *						 BLOOM_SCHEME_FULL64 (new filters since 1.2)
+ *	 6		1	 scheme		 hashing scheme, BLOOM_SCHEME_PGEXT (1.0, 1.1),
+ *						 BLOOM_SCHEME_FULL64 (new filters 1.2 to 1.4) or
+ *						 BLOOM_SCHEME_XXH3 (new filters since 1.5)
  *	 7		1	 nhashes		 k: probes per item (8 for blocked)
  *	 8		8	 seed		 seed given to the element hash
  *	 16		8	 nbits		 m: bits in the array
@@ -106,11 +107,18 @@ bloom_layout_is_counting(int layout)
  *	   seed 0 only, element family "parquet:<type>" (one concrete type: the
  *	   encoding depends on it).  The bit array is then exactly the bitset of
  *	   a Parquet split-block filter (parquet_format.h).
+ *	 4 (xxh3, new filters since 1.5): as 2, except that the types whose
+ *	   equality is byte equality (text and varchar under a deterministic
+ *	   collation, bytea, name, char(n) without its trailing spaces, "char",
+ *	   uuid) hash their bytes with XXH3-64 under the filter's seed
+ *	   (bloom_xxh3.h), which reads bytes, not host words, so it does not
+ *	   depend on the CPU's byte order.  Positions as in scheme 2.
  */
 #define BLOOM_SCHEME_PGEXT		1
 #define BLOOM_SCHEME_FULL64		2
 #define BLOOM_SCHEME_PARQUET	3	/* bloom type, blocked layout only */
-#define BLOOM_SCHEME_DEFAULT	BLOOM_SCHEME_FULL64 /* what new filters get */
+#define BLOOM_SCHEME_XXH3		4
+#define BLOOM_SCHEME_DEFAULT	BLOOM_SCHEME_XXH3	/* what new filters get */
 
 /* the element family prefix of Parquet filters, and only theirs */
 #define BLOOM_FAMILY_PARQUET	"parquet:"
@@ -123,7 +131,8 @@ bloom_layout_is_counting(int layout)
 static inline bool
 bloom_scheme_known(int scheme)
 {
-	return scheme == BLOOM_SCHEME_PGEXT || scheme == BLOOM_SCHEME_FULL64;
+	return scheme == BLOOM_SCHEME_PGEXT || scheme == BLOOM_SCHEME_FULL64 ||
+		scheme == BLOOM_SCHEME_XXH3;
 }
 
 /* flags */

@@ -154,7 +154,7 @@ typedef struct SkipMeta
 	uint32		version;
 	uint32		nbits;			/* m: bits per range */
 	uint16		nhashes;		/* k */
-	uint8		scheme;			/* hashing scheme of bloom (2) */
+	uint8		scheme;			/* hashing scheme of bloom (2; 4 since 1.5) */
 	uint8		natts;			/* indexed columns */
 	uint64		seed;			/* column c hashes with seed + c */
 	uint32		pages_per_range;

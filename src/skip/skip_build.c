@@ -78,6 +78,26 @@ skip_new_format(void)
 		SKIP_FORMAT_VERSION_OLDEST : SKIP_FORMAT_VERSION;
 }
 
+/*
+ * The hashing scheme of a new index: scheme 4 once the installed version
+ * is 1.5 or later, scheme 2 before, for the same reason as the page
+ * format.  An index keeps its scheme until it is rebuilt.
+ */
+static uint8
+skip_new_scheme(void)
+{
+	return bloom_installed_version() < BLOOM_VERSION_SCHEME4 ?
+		BLOOM_SCHEME_FULL64 : BLOOM_SCHEME_XXH3;
+}
+
+/* skip_params_for a new index: the installed version's format and scheme. */
+static void
+skip_params_new(SkipMeta *meta, double rate, int ppr, int natts)
+{
+	skip_params_for(meta, skip_new_format(), SKIP_EMPTY_DISTINCT, rate, ppr, natts);
+	meta->scheme = skip_new_scheme();
+}
+
 /* qsort comparator of uint64 */
 static int
 skip_cmp_u64(const void *a, const void *b)
@@ -335,8 +355,8 @@ skip_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		elog(ERROR, "index \"%s\" already contains data", RelationGetRelationName(index));
 	memset(&bs, 0, sizeof(bs));
 	bs.ppr = skip_options_ppr(index);
-	skip_params_for(&bs.meta, skip_new_format(), SKIP_EMPTY_DISTINCT,
-					SKIP_DEFAULT_FPR_MAX, bs.ppr, RelationGetNumberOfAttributes(index));
+	skip_params_new(&bs.meta, SKIP_DEFAULT_FPR_MAX, bs.ppr,
+					RelationGetNumberOfAttributes(index));
 	/* block 0 first: the metapage, written at the end */
 	skip_write_new_metapage(index, MAIN_FORKNUM, &bs.meta);
 	bs.ki = palloc(sizeof(SkipKeyInfo));
@@ -361,11 +381,14 @@ skip_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	if (rate == 0.0)
 		rate = skip_keys_default_rate(bs.ki, (double) nranges);
 	{
+		/* the keys were hashed with the seed and scheme chosen above */
 		uint64		seed = bs.meta.seed;
+		uint8		scheme = bs.meta.scheme;
 
 		skip_params_for(&bs.meta, bs.meta.version, skip_distinct_p95(&bs), rate,
 						bs.ppr, RelationGetNumberOfAttributes(index));
 		bs.meta.seed = seed;
+		bs.meta.scheme = scheme;
 	}
 	if (bs.stats)
 		skip_build_stats(&bs, nranges, &bs.meta.stats);
@@ -409,9 +432,8 @@ skip_buildempty(Relation index)
 	SkipMeta	meta;
 	double		rate = skip_options_rate(index);
 
-	skip_params_for(&meta, skip_new_format(), SKIP_EMPTY_DISTINCT,
-					rate > 0.0 ? rate : SKIP_DEFAULT_FPR_MAX, skip_options_ppr(index),
-					RelationGetNumberOfAttributes(index));
+	skip_params_new(&meta, rate > 0.0 ? rate : SKIP_DEFAULT_FPR_MAX,
+					skip_options_ppr(index), RelationGetNumberOfAttributes(index));
 	skip_write_new_metapage(index, INIT_FORKNUM, &meta);
 	skip_stage_init_pages(index, &meta, INIT_FORKNUM);
 }

@@ -129,8 +129,9 @@ skip_check_meta(const SkipMeta *meta, int natts)
 		return "the metapage has an unsupported format version";
 	if (meta->version >= 4 && meta->checksum != skip_meta_checksum(meta))
 		return "the metapage's checksum does not match its contents";
-	/* what every format so far writes: scheme 2, seed 0 */
-	if (meta->scheme != BLOOM_SCHEME_FULL64 || meta->seed != 0)
+	/* what every format so far writes: scheme 2 (4 since 1.5, format 4), seed 0 */
+	if ((meta->scheme != BLOOM_SCHEME_FULL64 &&
+		 (meta->scheme != BLOOM_SCHEME_XXH3 || meta->version < 4)) || meta->seed != 0)
 		return "the metapage's hashing scheme or seed is not one bloomskip writes";
 	if (meta->nbits < BLOOM_MIN_BITS || meta->nbits > SKIP_MAX_BITS || meta->nbits % 64 != 0)
 		return "the number of bits per range is out of range";

@@ -545,7 +545,11 @@ skip_copy_column(Relation index, const SkipMeta *meta, const SkipSegment *seg,
 /*
  * An empty bloom value for index column col (0-based): the index's m, k
  * and scheme, the column's seed, and its element family (its class's:
- * its type's, or "ngram:n", as bloom_ngram_agg names it).
+ * its type's, or "ngram:n", as bloom_ngram_agg names it).  The classes
+ * that hash byte strings (n-grams, lexemes, jsonb keys) hash them with
+ * bloom_hash_bytes in every index, which is scheme 2's hash of a text
+ * value: their filters say scheme 2 in an index of scheme 4, so that a
+ * probe with a text value hashes as the index did.
  */
 static BloomFilter *
 skip_column_filter(Relation index, const SkipMeta *meta, int col)
@@ -556,6 +560,9 @@ skip_column_filter(Relation index, const SkipMeta *meta, int col)
 	skip_keyinfo_init(ki, index, CurrentMemoryContext);
 	f = bloom_alloc(BLOOM_LAYOUT_CLASSIC, meta->nhashes, meta->nbits, meta->seed + (uint64) col);
 	f->scheme = meta->scheme;
+	if (meta->scheme == BLOOM_SCHEME_XXH3 && ki->ops[col] != &skip_equal_class &&
+		ki->ops[col] != &skip_array_class)
+		f->scheme = BLOOM_SCHEME_FULL64;
 	skip_column_family(ki, col, f->family, &f->collfp);
 	return f;
 }

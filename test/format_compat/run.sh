@@ -20,7 +20,7 @@
 # still give the same text and binary forms and the same answers (members:
 # all present, false positives the same: hashing scheme 1 is kept for
 # them, bloom_scheme says 1), that adding to a stored 1.1 filter hashes with
-# its scheme, that a stored filter does not combine with a new (scheme 2)
+# its scheme, that a stored filter does not combine with a new (scheme 4)
 # one but does with one built with bloom_with_scheme(..., 1), and that
 # adding to a stored 1.0 scalable filter works.  Between 1.1 and this build,
 # installs 1.3 as released (RELEASE_1_3) and builds, in a database of its
@@ -251,9 +251,9 @@ check "adding to a stored 1.1 filter hashes with scheme 1 (old members and the n
 refuses_schemes() {	# refuses_schemes SQL: the statement fails naming the schemes
 	local out
 	out=$(psql_q -v VERBOSITY=verbose -Atc "$1" 2>&1)
-	grep -q '22023.*incompatible' <<< "$out" && grep -q 'different hashing schemes (1 and 2)' <<< "$out"
+	grep -q '22023.*incompatible' <<< "$out" && grep -q 'different hashing schemes (1 and 4)' <<< "$out"
 }
-check "a stored 1.1 filter and a new scheme-2 filter refuse to combine (22023)" \
+check "a stored 1.1 filter and a new scheme-4 filter refuse to combine (22023)" \
 	refuses_schemes "SELECT b | bloom_agg(g, 1000, 0.01) FROM kinds, generate_series(1, 10) g WHERE release = '1.1' AND name = 'blocked' GROUP BY b"
 check "a stored 1.1 filter unions with one built with bloom_with_scheme(..., 1) and finds both sets" \
 	test "$(psql_q -Atc "SELECT count(*) FROM kinds, (SELECT bloom_add_all(bloom_with_scheme(bloom_empty(1000, 0.01), 1), array_agg(g)) AS n FROM generate_series(501, 900) g) x, generate_series(1, 900) g WHERE release = '1.1' AND name = 'blocked' AND NOT (b | n) @> g")" = 0

@@ -75,7 +75,7 @@ my @targeted = (
 	meta_field('nstaged + 1', $HDR + 72, 'L<', sub { $_[0] + 1 }),
 	meta_field('nstaged - 1', $HDR + 72, 'L<', sub { $_[0] ? $_[0] - 1 : 0 }),
 	meta_field('nstaged = 0', $HDR + 72, 'L<', sub { 0 }),
-	meta_field('scheme 2 -> 1', $HDR + 14, 'C', sub { 1 }),
+	meta_field('scheme -> 1', $HDR + 14, 'C', sub { 1 }),
 	meta_field('seed + 1', $HDR + 16, 'Q<', sub { $_[0] + 1 }),
 	meta_field('pages_per_range + 1', $HDR + 24, 'L<', sub { $_[0] + 1 }),
 	meta_field('pages_per_range * 2', $HDR + 24, 'L<', sub { $_[0] * 2 }),

@@ -3,8 +3,9 @@
  * the files bloom_core.h names, and src/core/bloom_codec.c): sizing (and unreachable rates), no false negatives,
  * folding equals building small, fold/unfold against a bit-by-bit
  * reference, codec round trips, the HyperLogLog's registers and estimates, header and family validation, interrupt
- * polling of every long loop, and the inlined lookup3 hashes against
- * PostgreSQL's own (linked from libpgcommon).  Prints
+ * polling of every long loop, the inlined lookup3 hashes against
+ * PostgreSQL's own (linked from libpgcommon), and scheme 4's XXH3 against
+ * values computed apart (xxhsum, xxHash's sanity vectors).  Prints
  * "SUITE unit: N passed, M failed".
  *
  *	 cc -O2 -Wall test/unit/test_core.c src/core/bloom_core.c src/core/bloom_sizing.c \
@@ -15,6 +16,7 @@
 #include "../../src/core/bloom_core.h"
 #include "../../src/core/bloom_codec.h"
 #include "../../src/core/bloom_hll.h"
+#include "../../src/core/bloom_xxh3.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -956,7 +958,8 @@ test_scheme2_golden(void)
 	{
 		BloomFilter *f = new_filter(cases[c].layout, cases[c].k, cases[c].nbits);
 
-		CHECK(f->scheme == BLOOM_SCHEME_FULL64, "new filters get scheme 2");
+		/* scheme 4 places a hash as scheme 2 does: the same bits */
+		CHECK(f->scheme == BLOOM_SCHEME_XXH3, "new filters get scheme 4");
 		for (uint64_t i = 0; i < 60; i++)
 		{
 			if (cases[c].layout == BLOOM_LAYOUT_COUNTING)
@@ -1299,6 +1302,87 @@ test_slices(void)
 }
 
 /*
+ * Scheme 4's byte hash is XXH3-64: pinned against values computed apart
+ * from this code -- with seed 0 by the xxhsum tool of Debian's xxhash
+ * package (`xxhsum -H3 FILE`), over short strings, a uuid's 16 bytes and
+ * xxHash's own sanity buffer at a length of each of XXH3's code paths
+ * (0, 1-3, 4-8, 9-16, 17-128, 129-240, longer); with a seed, xxHash's own
+ * sanity test vectors (seed PRIME64).  A new filter of scheme 4 with
+ * those hashes sets the bits scheme 2 sets for the same hashes.
+ */
+static void
+test_scheme4_golden(void)
+{
+	static const struct
+	{
+		const char *s;
+		uint64_t	h;
+	}			strs[] = {
+		{"", UINT64_C(0x2d06800538d394c2)},
+		{"a", UINT64_C(0xe6c632b61e964e1f)},
+		{"abc", UINT64_C(0x78af5f94892f3950)},
+		{"hello world", UINT64_C(0xd447b1ea40e6988b)},
+		{"0123456789abcdef0123456789abcdefXYZ", UINT64_C(0xee2cadb5f8b8a5b4)},
+	};
+	static const struct
+	{
+		size_t		len;
+		uint64_t	h;
+	}			sanity[] = {
+		{1, UINT64_C(0xc44bdff4074eecdb)}, {6, UINT64_C(0x27b56a84cd2d7325)},
+		{12, UINT64_C(0xa713daf0dfbb77e7)}, {24, UINT64_C(0xa3fe70bf9d3510eb)},
+		{48, UINT64_C(0x397da259ecba1f11)}, {80, UINT64_C(0xbcdefbbb2c47c90a)},
+		{195, UINT64_C(0xcd94217ee362ec3a)}, {403, UINT64_C(0xcdeb804d65c6dea4)},
+		{512, UINT64_C(0x617e49599013cb6b)}, {2048, UINT64_C(0xdd59e2c3a5f038e0)},
+		{2240, UINT64_C(0x6e73a90539cf2948)}, {2367, UINT64_C(0xcb37aeb9e5d361ed)},
+	};
+	static const unsigned char uuid[16] = {	/* a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11 */
+		0xa0, 0xee, 0xbc, 0x99, 0x9c, 0x0b, 0x4e, 0xf8,
+		0xbb, 0x6d, 0x6b, 0xb9, 0xbd, 0x38, 0x0a, 0x11
+	};
+	const uint64_t prime64 = UINT64_C(0x9e3779b185ebca8d);
+	unsigned char buf[2367];
+	uint64_t	gen = UINT64_C(2654435761);	/* xxHash's sanity buffer */
+	char		what[64];
+
+	for (size_t i = 0; i < sizeof(buf); i++)
+	{
+		buf[i] = (unsigned char) (gen >> 56);
+		gen *= prime64;
+	}
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+	{
+		snprintf(what, sizeof(what), "xxh3 of \"%s\" pinned", strs[i].s);
+		CHECK(bloom_xxh3_bytes(strs[i].s, strlen(strs[i].s), 0) == strs[i].h, what);
+	}
+	CHECK(bloom_xxh3_bytes(uuid, 16, 0) == UINT64_C(0x55df69482c6d3767), "xxh3 of a uuid pinned");
+	for (size_t i = 0; i < sizeof(sanity) / sizeof(sanity[0]); i++)
+	{
+		snprintf(what, sizeof(what), "xxh3 of %zu sanity bytes pinned", sanity[i].len);
+		CHECK(bloom_xxh3_bytes(buf, sanity[i].len, 0) == sanity[i].h, what);
+	}
+	CHECK(bloom_xxh3_bytes(buf, 0, prime64) == UINT64_C(0xa8a6b918b2f0364a) &&
+		  bloom_xxh3_bytes(buf, 1, prime64) == UINT64_C(0x032be332dd766ef8),
+		  "seeded xxh3 pinned (xxHash's sanity vectors)");
+	for (int layout = BLOOM_LAYOUT_CLASSIC; layout <= BLOOM_LAYOUT_BLOCKED; layout++)
+	{
+		BloomFilter *f2 = new_filter(layout, layout == BLOOM_LAYOUT_BLOCKED ? 8 : 7, 8192);
+		BloomFilter *f4 = new_filter(layout, layout == BLOOM_LAYOUT_BLOCKED ? 8 : 7, 8192);
+
+		f2->scheme = BLOOM_SCHEME_FULL64;
+		f4->scheme = BLOOM_SCHEME_XXH3;
+		for (size_t n = 0; n < 300; n++)
+		{
+			bloom_insert_hash(f2, bloom_xxh3_bytes(buf, n, 0));
+			bloom_insert_hash(f4, bloom_xxh3_bytes(buf, n, 0));
+		}
+		CHECK(memcmp(f2->words, f4->words, 8192 / 8) == 0, "scheme 4 sets scheme 2's bits for a hash");
+		free(f2);
+		free(f4);
+	}
+}
+
+/*
  * The two 64-bit mixers reach index pages (bit positions, the bloomskip
  * sketch registers): pin their outputs, computed independently of this code.
  */
@@ -1390,6 +1474,7 @@ main(int argc, char **argv)
 	test_scheme1_golden();
 	test_probe_positions();
 	test_scheme2_golden();
+	test_scheme4_golden();
 	test_positions_independent();
 	test_counting_blocked();
 	test_rate_oracle();

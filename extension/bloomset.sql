@@ -2910,7 +2910,7 @@ COMMENT ON FUNCTION @extschema@.bloom_index_info(regclass) IS
 
 -- An index access method the planner uses by itself for =, = ANY and IN:
 -- each block range of the table gets a Bloom filter, stored bit-sliced
--- (see src/skip/skip_utils.c).  The handler takes internal: users cannot
+-- (see src/skip/README).  The handler takes internal: users cannot
 -- call it.
 CREATE FUNCTION @extschema@.bloomskip_handler(internal)
 RETURNS index_am_handler

@@ -188,3 +188,33 @@ SET bloomset.runtime_filter = maybe;
 SET bloomset.runtime_filter_max_pass = 2;
 SET bloomset.runtime_filter_min_rows = -1;
 RESET bloomset.runtime_filter;
+
+-- a bloomskip index on the probe side's key: a build of few rows reads the
+-- table through the index ("key = ANY (the build's keys)") instead of the
+-- scan; the row the join fetched before it built is not returned twice
+SET bloomset.runtime_filter = force;
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE rf_events AS
+	SELECT g AS id, g / 100 AS day, CASE WHEN g % 97 <> 0 THEN g / 100 END AS dayn
+	FROM generate_series(1, 40000) g;
+CREATE INDEX rf_events_day ON rf_events USING bloomskip (day);
+CREATE INDEX rf_events_dayn ON rf_events USING bloomskip (dayn);
+CREATE TABLE rf_days AS SELECT g AS day FROM generate_series(100, 106) g;
+CREATE TABLE rf_many_days AS SELECT g AS day FROM generate_series(0, 1999) g;
+ANALYZE rf_events, rf_days, rf_many_days;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM rf_events e JOIN rf_days d ON e.day = d.day;
+SELECT rf_analyze('SELECT count(*) FROM rf_events e JOIN rf_days d ON e.day = d.day',
+				  'Scans Through bloomskip Index') AS through_index;
+SELECT rf_same('SELECT e.id FROM rf_events e JOIN rf_days d ON e.day = d.day') AS index_keys;
+SELECT rf_same('SELECT e.id FROM rf_events e JOIN rf_days d ON e.dayn = d.day') AS index_null_keys;
+SELECT rf_same('SELECT e.id FROM rf_events e WHERE e.day IN (SELECT day FROM rf_days)') AS index_semi;
+-- more build rows than the index is read for: the scan stays
+SELECT rf_analyze('SELECT count(*) FROM rf_events e JOIN rf_many_days d ON e.day = d.day',
+				  'Scans Through bloomskip Index') AS too_many_keys;
+SELECT rf_same('SELECT e.id FROM rf_events e JOIN rf_many_days d ON e.day = d.day') AS many_keys;
+-- rebuilt per outer row: the index read with each build's keys
+SELECT rf_same('SELECT w.w, s.c FROM rf_week w, LATERAL (SELECT count(*) AS c FROM rf_events e
+	JOIN rf_days d ON e.day = d.day WHERE d.day <= 100 + w.w * 2) s') AS index_rebuild;
+-- a build whose keys match no row
+SELECT rf_same('SELECT e.id FROM rf_events e JOIN rf_days d ON e.day = d.day + 100000') AS index_no_match;
+RESET bloomset.runtime_filter;

@@ -4,13 +4,15 @@
  *	  Runtime join filters: a Bloom filter of a hash join's build-side keys,
  *	  tested where the probe side's rows are produced (src/joinfilter/README).
  *
- * Three parts, one file each:
+ * Four parts, one file each:
  *	  jf_plan.c    the planner hook: which hash joins get a filter, and the
  *	               two pass-through nodes it puts into the finished plan
  *	  jf_exec.c    the nodes: Runtime Filter Build under the join's Hash,
  *	               Runtime Filter Probe above the probe side's scan; EXPLAIN
  *	  jf_filter.c  the filter itself and the keys' hashing, with the join
  *	               operators' own hash functions and collations
+ *	  jf_prune.c   a build of few keys read through the probe side's
+ *	               bloomskip index instead of its scan
  *
  *-------------------------------------------------------------------------
  */

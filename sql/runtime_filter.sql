@@ -218,3 +218,4 @@ SELECT rf_same('SELECT w.w, s.c FROM rf_week w, LATERAL (SELECT count(*) AS c FR
 -- a build whose keys match no row
 SELECT rf_same('SELECT e.id FROM rf_events e JOIN rf_days d ON e.day = d.day + 100000') AS index_no_match;
 RESET bloomset.runtime_filter;
+DROP TABLE rf_events, rf_days, rf_many_days;

@@ -391,11 +391,18 @@ jf_probe_filter(JfProbeState *state, JfProbeFilter *pf, TupleTableSlot *slot)
 			return true;
 		}
 		/* a filter the build gave up on passes everything: skip it */
-		pf->switched_off = pf->build->filter.pass_all;
+		pf->useless = pf->switched_off = pf->build->filter.pass_all;
 	}
 	if (pf->switched_off)
 	{
 		pf->skipped++;
+		if (!pf->useless && ++pf->off_rows == JF_RESAMPLE_ROWS)
+		{
+			/* a new sample from the next row on */
+			pf->switched_off = false;
+			pf->cycle_tested = 0;
+			pf->cycle_passed = 0;
+		}
 		return true;
 	}
 	for (int i = 0; i < pf->keys.nkeys; i++)
@@ -410,6 +417,7 @@ jf_probe_filter(JfProbeState *state, JfProbeFilter *pf, TupleTableSlot *slot)
 		pf->cycle_passed > JF_SWITCH_OFF_PASS * JF_SAMPLE_ROWS)
 	{
 		pf->switched_off = true;
+		pf->off_rows = 0;
 		pf->switch_offs++;
 	}
 	return pass;
@@ -508,8 +516,10 @@ jf_probe_rescan(CustomScanState *node)
 
 		pf->ready = false;
 		pf->switched_off = false;
+		pf->useless = false;
 		pf->cycle_tested = 0;
 		pf->cycle_passed = 0;
+		pf->off_rows = 0;
 	}
 	/* the alternative is rescanned when it is chosen again */
 	state->prune_decided = false;

@@ -45,11 +45,15 @@ extern int	jf_min_rows;
 extern double jf_max_pass;
 
 /*
- * A probe that has tested this many rows since it became ready and passed
- * more than JF_SWITCH_OFF_PASS of them stops testing until its next rescan:
- * it would cost more than the rows it removes save.
+ * A probe that has tested JF_SAMPLE_ROWS rows since it became ready (or
+ * since it last switched on) and passed more than JF_SWITCH_OFF_PASS of
+ * them stops testing: it would cost more than the rows it removes save.
+ * After JF_RESAMPLE_ROWS untested rows it tests a sample again, as the
+ * rows of a table in date order, say, match in some stretches and not in
+ * others; testing costs then at most a sixteenth of the rows.
  */
 #define JF_SAMPLE_ROWS		4096
+#define JF_RESAMPLE_ROWS	65536
 #define JF_SWITCH_OFF_PASS	0.75
 
 /* the false-positive rate a filter is sized for */
@@ -148,8 +152,10 @@ typedef struct JfProbeFilter
 	JfBuildState *build;
 	bool		ready;
 	bool		switched_off;
-	int64		cycle_tested;	/* since the last rescan */
+	bool		useless;		/* the build gave up: never test */
+	int64		cycle_tested;	/* since switched on (ready, rescan, resample) */
 	int64		cycle_passed;
+	int64		off_rows;		/* untested since switched off */
 	/* totals for EXPLAIN ANALYZE (this process's) */
 	int64		removed;
 	int64		unready;

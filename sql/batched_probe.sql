@@ -209,6 +209,7 @@ SELECT (bp_check('SELECT id FROM bpr WHERE bloom_contains((SELECT f FROM bpf WHE
 SELECT (bp_check('SELECT id FROM bpr2 WHERE id % 2 = 0')).*;
 RESET ROLE;
 DROP TABLE bpr, bpr2;
+REVOKE SELECT ON bpf FROM regress_bp_user;
 DROP ROLE regress_bp_user;
 
 -- a cursor, fetched forward and (SCROLL) backward

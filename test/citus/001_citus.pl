@@ -427,7 +427,10 @@ for my $mode (qw(force off))
 	if ($mode eq 'force')
 	{
 		like($analyze, qr/Runtime Filter Probe/, 'the shards\' plans test a runtime filter');
-		ok($removed > 0, "the shards' filters removed $removed rows");
+		# (the shards' bloomskip index on k: a build of few keys reads it)
+		my $through_index = () = $analyze =~ /Scans Through bloomskip Index: [1-9]/g;
+		ok($removed > 0 || $through_index > 0,
+			"the shards' filters removed $removed rows; $through_index shards read through their bloomskip index");
 	}
 	else
 	{

@@ -25,6 +25,13 @@
 /* the build's hashes buffered before the filter is sized: at most this much */
 #define JF_PENDING_MAX_BYTES	((Size) 64 * 1024 * 1024)
 
+/*
+ * The largest filter (about 55 million build rows at 1 %): a larger build
+ * gets none -- its hash table is then gigabytes, and a filter that size
+ * would miss the caches as the hash table does.
+ */
+#define JF_MAX_FILTER_BYTES		((uint64) 64 * 1024 * 1024)
+
 /* The keys of a filter, from its plan entry (JfPrivate). */
 /* 2, 4 or 8 for PostgreSQL's integer hash functions, else 0. */
 int
@@ -98,7 +105,7 @@ jf_filter_size(JfFilter *filter, int64 n)
 	BloomSizing s = bloom_size_for(Max(n, 1), JF_TARGET_FPR,
 								   BLOOM_LAYOUT_BLOCKED, false);
 
-	if (s.nbits == 0)
+	if (s.nbits == 0 || s.nbits / 8 > JF_MAX_FILTER_BYTES)
 	{
 		filter->pass_all = true;
 		return;

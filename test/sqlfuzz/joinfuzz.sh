@@ -22,6 +22,9 @@
 #   JOINFUZZ_SECONDS  stop after this long (quick: 170)
 #   JOINFUZZ_JOBS     sessions in parallel (quick 1, long 2; seeds SEED, SEED+1000, ...)
 #   JOINFUZZ_FACT_ROWS  rows of the fact tables (default 15000; fewer: more queries a second)
+#   JOINFUZZ_TIMEOUT  statement_timeout of a query, in seconds (default 5); a query
+#                     that times out in one mode is not run in the others
+#   JOINFUZZ_MAX_ROWS  queries estimated to return more rows are drawn again (default 100000)
 #   JOINFUZZ_VERBOSE=1  print the slowest queries
 #   JOINFUZZ_KEEP=DIR keep the reports and the server log in DIR
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -79,7 +82,8 @@ for j in $(seq 1 "$JOBS"); do
 	n=$(( QUERIES / JOBS + (j <= QUERIES % JOBS ? 1 : 0) ))
 	/usr/bin/python3 "$HERE/joinfuzz.py" --dsn "host=$PGHOST port=$PGPORT dbname=joinfuzz$j user=postgres" \
 		--seed $(( SEED + 1000 * (j - 1) )) --queries "$n" --seconds "$SECONDS_CAP" \
-		--fact-rows "${JOINFUZZ_FACT_ROWS:-15000}" \
+		--fact-rows "${JOINFUZZ_FACT_ROWS:-15000}" --timeout "${JOINFUZZ_TIMEOUT:-5}" \
+		--max-rows "${JOINFUZZ_MAX_ROWS:-100000}" \
 		--log "$PGTMP/server.log" ${JOINFUZZ_VERBOSE:+--verbose} --progress $(( n >= 10000 ? 5000 : 1000 )) \
 		> "$WORK/report_$j.txt" 2>&1 &
 	pids+=($!)

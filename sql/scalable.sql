@@ -18,6 +18,22 @@ FROM sc;
 -- duplicates do not use up capacity
 SELECT max(sub) AS subfilters FROM scalable_bloom_info((SELECT scalable_bloom_agg(x % 500, 1000, 0.01) FROM generate_series(1, 100000) x));
 
+-- the two growth rules: a filter of scheme 4 counts a value against the
+-- newest sub-filter when it sets a bit that sub-filter lacks; a filter of
+-- scheme 2 (built before 1.5) keeps its rule, a value uses capacity unless
+-- some sub-filter may hold it.  A stream that repeats its first 2,000 values
+-- after 20,000 new ones: only the scheme-4 filter counts the repeats again.
+CREATE TEMP TABLE grow AS
+SELECT s AS scheme, (SELECT bloom_add_all(bloom_with_scheme(scalable_bloom_empty(1000, 0.01), s),
+                            ARRAY(SELECT x FROM generate_series(1, 20000) x UNION ALL SELECT x FROM generate_series(1, 2000) x)))
+                   AS f
+FROM unnest(ARRAY[2, 4]) s;
+SELECT scheme, (SELECT sum(items) FROM scalable_bloom_info(f)) BETWEEN 19800 AND 20000 AS counts_distinct_values,
+       (SELECT sum(items) FROM scalable_bloom_info(f)) > 21000 AS counts_repeats,
+       (SELECT count(*) FROM generate_series(1, 20000) x WHERE NOT f @> x) AS false_negatives,
+       (SELECT count(*) FROM generate_series(100001, 200000) x WHERE f @> x) <= 1000 AS within_target
+FROM grow ORDER BY scheme;
+
 -- union of two scalable filters (sub-filter-wise OR), no false negatives
 CREATE TEMP TABLE su AS SELECT
   (SELECT scalable_bloom_agg(x, 1000, 0.01) FROM generate_series(1, 50000) x) AS a,

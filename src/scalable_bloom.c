@@ -8,10 +8,11 @@
  * Sub-filter i is sized for capacity * growth^i items at rate
  * 0.9 * fpr * 0.5^(i+1), so the rates sum to less than 0.9 * fpr however far
  * the filter grows (the 10 % margin absorbs the sizing models' rounding).
- * A value is added to the newest sub-filter unless some sub-filter
- * already answers "maybe" for it (as RedisBloom does: duplicates do not use
- * up capacity); when the newest is full a new one is appended.  Probes ask
- * every sub-filter, newest first.
+ * A value is added to the newest sub-filter unless it is already (maybe)
+ * there -- in the newest sub-filter for filters of hashing scheme 4, in any
+ * sub-filter for older ones (scalable_uses_capacity) -- and when the newest
+ * is full a new one is appended.  Probes ask every sub-filter, newest
+ * (largest) first.
  *
  * Stored format: see scalable_format.h (format 2: a header of its own,
  * then the sub-filters, each a complete bloom image).  The text and binary
@@ -23,9 +24,10 @@
  * payload exactly.
  *
  * Cost.  A filter grown far past its first capacity has many stages, the
- * newest ones megabytes large, and those miss the caches: most of an add's
- * and of a probe's time is the wait for the stages' cache lines, about one
- * memory latency a row.  The misses of one row overlap (all its stages are
+ * newest ones megabytes large, and those miss the caches: most of a probe's
+ * time (and of an add's, on filters older than scheme 4, which read every
+ * stage) is the wait for the stages' cache lines, about one memory latency
+ * a row.  The misses of one row overlap (all its stages are
  * prefetched together); software prefetches of later rows' stages were
  * measured not to help, so both stay near one latency a row.
  * docs/performance.md has the figures.
@@ -241,14 +243,39 @@ scalable_probe_stages(FunctionCallInfo fcinfo, const ScalableFilter *f,
 }
 
 /*
+ * Does adding h use capacity of the newest stage, last?  Two rules, chosen
+ * by the filter's scheme so that a filter grows the same way in every
+ * database and bloomset version:
+ *
+ *  - scheme 4 (filters built from 1.5 on): h uses capacity when it sets a
+ *    bit the newest stage lacks.  Only that stage is read, one cache line
+ *    an add instead of one per stage.  The newest stage's bits are then
+ *    exactly the bits of the hashes counted against it, which are distinct
+ *    (each set a new bit), so its fill at capacity is never above the fill
+ *    its rate was sized for: the promised rate holds.  A value already in
+ *    an older stage is counted again here; that costs space, never rate.
+ *
+ *  - older schemes (filters of 1.0-1.4, kept as they were built): h uses
+ *    capacity unless some stage answers "maybe" for it, as in RedisBloom.
+ */
+static inline bool
+scalable_uses_capacity(const ScalableFilter *f, const ScalableStages *st,
+					   const BloomFilter *last, uint64 h)
+{
+	if (f->scheme >= BLOOM_SCHEME_XXH3)
+		return !bloom_test_hash(last, h);
+	return !scalable_stages_test(st, h);
+}
+
+/*
  * Add the n hashes h, in order, to *pf (which may be replaced by a grown
- * copy in cxt; the old one is then freed).  A hash some stage answers
- * "maybe" for uses no capacity; otherwise it goes into the newest stage,
- * after a new one is appended if the newest is full.  The stages are found
- * once (and again after growing) and the capacity of the newest computed
- * once, not per hash (pow() per add was a visible share of an add).
- * Prefetching the stages' lines of later hashes does not help: see the
- * file header.
+ * copy in cxt; the old one is then freed).  A hash that uses no capacity
+ * (scalable_uses_capacity) is already (maybe) present and is skipped;
+ * otherwise it goes into the newest stage, after a new one is appended if
+ * the newest is full.  The stages are found once (and again after growing)
+ * and the capacity of the newest computed once, not per hash (pow() per
+ * add was a visible share of an add).  Prefetching the stages' lines of
+ * later hashes does not help: see the file header.
  */
 static void
 scalable_add_batch(ScalableFilter **pf, const uint64 *h, int n, MemoryContext cxt)
@@ -264,8 +291,8 @@ scalable_add_batch(ScalableFilter **pf, const uint64 *h, int n, MemoryContext cx
 	scalable_sub_target(f, st.n - 1, &cap, &fpr);
 	for (int i = 0; i < n; i++)
 	{
-		if (scalable_stages_test(&st, h[i]))
-			continue;			/* already (maybe) present: no capacity used */
+		if (!scalable_uses_capacity(f, &st, last, h[i]))
+			continue;
 		if ((double) last->nitems >= cap)
 		{
 			ScalableFilter *g = scalable_append(f, cxt);

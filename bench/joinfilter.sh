@@ -109,6 +109,7 @@ SELECT format('answers: %s of %s cases the same in every round with the setting 
   FROM (SELECT ord, count(DISTINCT answer) AS n FROM jf_r WHERE rnd > 0 AND ord > 0 GROUP BY ord) a;
 SQL
 )
+STAR_PLAN=$(jf_q -c "SELECT jf_explain_text(2, 'on')")
 SETTINGS=$(bench_settings)
 RF_DEFAULT=$(jf_q -c "SELECT coalesce((SELECT boot_val FROM pg_settings WHERE name = 'bloomset.runtime_filter'), 'absent from this build')")
 {
@@ -126,4 +127,10 @@ RF_DEFAULT=$(jf_q -c "SELECT coalesce((SELECT boot_val FROM pg_settings WHERE na
 	echo "|---|---|---|---|---|---|---|---|---|---|"
 	echo "$ROWS"
 	echo "$PLANNING"
+	echo
+	echo "The star (case 2) with the setting on: EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, COSTS OFF)"
+	echo
+	echo '```'
+	echo "$STAR_PLAN"
+	echo '```'
 } | tee "$JF_OUT"

@@ -124,6 +124,18 @@ BEGIN
 END
 $$;
 
+-- the text EXPLAIN (ANALYZE, BUFFERS) of case ord with the setting rf, for the report
+CREATE FUNCTION jf_explain_text(ord int, rf text) RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+DECLARE
+	c jf_case;
+BEGIN
+	SELECT * INTO c FROM jf_case WHERE jf_case.ord = jf_explain_text.ord;
+	PERFORM jf_set(c, rf);
+	RETURN QUERY EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, COSTS OFF) ' || c.query;
+END
+$$;
+
 -- planning time alone: EXPLAIN (SUMMARY) of the star, reps times per setting, interleaved
 CREATE FUNCTION jf_planning(reps int) RETURNS void
 LANGUAGE plpgsql AS $$

@@ -376,13 +376,24 @@ jf_probe_ready(JfProbeFilter *pf)
 	return pf->join->hj_HashTable != NULL && pf->build->built;
 }
 
-/* May the row match the filter's build side?  Counts, and switches off. */
-static bool
-jf_probe_filter(JfProbeState *state, JfProbeFilter *pf, TupleTableSlot *slot)
+/* Start testing: a sample of JF_SAMPLE_ROWS rows from the next row on. */
+static void
+jf_probe_switch_on(JfProbeFilter *pf)
 {
-	uint64		hash;
-	bool		pass;
+	pf->switched_off = false;
+	pf->testing = true;
+	pf->sample_left = JF_SAMPLE_ROWS;
+	pf->sample_removed = pf->removed;
+}
 
+/*
+ * A row the filter does not test (it is not ready yet, or it switched
+ * itself off) passes.  Counts it, and switches the filter on when it
+ * becomes ready or when it has passed JF_RESAMPLE_ROWS rows untested.
+ */
+static pg_noinline bool
+jf_probe_untested(JfProbeFilter *pf)
+{
 	if (!pf->ready)
 	{
 		if (!(pf->ready = jf_probe_ready(pf)))
@@ -391,35 +402,56 @@ jf_probe_filter(JfProbeState *state, JfProbeFilter *pf, TupleTableSlot *slot)
 			return true;
 		}
 		/* a filter the build gave up on passes everything: skip it */
-		pf->useless = pf->switched_off = pf->build->filter.pass_all;
-	}
-	if (pf->switched_off)
-	{
-		pf->skipped++;
-		if (!pf->useless && ++pf->off_rows == JF_RESAMPLE_ROWS)
+		pf->useless = pf->build->filter.pass_all;
+		if (!pf->useless)
 		{
-			/* a new sample from the next row on */
-			pf->switched_off = false;
-			pf->cycle_tested = 0;
-			pf->cycle_passed = 0;
+			jf_probe_switch_on(pf);
+			return false;		/* the caller tests this row */
 		}
-		return true;
+		pf->switched_off = true;
 	}
+	pf->skipped++;
+	if (!pf->useless && ++pf->off_rows == JF_RESAMPLE_ROWS)
+		jf_probe_switch_on(pf);
+	return true;
+}
+
+/* The end of a sample: switch off if the filter passed too many of it. */
+static pg_noinline void
+jf_probe_sampled(JfProbeFilter *pf)
+{
+	int64		passed = JF_SAMPLE_ROWS - (pf->removed - pf->sample_removed);
+
+	if (passed > JF_SWITCH_OFF_PASS * JF_SAMPLE_ROWS)
+	{
+		pf->testing = false;
+		pf->switched_off = true;
+		pf->off_rows = 0;
+		pf->switch_offs++;
+	}
+}
+
+/*
+ * May the row match the filter's build side?  The per-row path of a
+ * filter that is testing is kept to the key fetch, the hash, the test and
+ * one counter; the rest is out of line.
+ */
+static inline bool
+jf_probe_filter(JfProbeState *state, JfProbeFilter *pf, TupleTableSlot *slot)
+{
+	uint64		hash;
+	bool		pass;
+
+	if (unlikely(!pf->testing) && jf_probe_untested(pf))
+		return true;
 	for (int i = 0; i < pf->keys.nkeys; i++)
 		state->values[i] = slot_getattr(slot, pf->attnos[i], &state->nulls[i]);
 	if (!jf_keys_hash(&pf->keys, state->values, state->nulls, &hash))
 		return true;			/* NULL keys are the join's to judge */
 	pass = jf_filter_test(&pf->build->filter, hash);
-	pf->cycle_tested++;
-	pf->cycle_passed += pass;
 	pf->removed += !pass;
-	if (pf->cycle_tested == JF_SAMPLE_ROWS &&
-		pf->cycle_passed > JF_SWITCH_OFF_PASS * JF_SAMPLE_ROWS)
-	{
-		pf->switched_off = true;
-		pf->off_rows = 0;
-		pf->switch_offs++;
-	}
+	if (unlikely(pf->sample_left > 0) && --pf->sample_left == 0)
+		jf_probe_sampled(pf);
 	return pass;
 }
 
@@ -514,11 +546,11 @@ jf_probe_rescan(CustomScanState *node)
 	{
 		JfProbeFilter *pf = &state->filters[i];
 
+		pf->testing = false;
 		pf->ready = false;
 		pf->switched_off = false;
 		pf->useless = false;
-		pf->cycle_tested = 0;
-		pf->cycle_passed = 0;
+		pf->sample_left = 0;
 		pf->off_rows = 0;
 	}
 	/* the alternative is rescanned when it is chosen again */

@@ -150,11 +150,12 @@ typedef struct JfProbeFilter
 	/* wired at executor start; NULL: never ready, every row passes */
 	HashJoinState *join;
 	JfBuildState *build;
+	bool		testing;		/* ready and switched on: the per-row case */
 	bool		ready;
 	bool		switched_off;
 	bool		useless;		/* the build gave up: never test */
-	int64		cycle_tested;	/* since switched on (ready, rescan, resample) */
-	int64		cycle_passed;
+	int			sample_left;	/* rows left in the sample, 0 after it */
+	int64		sample_removed; /* removed at the sample's start */
 	int64		off_rows;		/* untested since switched off */
 	/* totals for EXPLAIN ANALYZE (this process's) */
 	int64		removed;

@@ -4,8 +4,9 @@
 
 EXTENSION = bloomset
 MODULE_big = bloomset
-# the PostgreSQL-free core (src/core/), the PostgreSQL layer, the filter
-# index (src/findex/), then the bloomskip index access method (src/skip/)
+# the PostgreSQL-free core (src/core/), the filter index (src/findex/), the
+# runtime join filters (src/joinfilter/), the bloomskip index access method
+# (src/skip/)
 CORE_OBJS = src/core/bloom_core.o src/core/bloom_sizing.o src/core/bloom_header.o src/core/bloom_positions.o \
 	src/core/bloom_counting.o src/core/bloom_algebra.o src/core/bloom_kernels.o src/core/bloom_estimate.o \
 	src/core/bloom_codec.o src/core/bloom_slices.o src/core/scalable_format.o src/core/parquet_format.o
@@ -16,9 +17,18 @@ SKIP_OBJS = src/skip/skip_handler.o src/skip/skip_sizing.o src/skip/skip_page.o 
 	src/skip/skip_bounds.o src/skip/skip_extend.o src/skip/skip_positions.o src/skip/skip_stats.o src/skip/skip_keys.o src/skip/skip_build.o src/skip/skip_insert.o \
 	src/skip/skip_stage.o src/skip/skip_rows.o src/skip/skip_recent.o src/skip/skip_scan.o src/skip/skip_query.o src/skip/skip_ngram.o src/skip/skip_regex.o src/skip/skip_tsvector.o \
 	src/skip/skip_array.o src/skip/skip_array_cost.o src/skip/skip_jsonb.o src/skip/skip_vacuum.o src/skip/skip_cost.o src/skip/skip_tools.o
-OBJS = $(CORE_OBJS) src/bloom_module.o src/bloom_kind.o src/bloom_hash.o src/bloom_datum.o src/bloom_cache.o src/bloom_type.o \
-	src/bloom_agg.o src/bloom_agg_args.o src/bloom_setop_agg.o src/bloom_hashset.o src/bloom_agg_state.o src/bloom_planner.o src/bloom_batch.o src/bloom_pair.o src/bloom_text.o src/counting_bloom.o \
-	src/scalable_bloom.o src/bloom_parquet.o src/bloom_scan.o $(JF_OBJS) $(FINDEX_OBJS) $(SKIP_OBJS)
+# the PostgreSQL layer, bottom up: values to hashes and filter datums
+# (src/datum/), how probes read filters (src/probe/), the bloom type
+# (src/bloom/), the aggregate engine (src/agg/), the other kinds of filter
+# (src/kinds/), then the module's entry point
+DATUM_OBJS = src/datum/bloom_kind.o src/datum/bloom_hash.o src/datum/bloom_datum.o
+PROBE_OBJS = src/probe/bloom_cache.o src/probe/bloom_planner.o src/probe/bloom_batch.o
+TYPE_OBJS = src/bloom/bloom_type.o src/bloom/bloom_pair.o src/bloom/bloom_scan.o
+AGG_OBJS = src/agg/bloom_agg_args.o src/agg/bloom_hashset.o src/agg/bloom_agg.o src/agg/bloom_setop_agg.o \
+	src/agg/bloom_agg_state.o
+KIND_OBJS = src/kinds/counting_bloom.o src/kinds/scalable_bloom.o src/kinds/bloom_parquet.o src/kinds/bloom_text.o
+OBJS = $(CORE_OBJS) $(DATUM_OBJS) $(PROBE_OBJS) $(TYPE_OBJS) $(AGG_OBJS) $(KIND_OBJS) $(JF_OBJS) $(FINDEX_OBJS) \
+	$(SKIP_OBJS) src/bloom_module.o
 # The SQL scripts (extension/).  The current version's install script is
 # built from one source ordered by feature, extension/bloomset.sql, as
 # pgvector builds vector--X.sql from sql/vector.sql; older versions install

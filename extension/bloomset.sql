@@ -103,7 +103,7 @@ COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.bloom, anycompatible) IS
 -- Planner support: one selectivity estimate for the contains functions
 -- (support function) and the @> operators (restriction estimator), from a
 -- constant filter's estimated items and rate against the column's
--- statistics (see src/bloom_planner.c).
+-- statistics (see src/probe/bloom_planner.c).
 CREATE FUNCTION @extschema@.bloom_contains_support(internal) RETURNS internal
 AS 'MODULE_PATHNAME', 'bloom_contains_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloom_contains_support(internal) IS
@@ -1669,7 +1669,7 @@ COMMENT ON AGGREGATE @extschema@.counting_bloom_agg(uuid, bigint, float8) IS
 ---------------------------------------------------------------------------
 
 -- batch calls, estimates and the union aggregate (one C mechanism per verb
--- for the three kinds, see src/bloom_batch.c)
+-- for the three kinds, see src/probe/bloom_batch.c)
 
 CREATE FUNCTION @extschema@.counting_bloom_add_all(@extschema@.counting_bloom, anycompatiblearray)
 RETURNS @extschema@.counting_bloom
@@ -2241,7 +2241,7 @@ COMMENT ON AGGREGATE @extschema@.scalable_bloom_agg(uuid, bigint, float8) IS
 ---------------------------------------------------------------------------
 
 -- batch calls and the union aggregate (one C mechanism per verb for the
--- three kinds, see src/bloom_batch.c)
+-- three kinds, see src/probe/bloom_batch.c)
 
 CREATE FUNCTION @extschema@.scalable_bloom_add_all(@extschema@.scalable_bloom, anycompatiblearray)
 RETURNS @extschema@.scalable_bloom
@@ -2821,8 +2821,8 @@ COMMENT ON AGGREGATE @extschema@.bloom_parquet_agg(uuid, bigint, float8) IS
 
 -- Many filters of identical parameters stored bit-sliced in an ordinary
 -- table (one row per segment of 64 filters and group of 256 bits), so one
--- key reads its positions across every filter at once (src/bloom_index.c
--- explains the layout).  The functions are C (src/bloom_index_sql.c) and
+-- key reads its positions across every filter at once (src/findex/findex.c
+-- explains the layout).  The functions are C (src/findex/) and
 -- run their statements on the table through SPI; their steps are not SQL
 -- objects.  Lookups and bloom_index_info read under the caller's snapshot
 -- (STABLE, one snapshot for all their statements); writers serialize on a

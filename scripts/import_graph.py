@@ -5,7 +5,7 @@ cycle.  Run after a build (`make`); exits 1 on a cycle.
     python3 scripts/import_graph.py
 
 A module is a .c file and the header of the same name beside it
-(src/bloom_cache.c + src/bloom_cache.h); a .c without a header of its own
+(src/probe/bloom_cache.c + src/probe/bloom_cache.h); a .c without a header of its own
 is a module by itself.  A sectioned header names the files that own its
 sections ("(owner: bloom_sizing.c)" in src/core/bloom_core.h): those files,
 the header and its _internal.h are one module, named for the header.  Module A depends on

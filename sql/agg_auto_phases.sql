@@ -1,5 +1,5 @@
 -- bloom_agg(x), automatic sizing: the three phases of its state (see the
--- top comment of src/bloom_agg.c) -- the exact set (up to 2^20 distinct
+-- top comment of src/agg/bloom_agg.c) -- the exact set (up to 2^20 distinct
 -- hashes), the list of hashes (up to 2^24 rows) and the 128 MiB overflow
 -- filter -- each give a filter with no false negatives, sized for the
 -- distinct values (the smallest power of two keeping 1 %), whatever the

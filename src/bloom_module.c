@@ -10,14 +10,14 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_cache.h"
-#include "bloom_hash.h"
-#include "bloom_parquet.h"
-#include "bloom_scan.h"
-#include "bloom_type.h"
-#include "counting_bloom.h"
+#include "probe/bloom_cache.h"
+#include "datum/bloom_hash.h"
+#include "kinds/bloom_parquet.h"
+#include "bloom/bloom_scan.h"
+#include "bloom/bloom_type.h"
+#include "kinds/counting_bloom.h"
 #include "joinfilter/joinfilter.h"
-#include "scalable_bloom.h"
+#include "kinds/scalable_bloom.h"
 #include "skip/skip.h"
 
 #include <limits.h>

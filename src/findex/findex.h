@@ -17,9 +17,9 @@
 #ifndef BLOOM_FINDEX_H
 #define BLOOM_FINDEX_H
 
-#include "../bloom_cache.h"
-#include "../bloom_datum.h"
-#include "../bloom_hash.h"
+#include "../probe/bloom_cache.h"
+#include "../datum/bloom_datum.h"
+#include "../datum/bloom_hash.h"
 #include "../core/bloom_codec.h"
 
 #include "utils/array.h"

@@ -30,8 +30,8 @@
 #include "storage/bufpage.h"
 #include "utils/rel.h"
 
-#include "../bloom_datum.h"
-#include "../bloom_hash.h"
+#include "../datum/bloom_datum.h"
+#include "../datum/bloom_hash.h"
 
 #define SKIP_MAGIC				0x534B4950	/* "SKIP" */
 /* the format new indexes get, and the oldest still read (1.3's) */

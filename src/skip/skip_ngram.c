@@ -53,7 +53,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
-#include "../bloom_text.h"
+#include "../kinds/bloom_text.h"
 
 /* n-grams per range assumed at an empty build, per equality key assumed */
 #define SKIP_NGRAM_EMPTY_FACTOR	16

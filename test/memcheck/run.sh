@@ -118,8 +118,8 @@ build_tree() {
 		tar -C "$src" -xf -
 	if [ "${MEMCHECK_SELFTEST:-0}" = 1 ]; then
 		# a stack buffer overrun and an uninitialized read in bloom_estimate_card
-		perl -0pi -e 's/(bloom_estimate_card\(PG_FUNCTION_ARGS\)\n\{\n)/$1\t{ volatile char probe[8]; volatile int idx = 8; static volatile int sink; if (probe[idx & 15] == 42) sink++; if (probe[3] == 42) sink++; } \/* selftest *\/\n/' "$src/src/bloom_type.c"
-		grep -q selftest "$src/src/bloom_type.c" || { echo "selftest injection failed" >&2; exit 1; }
+		perl -0pi -e 's/(bloom_estimate_card\(PG_FUNCTION_ARGS\)\n\{\n)/$1\t{ volatile char probe[8]; volatile int idx = 8; static volatile int sink; if (probe[idx & 15] == 42) sink++; if (probe[3] == 42) sink++; } \/* selftest *\/\n/' "$src/src/bloom/bloom_type.c"
+		grep -q selftest "$src/src/bloom/bloom_type.c" || { echo "selftest injection failed" >&2; exit 1; }
 	fi
 	echo "== memcheck[$name]: building a copy of the tree${cflags:+ with PG_CFLAGS=\"$cflags\"}"
 	make -s -C "$src" PG_CONFIG=$PG_CONFIG clean >/dev/null

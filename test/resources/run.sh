@@ -485,7 +485,7 @@ fi
 # ---------------------------------------------------------------------------
 echo "== 1. bloom_agg over 50,000,000 distinct values"
 
-# Bound for automatic sizing, from the design (src/bloom_agg.c):
+# Bound for automatic sizing, from the design (src/agg/bloom_agg.c):
 #  - exact phase: open-addressing set of <= 2^21 slots x 8 bytes = 16 MiB
 #    (2^20 distinct hashes at <= 1/2 load); while it doubles, old + new =
 #    8 + 16 = 24 MiB;

@@ -16,8 +16,8 @@
 #include "varatt.h"			/* split out of postgres.h in 16 */
 #endif
 
-#include "bloom_datum.h"
-#include "bloom_hash.h"
+#include "../datum/bloom_datum.h"
+#include "../datum/bloom_hash.h"
 
 /*
  * bloom_cache.c: the per-call-site cache (fn_extra) and how probes read

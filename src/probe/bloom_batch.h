@@ -11,7 +11,7 @@
 #ifndef BLOOMSET_BLOOM_BATCH_H
 #define BLOOMSET_BLOOM_BATCH_H
 
-#include "bloom_kind.h"
+#include "../datum/bloom_kind.h"
 
 /* a copy of the filter with every non-null element added */
 extern Datum bloom_batch_add(FunctionCallInfo fcinfo, BloomKind kind);

@@ -17,11 +17,11 @@
  *-------------------------------------------------------------------------
  */
 #include "bloom_type.h"
-#include "core/bloom_codec.h"
-#include "bloom_batch.h"
-#include "bloom_cache.h"
-#include "bloom_datum.h"
-#include "bloom_hash.h"
+#include "../core/bloom_codec.h"
+#include "../probe/bloom_batch.h"
+#include "../probe/bloom_cache.h"
+#include "../datum/bloom_datum.h"
+#include "../datum/bloom_hash.h"
 
 #include <math.h>
 

@@ -12,7 +12,7 @@
 #include "postgres.h"
 #include "lib/stringinfo.h"
 
-#include "core/bloom_core.h"
+#include "../core/bloom_core.h"
 
 /*
  * An exact set of 64-bit element hashes (open addressing, 0 marks a free

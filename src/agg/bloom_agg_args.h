@@ -11,7 +11,7 @@
 #include "postgres.h"
 #include "fmgr.h"
 
-#include "bloom_hash.h"
+#include "../datum/bloom_hash.h"
 
 /*
  * The sizing arguments of an aggregate call (capacity and rate, or size,

@@ -28,13 +28,13 @@
  *-------------------------------------------------------------------------
  */
 #include "counting_bloom.h"
-#include "bloom_agg.h"
-#include "bloom_setop_agg.h"
-#include "bloom_batch.h"
-#include "bloom_cache.h"
-#include "bloom_datum.h"
-#include "bloom_hash.h"
-#include "bloom_type.h"
+#include "../agg/bloom_agg.h"
+#include "../agg/bloom_setop_agg.h"
+#include "../probe/bloom_batch.h"
+#include "../probe/bloom_cache.h"
+#include "../datum/bloom_datum.h"
+#include "../datum/bloom_hash.h"
+#include "../bloom/bloom_type.h"
 
 #include <math.h>
 

@@ -17,8 +17,8 @@
  */
 #include "bloom_batch.h"
 #include "bloom_cache.h"
-#include "bloom_datum.h"
-#include "bloom_hash.h"
+#include "../datum/bloom_datum.h"
+#include "../datum/bloom_hash.h"
 
 #include "catalog/pg_type.h"
 #include "miscadmin.h"

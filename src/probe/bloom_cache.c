@@ -55,8 +55,8 @@
  *-------------------------------------------------------------------------
  */
 #include "bloom_cache.h"
-#include "bloom_datum.h"
-#include "bloom_hash.h"
+#include "../datum/bloom_datum.h"
+#include "../datum/bloom_hash.h"
 
 #include "access/detoast.h"
 #include "access/heaptoast.h"
@@ -66,7 +66,7 @@
 #include "nodes/primnodes.h"
 #include "utils/memutils.h"
 
-#include "core/scalable_format.h"
+#include "../core/scalable_format.h"
 
 /* 13 has the field itself; 14 added the accessor (and compression methods) */
 #ifndef VARATT_EXTERNAL_GET_EXTSIZE

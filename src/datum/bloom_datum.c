@@ -27,7 +27,7 @@
  */
 #include "bloom_datum.h"
 #include "bloom_hash.h"
-#include "core/bloom_codec.h"
+#include "../core/bloom_codec.h"
 
 #include "access/detoast.h"
 #include "common/hashfn.h"
@@ -39,7 +39,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
-#include "core/scalable_format.h"
+#include "../core/scalable_format.h"
 
 /* ---- errors ------------------------------------------------------------- */
 

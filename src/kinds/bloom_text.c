@@ -22,12 +22,12 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_agg.h"
-#include "bloom_cache.h"
-#include "bloom_datum.h"
-#include "bloom_hash.h"
+#include "../agg/bloom_agg.h"
+#include "../probe/bloom_cache.h"
+#include "../datum/bloom_datum.h"
+#include "../datum/bloom_hash.h"
 #include "bloom_text.h"
-#include "bloom_type.h"
+#include "../bloom/bloom_type.h"
 
 #include "common/hashfn.h"
 #include "mb/pg_wchar.h"

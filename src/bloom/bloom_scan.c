@@ -68,7 +68,7 @@
  *-------------------------------------------------------------------------
  */
 #include "bloom_scan.h"
-#include "bloom_cache.h"
+#include "../probe/bloom_cache.h"
 #include "bloom_type.h"
 
 #include "access/tableam.h"

@@ -12,7 +12,7 @@
 #include "postgres.h"
 #include "fmgr.h"
 
-#include "bloom_kind.h"
+#include "../datum/bloom_kind.h"
 
 /*
  * A set-operation aggregate (union or intersection) of one kind: the step

@@ -80,10 +80,10 @@
 #include "bloom_agg.h"
 #include "bloom_agg_args.h"
 #include "bloom_hashset.h"
-#include "bloom_datum.h"
-#include "bloom_hash.h"
-#include "bloom_type.h"
-#include "core/bloom_hll.h"
+#include "../datum/bloom_datum.h"
+#include "../datum/bloom_hash.h"
+#include "../bloom/bloom_type.h"
+#include "../core/bloom_hll.h"
 
 #include <math.h>
 

@@ -16,8 +16,8 @@
 #include "varatt.h"			/* split out of postgres.h in 16 */
 #endif
 
-#include "core/bloom_core.h"
-#include "bloom_kind.h"
+#include "../core/bloom_core.h"
+#include "../datum/bloom_kind.h"
 
 /* the probe, set operations and sizing of the bloom type */
 extern BloomFilter *bloom_contains_hash(FunctionCallInfo fcinfo, uint64 *h);

@@ -25,7 +25,7 @@
 #include "postgres.h"
 #include "fmgr.h"
 
-#include "core/bloom_core.h"
+#include "../core/bloom_core.h"
 
 /* the SQL types sharing the stored header */
 typedef enum BloomKind

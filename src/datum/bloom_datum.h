@@ -18,7 +18,7 @@
 #include "lib/stringinfo.h"
 
 #include "bloom_kind.h"
-#include "core/bloom_core.h"
+#include "../core/bloom_core.h"
 
 StaticAssertDecl(BLOOM_HEADER_SIZE == 72, "bloom header must be 72 bytes");
 

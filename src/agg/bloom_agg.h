@@ -17,8 +17,8 @@
 #include "varatt.h"			/* split out of postgres.h in 16 */
 #endif
 
-#include "bloom_datum.h"
-#include "bloom_kind.h"
+#include "../datum/bloom_datum.h"
+#include "../datum/bloom_kind.h"
 #include "bloom_agg_args.h"
 
 /*

@@ -28,8 +28,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_datum.h"
-#include "bloom_kind.h"
+#include "../datum/bloom_datum.h"
+#include "../datum/bloom_kind.h"
 
 #include "access/htup_details.h"
 #include "catalog/pg_statistic.h"

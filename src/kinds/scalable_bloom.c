@@ -35,14 +35,14 @@
  *-------------------------------------------------------------------------
  */
 #include "scalable_bloom.h"
-#include "core/bloom_codec.h"
-#include "bloom_agg.h"
-#include "bloom_setop_agg.h"
-#include "bloom_batch.h"
-#include "bloom_cache.h"
-#include "bloom_datum.h"
-#include "bloom_hash.h"
-#include "bloom_type.h"
+#include "../core/bloom_codec.h"
+#include "../agg/bloom_agg.h"
+#include "../agg/bloom_setop_agg.h"
+#include "../probe/bloom_batch.h"
+#include "../probe/bloom_cache.h"
+#include "../datum/bloom_datum.h"
+#include "../datum/bloom_hash.h"
+#include "../bloom/bloom_type.h"
 
 #include <math.h>
 
@@ -53,7 +53,7 @@
 #include "port/pg_bswap.h"
 #include "utils/builtins.h"
 
-#include "core/scalable_format.h"
+#include "../core/scalable_format.h"
 
 
 /* Raise the error for bad scalable filter input. */

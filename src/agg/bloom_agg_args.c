@@ -9,7 +9,7 @@
  *-------------------------------------------------------------------------
  */
 #include "bloom_agg_args.h"
-#include "bloom_hash.h"
+#include "../datum/bloom_hash.h"
 
 #include "access/htup_details.h"
 #include "catalog/pg_proc.h"

@@ -55,10 +55,10 @@
  *-------------------------------------------------------------------------
  */
 #include "bloom_parquet.h"
-#include "bloom_agg.h"
-#include "bloom_datum.h"
-#include "bloom_hash.h"
-#include "bloom_type.h"
+#include "../agg/bloom_agg.h"
+#include "../datum/bloom_datum.h"
+#include "../datum/bloom_hash.h"
+#include "../bloom/bloom_type.h"
 
 #include <math.h>
 
@@ -72,7 +72,7 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
-#include "core/parquet_format.h"
+#include "../core/parquet_format.h"
 
 /* ---- the encodings: types, families, element hashes -------------------- */
 

@@ -12,8 +12,8 @@
  */
 #include "bloom_setop_agg.h"
 #include "bloom_agg.h"
-#include "bloom_datum.h"
-#include "bloom_type.h"
+#include "../datum/bloom_datum.h"
+#include "../bloom/bloom_type.h"
 
 #include "utils/memutils.h"
 

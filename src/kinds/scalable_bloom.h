@@ -14,8 +14,8 @@
 #include "varatt.h"			/* split out of postgres.h in 16 */
 #endif
 
-#include "bloom_kind.h"
-#include "core/scalable_format.h"
+#include "../datum/bloom_kind.h"
+#include "../core/scalable_format.h"
 
 struct ScalableFilter;
 extern void scalable_check_full(const struct ScalableFilter *f,

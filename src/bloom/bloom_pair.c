@@ -11,8 +11,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_datum.h"
-#include "bloom_hash.h"
+#include "../datum/bloom_datum.h"
+#include "../datum/bloom_hash.h"
 #include "bloom_type.h"
 
 #include <math.h>

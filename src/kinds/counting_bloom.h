@@ -14,8 +14,8 @@
 #include "varatt.h"			/* split out of postgres.h in 16 */
 #endif
 
-#include "bloom_kind.h"
-#include "core/bloom_core.h"
+#include "../datum/bloom_kind.h"
+#include "../core/bloom_core.h"
 
 extern void counting_check_full(const BloomFilter *c, FunctionCallInfo fcinfo);
 

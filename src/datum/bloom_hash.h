@@ -19,8 +19,8 @@
 #include "common/hashfn.h"
 
 #include "bloom_kind.h"
-#include "core/bloom_core.h"
-#include "core/bloom_xxh3.h"
+#include "../core/bloom_core.h"
+#include "../core/bloom_xxh3.h"
 
 /*
  * Value-to-hash information for one element type and collation, computed

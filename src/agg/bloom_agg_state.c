@@ -51,7 +51,7 @@
  */
 #include "bloom_agg.h"
 #include "bloom_setop_agg.h"
-#include "bloom_type.h"
+#include "../bloom/bloom_type.h"
 
 #include "access/detoast.h"
 #include "libpq/pqformat.h"

@@ -11,6 +11,7 @@
  *-------------------------------------------------------------------------
  */
 #include "probe/bloom_cache.h"
+#include "probe/bloom_lru.h"
 #include "datum/bloom_hash.h"
 #include "kinds/bloom_parquet.h"
 #include "bloom/bloom_scan.h"

@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * bloom_cache.h
- *	  How probes read the filters they are given (bloom_cache.c): the
- *	  per-call-site cache of type information and detoasted filters, and
- *	  sliced reads of stored filters.
+ *	  How probes read the filters they are given (bloom_cache.c, over
+ *	  bloom_lru.c and bloom_sliced.c): the per-call-site cache of type
+ *	  information and detoasted filters, and sliced reads of stored filters.
  *
  *-------------------------------------------------------------------------
  */
@@ -27,7 +27,6 @@
  * seed, and passes the hashes to bloom_call_parts, which returns the filter
  * to test them against (the image with their parts read).
  */
-extern int	bloom_probe_cache_kb;
 extern bool bloom_sliced_reads;
 extern BloomTypeInfo *bloom_call_typeinfo(FunctionCallInfo fcinfo, int argno);
 extern BloomTypeInfo *bloom_call_elem_typeinfo(FunctionCallInfo fcinfo,

@@ -45,9 +45,6 @@ typedef struct BloomAggState BloomAggState;
 extern Datum bloom_agg_apply(FunctionCallInfo fcinfo, const BloomKindOps *k,
 							 BloomAggMake make, const char *aggname);
 extern Datum bloom_agg_finish(FunctionCallInfo fcinfo, const BloomKindOps *k);
-extern Datum bloom_agg_merge_states(FunctionCallInfo fcinfo);
-extern Datum bloom_agg_serialize(FunctionCallInfo fcinfo);
-extern Datum bloom_agg_deserialize(FunctionCallInfo fcinfo, const BloomKindOps *k);
 extern void *bloom_agg_auto_header(FunctionCallInfo fcinfo, MemoryContext aggcxt,
 								   bool *exact);
 extern BloomAggState *bloom_agg_auto_state(FunctionCallInfo fcinfo,
@@ -58,23 +55,16 @@ extern const char *bloom_agg_family(BloomAggState *st);
 /*
  * The pieces of the entry points, for the aggregates whose state is the
  * bloom_agg_state type (bloom_agg_state.c) rather than `internal`: a row
- * into a state, two states merged, a state's final filter, and the
- * serialized form (what bloom_agg_serial and bloom_agg_deserial exchange)
- * written and read back.
+ * into a state and a state's final filter (two states merged and the
+ * serialized form are bloom_agg_partial.h's).
  */
 extern BloomAggState *bloom_agg_step(FunctionCallInfo fcinfo, BloomAggState *st,
 									 const BloomKindOps *k, BloomAggMake make,
 									 const char *aggname, MemoryContext cxt);
 extern Datum bloom_agg_row(FunctionCallInfo fcinfo, BloomAggState *st,
 						   const BloomKindOps *k, const char *aggname);
-extern BloomAggState *bloom_agg_combine_into(BloomAggState *a, BloomAggState *b,
-											 MemoryContext cxt);
 extern void *bloom_agg_result(FunctionCallInfo fcinfo, BloomAggState *st);
 extern const BloomKindOps *bloom_agg_state_kind(const BloomAggState *st);
-extern void bloom_agg_write(StringInfo buf, BloomAggState *st);
-extern BloomAggState *bloom_agg_read(const char *data, int len, const BloomKindOps *k,
-									 MemoryContext cxt);
-extern void bloom_agg_check(const char *data, int len, MemoryContext cxt);
 extern BloomAggState *bloom_agg_new_state(FunctionCallInfo fcinfo, const BloomKindOps *k,
 										  BloomAggMake make, MemoryContext cxt);
 extern BloomAggState *bloom_agg_filter_state(const BloomKindOps *k, void *f,
@@ -92,9 +82,5 @@ extern Datum bloom_agg_state_finish(FunctionCallInfo fcinfo, const BloomKindOps 
 extern BloomAggState *bloom_agg_state_again(FunctionCallInfo fcinfo, const BloomKindOps *k);
 extern BloomAggState *bloom_agg_state_open(FunctionCallInfo fcinfo, const BloomKindOps *k,
 										   BloomAggMake make, Datum *result, bool *again);
-
-/* A filter of kind k from its serialized form, the rest of buf, in aggcxt. */
-extern void *bloom_agg_filter_recv(const BloomKindOps *k, StringInfo buf,
-								   MemoryContext aggcxt);
 
 #endif							/* BLOOMSET_BLOOM_AGG_H */

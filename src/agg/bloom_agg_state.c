@@ -50,6 +50,7 @@
  *-------------------------------------------------------------------------
  */
 #include "bloom_agg.h"
+#include "bloom_agg_partial.h"
 #include "bloom_setop_agg.h"
 #include "../bloom/bloom_type.h"
 

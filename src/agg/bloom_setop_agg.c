@@ -12,6 +12,7 @@
  */
 #include "bloom_setop_agg.h"
 #include "bloom_agg.h"
+#include "bloom_agg_partial.h"
 #include "../datum/bloom_datum.h"
 #include "../bloom/bloom_type.h"
 

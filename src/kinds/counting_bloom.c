@@ -29,6 +29,7 @@
  */
 #include "counting_bloom.h"
 #include "../agg/bloom_agg.h"
+#include "../agg/bloom_agg_partial.h"
 #include "../agg/bloom_setop_agg.h"
 #include "../probe/bloom_batch.h"
 #include "../probe/bloom_cache.h"

@@ -37,6 +37,7 @@
 #include "scalable_bloom.h"
 #include "../core/bloom_codec.h"
 #include "../agg/bloom_agg.h"
+#include "../agg/bloom_agg_partial.h"
 #include "../agg/bloom_setop_agg.h"
 #include "../probe/bloom_batch.h"
 #include "../probe/bloom_cache.h"

@@ -10,7 +10,7 @@ MODULE_big = bloomset
 CORE_OBJS = src/core/bloom_core.o src/core/bloom_sizing.o src/core/bloom_header.o src/core/bloom_positions.o \
 	src/core/bloom_counting.o src/core/bloom_algebra.o src/core/bloom_kernels.o src/core/bloom_estimate.o \
 	src/core/bloom_codec.o src/core/bloom_slices.o src/core/scalable_format.o src/core/parquet_format.o
-FINDEX_OBJS = src/findex/findex.o src/findex/findex_table.o src/findex/findex_write.o src/findex/findex_update.o \
+FINDEX_OBJS = src/findex/findex.o src/findex/findex_match.o src/findex/findex_table.o src/findex/findex_write.o src/findex/findex_update.o \
 	src/findex/findex_lookup.o src/findex/findex_compat_1_2.o
 JF_OBJS = src/joinfilter/jf_plan.o src/joinfilter/jf_exec.o src/joinfilter/jf_filter.o src/joinfilter/jf_prune.o
 SKIP_OBJS = src/skip/skip_handler.o src/skip/skip_sizing.o src/skip/skip_page.o src/skip/skip_meta.o \

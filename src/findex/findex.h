@@ -9,8 +9,9 @@
  *
  * findex.c explains the table's rows; this header is what the SPI
  * layer needs of them: the row geometry, the checks of stored rows (each
- * names the index, for its XX001 error), writing filters into a stripe,
- * matching a probe against stripes, and the build's row source.
+ * names the index, for its XX001 error), writing filters into a stripe and
+ * the build's row source; matching a probe against stripes is
+ * findex_match.h's.
  *
  *-------------------------------------------------------------------------
  */
@@ -31,6 +32,33 @@
 #define BLOOM_INDEX_STRIPE_BITS	256
 #define BLOOM_INDEX_STRIPE_WORDS (BLOOM_INDEX_STRIPE_BITS / 64)
 #define BLOOM_INDEX_STRIPE_BYTES (BLOOM_INDEX_STRIPE_BITS * BLOOM_INDEX_SLOTS / 8)
+
+/* The little-endian uint64 at p: a stripe's words are little-endian on every machine. */
+static inline uint64
+bloom_index_get64(const uint8 *p)
+{
+	uint64		v = 0;
+
+#ifndef WORDS_BIGENDIAN
+	memcpy(&v, p, sizeof(v));
+#else
+	for (int i = 7; i >= 0; i--)
+		v = (v << 8) | p[i];
+#endif
+	return v;
+}
+
+/* Store v at p, little-endian. */
+static inline void
+bloom_index_put64(uint8 *p, uint64 v)
+{
+#ifndef WORDS_BIGENDIAN
+	memcpy(p, &v, sizeof(v));
+#else
+	for (int i = 0; i < 8; i++, v >>= 8)
+		p[i] = (uint8) v;
+#endif
+}
 
 /* checks of stored rows: XX001 naming the index (its quoted name) */
 #if PG_VERSION_NUM >= 180000
@@ -53,19 +81,6 @@ extern void bloom_index_admit(BloomFilter *hdr, const BloomFilter *f);
 /* writing: replace the columns of slots[0 .. n) of stripe blk by filters f */
 extern void bloom_index_put_slots(uint8 *stripe, int64 blk, int n, const int *slots,
 							BloomFilter *const *f);
-
-/*
- * reading: a probe of nkeys keys, matched against stripes one row at a
- * time (blks[0 .. nblks): the stripes it needs, ascending)
- */
-extern int	bloom_index_positions(const BloomFilter *hdr, uint64 h, uint64 *pos);
-typedef struct BloomIndexMatch BloomIndexMatch;
-extern BloomIndexMatch *bloom_index_match_begin(const BloomFilter *hdr,
-												const uint64 *h, int nkeys);
-extern int	bloom_index_match_blks(const BloomIndexMatch *m, const int32 **blks);
-extern int	bloom_index_match_multi(const BloomIndexMatch *m);
-extern void bloom_index_match_row(const BloomIndexMatch *m, int blkno,
-								  const uint8 *stripe, uint64 *any, uint64 *and);
 
 /* the build: rows of an index of a cursor's (id, filter) rows */
 typedef struct BloomIndexBuild BloomIndexBuild;

@@ -17,6 +17,7 @@
  *-------------------------------------------------------------------------
  */
 #include "findex.h"
+#include "findex_match.h"
 
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"

@@ -19,6 +19,7 @@
  *-------------------------------------------------------------------------
  */
 #include "findex_table.h"
+#include "findex_match.h"
 
 #include "access/htup_details.h"
 #include "access/relation.h"

@@ -22,10 +22,12 @@ SKIP_OBJS = src/skip/skip_handler.o src/skip/skip_sizing.o src/skip/skip_page.o 
 # (src/bloom/), the aggregate engine (src/agg/), the other kinds of filter
 # (src/kinds/), then the module's entry point
 DATUM_OBJS = src/datum/bloom_kind.o src/datum/bloom_hash.o src/datum/bloom_datum.o
-PROBE_OBJS = src/probe/bloom_lru.o src/probe/bloom_sliced.o src/probe/bloom_cache.o src/probe/bloom_planner.o src/probe/bloom_batch.o
-TYPE_OBJS = src/bloom/bloom_type.o src/bloom/bloom_pair.o src/bloom/bloom_scan.o
-AGG_OBJS = src/agg/bloom_agg_args.o src/agg/bloom_hashset.o src/agg/bloom_agg.o src/agg/bloom_agg_partial.o src/agg/bloom_setop_agg.o \
-	src/agg/bloom_agg_state.o
+PROBE_OBJS = src/probe/bloom_lru.o src/probe/bloom_sliced.o src/probe/bloom_cache.o src/probe/bloom_planner.o \
+	src/probe/bloom_batch.o
+TYPE_OBJS = src/bloom/bloom_type.o src/bloom/bloom_setops.o src/bloom/bloom_info.o \
+	src/bloom/bloom_pair.o src/bloom/bloom_scan.o
+AGG_OBJS = src/agg/bloom_agg_args.o src/agg/bloom_hashset.o src/agg/bloom_agg.o src/agg/bloom_agg_partial.o \
+	src/agg/bloom_setop_agg.o src/agg/bloom_agg_state.o
 KIND_OBJS = src/kinds/counting_bloom.o src/kinds/scalable_bloom.o src/kinds/bloom_parquet.o src/kinds/bloom_text.o
 OBJS = $(CORE_OBJS) $(DATUM_OBJS) $(PROBE_OBJS) $(TYPE_OBJS) $(AGG_OBJS) $(KIND_OBJS) $(JF_OBJS) $(FINDEX_OBJS) \
 	$(SKIP_OBJS) src/bloom_module.o

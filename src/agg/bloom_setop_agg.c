@@ -15,6 +15,7 @@
 #include "bloom_agg_partial.h"
 #include "../datum/bloom_datum.h"
 #include "../bloom/bloom_type.h"
+#include "../bloom/bloom_setops.h"
 
 #include "utils/memutils.h"
 

@@ -14,6 +14,7 @@
 #include "../datum/bloom_datum.h"
 #include "../datum/bloom_hash.h"
 #include "bloom_type.h"
+#include "bloom_setops.h"
 
 #include <math.h>
 

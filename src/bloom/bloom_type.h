@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * bloom_type.h
- *	  The bloom type (bloom_type.c): the probe other modules run, set
- *	  operations, sizing, and the full-filter check every kind reports
- *	  through.
+ *	  The bloom type (bloom_type.c): the probe other modules run, sizing,
+ *	  and the full-filter check every kind reports through.  The set
+ *	  operations are in bloom_setops.h.
  *
  *-------------------------------------------------------------------------
  */
@@ -19,15 +19,10 @@
 #include "../core/bloom_core.h"
 #include "../datum/bloom_kind.h"
 
-/* the probe, set operations and sizing of the bloom type */
+/* the probe and sizing of the bloom type */
 extern BloomFilter *bloom_contains_hash(FunctionCallInfo fcinfo, uint64 *h);
 extern uint64 bloom_key_pick(const BloomFilter *f, const uint64 *h, int n);
 extern PGDLLEXPORT Datum bloom_contains(PG_FUNCTION_ARGS);
-extern BloomFilter *bloom_combine(const BloomFilter *a, const BloomFilter *b,
-								  bool is_union);
-extern uint32 bloom_result_flags(const BloomFilter *a, const BloomFilter *b);
-extern bool bloom_differ_in_size_only(const BloomFilter *a, const BloomFilter *b);
-extern BloomFilter *bloom_folded(const BloomFilter *f, uint64 factor);
 extern BloomSizing bloom_sizing_checked(int64 capacity, double fpr, int layout,
 									   bool pow2);
 extern int	bloom_counting_layout_for(int64 capacity, double fpr);

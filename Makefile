@@ -21,7 +21,8 @@ SKIP_OBJS = src/skip/skip_handler.o src/skip/skip_sizing.o src/skip/skip_page.o 
 # (src/datum/), how probes read filters (src/probe/), the bloom type
 # (src/bloom/), the aggregate engine (src/agg/), the other kinds of filter
 # (src/kinds/), then the module's entry point
-DATUM_OBJS = src/datum/bloom_kind.o src/datum/bloom_hash.o src/datum/bloom_datum.o
+DATUM_OBJS = src/datum/bloom_kind.o src/datum/bloom_family.o src/datum/bloom_hash.o src/datum/bloom_version.o \
+	src/datum/bloom_convert.o src/datum/bloom_element.o src/datum/bloom_datum.o
 PROBE_OBJS = src/probe/bloom_lru.o src/probe/bloom_sliced.o src/probe/bloom_cache.o src/probe/bloom_planner.o \
 	src/probe/bloom_batch.o
 TYPE_OBJS = src/bloom/bloom_type.o src/bloom/bloom_setops.o src/bloom/bloom_info.o \

@@ -79,6 +79,8 @@
 #include "bloom_hashset.h"
 #include "../datum/bloom_datum.h"
 #include "../datum/bloom_hash.h"
+#include "../datum/bloom_element.h"
+#include "../datum/bloom_version.h"
 #include "../bloom/bloom_type.h"
 #include "../core/bloom_hll.h"
 

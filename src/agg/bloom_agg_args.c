@@ -10,6 +10,7 @@
  */
 #include "bloom_agg_args.h"
 #include "../datum/bloom_hash.h"
+#include "../datum/bloom_element.h"
 
 #include "access/htup_details.h"
 #include "catalog/pg_proc.h"

@@ -10,6 +10,7 @@
  */
 #include "bloom_type.h"
 #include "../datum/bloom_datum.h"
+#include "../datum/bloom_family.h"
 #include "../datum/bloom_hash.h"
 
 #include "access/htup_details.h"

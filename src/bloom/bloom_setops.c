@@ -16,6 +16,7 @@
 #include "bloom_type.h"
 #include "../datum/bloom_datum.h"
 #include "../datum/bloom_hash.h"
+#include "../datum/bloom_version.h"
 
 #include "common/hashfn.h"
 #include "miscadmin.h"

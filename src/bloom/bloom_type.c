@@ -22,6 +22,8 @@
 #include "../probe/bloom_cache.h"
 #include "../datum/bloom_datum.h"
 #include "../datum/bloom_hash.h"
+#include "../datum/bloom_family.h"
+#include "../datum/bloom_version.h"
 
 #include <math.h>
 

@@ -27,6 +27,8 @@
  */
 #include "bloom_datum.h"
 #include "bloom_hash.h"
+#include "bloom_convert.h"
+#include "bloom_version.h"
 #include "../core/bloom_codec.h"
 
 #include "access/detoast.h"

@@ -2,9 +2,11 @@
  *
  * bloom_hash.h
  *	  From SQL values to 64-bit element hashes (bloom_hash.c): the per-type
- *	  information a call site or an aggregate keeps, the hashing schemes, the
- *	  element family and collation checks, and the conversion of a value to a
- *	  filter's element type.
+ *	  information a call site or an aggregate keeps and the hashing schemes.
+ *	  The element families are bloom_family.h's, the checks of a value
+ *	  against a filter bloom_element.h's, the installed version and the
+ *	  scheme new filters get bloom_version.h's, the conversion of a value to
+ *	  a filter's element type bloom_convert.h's.
  *
  *-------------------------------------------------------------------------
  */
@@ -18,7 +20,6 @@
 #endif
 #include "common/hashfn.h"
 
-#include "bloom_kind.h"
 #include "../core/bloom_core.h"
 #include "../core/bloom_xxh3.h"
 
@@ -285,6 +286,8 @@ typedef struct BloomParquetHashing
 } BloomParquetHashing;
 
 extern void bloom_hash_set_parquet(const BloomParquetHashing *pq);
+/* the hooks registered; bloom_convert.c asks them for a family's type */
+extern const BloomParquetHashing *bloom_parquet_hooks(void);
 
 /*
  * The most hashes one key has: a float zero or NaN of a Parquet filter has
@@ -298,68 +301,6 @@ extern int	bloom_key_hashes_parquet(const BloomTypeInfo *ti, Datum value, uint64
 extern uint64 bloom_hash_datum(const BloomTypeInfo *ti, Datum value,
 							   uint64 seed, int scheme);
 
-/*
- * Installed versions as major * 100 + minor: the first whose new filters
- * get scheme 2 and that has the scheme functions, the first whose new
- * filters and bloomskip indexes get scheme 4 (BLOOM_SCHEME_DEFAULT), the first
- * whose new counting filters may be blocked (counting_bloom.c), the first
- * whose new bloomskip indexes get page format 4 (skip_build.c), and the
- * value for "no version installed" (the library's own behaviour).
- */
-#define BLOOM_VERSION_SCHEMES	102
-#define BLOOM_VERSION_SCHEME4	105
-#define BLOOM_VERSION_COUNTING_BLOCKED	104
-#define BLOOM_VERSION_SKIP_FORMAT4	104
-#define BLOOM_VERSION_NEWEST	99999
-extern int	bloom_installed_version(void);
-extern int	bloom_new_scheme(void);
-extern int	bloom_scheme_mismatch_hint(const BloomKindOps *kind, int a, int b);
-extern void bloom_check_scheme_change(int from, int to, const char *family,
-									  uint64 nitems, const char *typname);
-extern void bloom_check_element_fields(char *family, uint32 *collfp,
-									   const BloomTypeInfo *ti, bool adopt);
-extern void bloom_check_element(BloomFilter *f, const BloomTypeInfo *ti,
-								bool adopt);
 extern bool bloom_fast_hash_enabled;
-extern char *bloom_collation_name(uint32 fp);
-extern void bloom_merge_element_fields(char *dst_family, uint32 *dst_collfp,
-									   const char *family, uint32 collfp,
-									   const char *aggname);
-
-/*
- * A value given to a filter of another element type, converted to the
- * filter's own type (by its implicit cast, or by the input function from a
- * string) and hashed with that type's information ti.  A char(n) value
- * converted through its text drops its trailing spaces, as PostgreSQL's
- * cast of char(n) to text does -- for filters of scheme 2 and later; scheme
- * 1 (filters of 1.0 and 1.1) keeps the padded text those versions
- * converted, so their answers do not change.
- */
-typedef enum BloomConvertHow
-{
-	BLOOM_CONVERT_RELABEL,		/* binary compatible: as it is */
-	BLOOM_CONVERT_CAST,			/* the implicit cast function */
-	BLOOM_CONVERT_INPUT			/* text out of the value, input of the type */
-} BloomConvertHow;
-
-typedef struct BloomConversion
-{
-	Oid			from;
-	Oid			to;
-	BloomConvertHow how;
-	int			nargs;			/* of the cast function */
-	FmgrInfo	fn;				/* cast or input function */
-	Oid			ioparam;
-	FmgrInfo	outfn;			/* output function of from (INPUT) */
-	bool		from_varlena;
-	bool		trim_asked;		/* for a filter whose scheme trims char(n) */
-	bool		trim_bpchar;	/* INPUT from char(n): trailing spaces dropped */
-	BloomTypeInfo ti;			/* of to */
-} BloomConversion;
-
-extern Oid	bloom_family_type(const char *family);
-extern bool bloom_conversion_init(BloomConversion *cv, Oid from, Oid to,
-								  Oid collation, int scheme, MemoryContext mcxt);
-extern Datum bloom_convert(BloomConversion *cv, Datum value);
 
 #endif							/* BLOOMSET_BLOOM_HASH_H */

@@ -20,6 +20,7 @@
  */
 #include "findex_table.h"
 #include "findex_match.h"
+#include "../datum/bloom_convert.h"
 
 #include "access/htup_details.h"
 #include "access/relation.h"

@@ -43,6 +43,7 @@
 #include "../probe/bloom_cache.h"
 #include "../datum/bloom_datum.h"
 #include "../datum/bloom_hash.h"
+#include "../datum/bloom_version.h"
 #include "../bloom/bloom_type.h"
 
 #include <math.h>

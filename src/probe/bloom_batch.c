@@ -19,6 +19,7 @@
 #include "bloom_cache.h"
 #include "../datum/bloom_datum.h"
 #include "../datum/bloom_hash.h"
+#include "../datum/bloom_convert.h"
 
 #include "catalog/pg_type.h"
 #include "miscadmin.h"

@@ -60,6 +60,8 @@
 #include "bloom_cache.h"
 #include "../datum/bloom_datum.h"
 #include "../datum/bloom_hash.h"
+#include "../datum/bloom_convert.h"
+#include "../datum/bloom_element.h"
 
 #include "bloom_cache.h"
 #include "bloom_cache_internal.h"

@@ -18,6 +18,7 @@
 
 #include "../datum/bloom_datum.h"
 #include "../datum/bloom_hash.h"
+#include "../datum/bloom_convert.h"
 
 /*
  * bloom_cache.c: the per-call-site cache (fn_extra) and how probes read

@@ -17,7 +17,9 @@
 #include "fmgr.h"
 #include "lib/ilist.h"
 
+#include "../datum/bloom_convert.h"
 #include "../datum/bloom_hash.h"
+#include "../datum/bloom_kind.h"
 #include "../core/scalable_format.h"
 
 /* how the call site's values reach a cached filter */

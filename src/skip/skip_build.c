@@ -18,6 +18,7 @@
  *-------------------------------------------------------------------------
  */
 #include "skip.h"
+#include "../datum/bloom_version.h"
 
 #include <math.h>
 

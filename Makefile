@@ -29,7 +29,8 @@ TYPE_OBJS = src/bloom/bloom_type.o src/bloom/bloom_setops.o src/bloom/bloom_info
 	src/bloom/bloom_pair.o src/bloom/bloom_scan.o
 AGG_OBJS = src/agg/bloom_agg_args.o src/agg/bloom_hashset.o src/agg/bloom_agg.o src/agg/bloom_agg_partial.o \
 	src/agg/bloom_setop_agg.o src/agg/bloom_agg_state.o
-KIND_OBJS = src/kinds/counting_bloom.o src/kinds/scalable_bloom.o src/kinds/bloom_parquet.o src/kinds/bloom_text.o
+KIND_OBJS = src/kinds/counting_bloom.o src/kinds/counting_agg.o src/kinds/scalable_stages.o src/kinds/scalable_bloom.o \
+	src/kinds/scalable_agg.o src/kinds/bloom_parquet.o src/kinds/bloom_text.o
 OBJS = $(CORE_OBJS) $(DATUM_OBJS) $(PROBE_OBJS) $(TYPE_OBJS) $(AGG_OBJS) $(KIND_OBJS) $(JF_OBJS) $(FINDEX_OBJS) \
 	$(SKIP_OBJS) src/bloom_module.o
 # The SQL scripts (extension/).  The current version's install script is

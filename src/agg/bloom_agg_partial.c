@@ -19,6 +19,7 @@
 #include "bloom_agg_partial.h"
 #include "bloom_agg_internal.h"
 #include "../datum/bloom_datum.h"
+#include "../datum/bloom_element.h"
 #include "../bloom/bloom_type.h"
 
 #include "catalog/pg_type.h"

@@ -18,6 +18,9 @@
 #include "../core/bloom_core.h"
 
 extern void counting_check_full(const BloomFilter *c, FunctionCallInfo fcinfo);
+/* for counting_agg.c */
+extern BloomFilter *counting_new(int64 capacity, double fpr);
+extern void counting_merge_checked(BloomFilter *dst, const BloomFilter *src);
 
 /* the operations of the counting kind (registered at module load) */
 extern const BloomKindOps counting_bloom_ops;

@@ -5,14 +5,13 @@
  *	  grows by appending sub-filters (Almeida, Baquero, Preguica and Hutchison,
  *	  "Scalable Bloom Filters", 2007; RedisBloom's scaling).
  *
- * Sub-filter i is sized for capacity * growth^i items at rate
- * 0.9 * fpr * 0.5^(i+1), so the rates sum to less than 0.9 * fpr however far
- * the filter grows (the 10 % margin absorbs the sizing models' rounding).
- * A value is added to the newest sub-filter unless it is already (maybe)
- * there -- in the newest sub-filter for filters of hashing scheme 4, in any
- * sub-filter for older ones (scalable_uses_capacity) -- and when the newest
- * is full a new one is appended.  Probes ask every sub-filter, newest
- * (largest) first.
+ * This file is the type: its stored, text and binary forms, equality, the
+ * SQL functions (add, contains, union, info), the full-filter check, the
+ * kind's operations and aggregate hooks (its BloomKindOps), and the batch
+ * calls.  How the sub-filters are sized, appended, added to and probed --
+ * the growth rule and its cost -- is scalable_stages.c; the SQL aggregates
+ * scalable_bloom_agg and scalable_bloom_union_agg, thin wrappers of the
+ * aggregate engine over the hooks here, are scalable_agg.c.
  *
  * Stored format: see scalable_format.h (format 2: a header of its own,
  * then the sub-filters, each a complete bloom image).  The text and binary
@@ -23,22 +22,11 @@
  * validates every sub-filter like bloom_recv and checks that they fill the
  * payload exactly.
  *
- * Cost.  A filter grown far past its first capacity has many stages, the
- * newest ones megabytes large, and those miss the caches: most of a probe's
- * time (and of an add's, on filters older than scheme 4, which read every
- * stage) is the wait for the stages' cache lines, about one memory latency
- * a row.  The misses of one row overlap (all its stages are
- * prefetched together); software prefetches of later rows' stages were
- * measured not to help, so both stay near one latency a row.
- * docs/performance.md has the figures.
- *
  *-------------------------------------------------------------------------
  */
 #include "scalable_bloom.h"
+#include "scalable_stages.h"
 #include "../core/bloom_codec.h"
-#include "../agg/bloom_agg.h"
-#include "../agg/bloom_agg_partial.h"
-#include "../agg/bloom_setop_agg.h"
 #include "../probe/bloom_batch.h"
 #include "../probe/bloom_cache.h"
 #include "../datum/bloom_datum.h"
@@ -63,297 +51,6 @@ static void
 scalable_bad(int sqlerrcode, const char *why)
 {
 	bloom_raise(sqlerrcode, "invalid scalable bloom filter value", why);
-}
-
-/* The sub-filter i would be created with: capacity and rate. */
-static void
-scalable_sub_target(const ScalableFilter *f, int i, double *capacity, double *fpr)
-{
-	*capacity = (double) f->capacity * pow((double) f->growth, i);
-	*fpr = 0.9 * scalable_fpr(f) * pow(0.5, i + 1);
-}
-
-/* The size of sub-filter i of f (blocked layout), checked against the limits. */
-static BloomSizing
-scalable_sub_sizing(const ScalableFilter *f, int i, size_t have)
-{
-	double		cap,
-				fpr;
-	BloomSizing s;
-
-	if (i >= SCALABLE_MAX_SUB)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("scalable bloom filter cannot grow beyond %d sub-filters", SCALABLE_MAX_SUB)));
-	scalable_sub_target(f, i, &cap, &fpr);
-
-	/*
-	 * Always the blocked layout: a probe asks every sub-filter, so each must
-	 * cost one cache line (and all of them are prefetched together), even
-	 * though blocked needs more bits than classic at the tight rates of
-	 * later sub-filters.
-	 */
-	s = bloom_size_for((int64) Min(ceil(cap), (double) BLOOM_MAX_CAPACITY), fpr,
-					   BLOOM_LAYOUT_BLOCKED, false);
-	if (s.nbits == 0 || (have + BLOOM_TOTAL_SIZE(s.nbits)) * 8 > BLOOM_MAX_BITS)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("scalable bloom filter would exceed the limit of %llu bytes",
-						(unsigned long long) (BLOOM_MAX_BITS / 8)),
-				 errhint("Start with a larger capacity or a higher rate, or split the data.")));
-	return s;
-}
-
-/*
- * A copy of old in cxt with one more, empty sub-filter (the newest).
- */
-static ScalableFilter *
-scalable_append(const ScalableFilter *old, MemoryContext cxt)
-{
-	size_t		have = VARSIZE(old) - SCALABLE_HEADER_SIZE;
-	BloomSizing s = scalable_sub_sizing(old, old->nsub, have);
-	size_t		size = VARSIZE(old) + BLOOM_TOTAL_SIZE(s.nbits);
-	ScalableFilter *f = (ScalableFilter *) bloom_alloc_bytes(cxt, size);
-	BloomFilter *sub = (BloomFilter *) ((char *) f + VARSIZE(old));
-
-	memcpy(f, old, VARSIZE(old));
-	SET_VARSIZE(f, size);
-	f->nsub++;
-	SET_VARSIZE(sub, BLOOM_TOTAL_SIZE(s.nbits));
-	bloom_init_header(sub, s.layout, s.nhashes, s.nbits, f->seed);
-	sub->scheme = f->scheme;
-	memcpy(sub->family, f->family, BLOOM_FAMILY_LEN);
-	sub->collfp = f->collfp;
-	return f;
-}
-
-/* A new, empty scalable filter in cxt with one sub-filter. */
-static ScalableFilter *
-scalable_new(uint64 capacity, double fpr, uint32 growth, MemoryContext cxt)
-{
-	ScalableFilter hdr;
-
-	memset(&hdr, 0, sizeof(hdr));
-	SET_VARSIZE(&hdr, SCALABLE_HEADER_SIZE);
-	hdr.version = SCALABLE_FORMAT_VERSION;
-	hdr.layout = BLOOM_LAYOUT_SCALABLE;
-	hdr.scheme = bloom_new_scheme();
-	hdr.capacity = capacity;
-	memcpy(&hdr.fpr_bits, &fpr, sizeof(double));
-	hdr.growth = growth;
-	return scalable_append(&hdr, cxt);
-}
-
-/*
- * The sub-filters of a scalable filter as probes and adds use them:
- * pointers to each, oldest first, found once for a batch of hashes (the
- * chain is walked header by header).
- */
-typedef struct ScalableStages
-{
-	int			n;
-	BloomFilter *sub[SCALABLE_MAX_SUB];
-} ScalableStages;
-
-/* The stages of f. */
-static void
-scalable_stages(const ScalableFilter *f, ScalableStages *st)
-{
-	BloomFilter *sub = scalable_first(f);
-
-	st->n = f->nsub;
-	for (int i = 0; i < f->nsub; i++, sub = scalable_next(sub))
-		st->sub[i] = sub;
-}
-
-/* Hint the CPU to fetch h's cache line in every stage. */
-static inline void
-scalable_prefetch(const ScalableStages *st, uint64 h)
-{
-	for (int i = 0; i < st->n; i++)
-		bloom_prefetch_hash(st->sub[i], h, false);
-}
-
-/*
- * Does some stage answer "maybe" for h?  Every stage's cache line is
- * prefetched first, so that their misses overlap, then the stages are
- * tested newest (largest) first, stopping at the first "maybe": a probe
- * of a present key mostly stops at one of the newest.  (Testing every
- * stage without branches against h's bits computed once is slower, see
- * docs/performance.md: a probe then waits for its slowest stage,
- * and far fewer probes overlap.)
- */
-static bool
-scalable_stages_test(const ScalableStages *st, uint64 h)
-{
-	scalable_prefetch(st, h);
-	for (int i = st->n - 1; i >= 0; i--)
-		if (bloom_test_hash(st->sub[i], h))
-			return true;
-	return false;
-}
-
-/*
- * Does some sub-filter of f answer "maybe" for h?  (A probe: the test of
- * scalable_stages_test, each stage's line prefetched as the walk down the
- * chain finds it.)
- */
-static bool
-scalable_test(const ScalableFilter *f, uint64 h)
-{
-	const BloomFilter *subs[SCALABLE_MAX_SUB];
-	const BloomFilter *sub = scalable_first(f);
-	int			n = f->nsub;
-
-	for (int i = 0; i < n; i++, sub = scalable_next(sub))
-	{
-		subs[i] = sub;
-		bloom_prefetch_hash(sub, h, false);
-	}
-	for (int i = n - 1; i >= 0; i--)
-		if (bloom_test_hash(subs[i], h))
-			return true;
-	return false;
-}
-
-/*
- * The stages of f for a probe at this call site.  A filter the probe cache
- * keeps (the plan constant, a cached stored filter) has its stages found
- * once, in a memo the cache frees with the filter, so a probe does not walk
- * the chain of sub-filter headers -- a dependent load per stage -- every
- * row; any other f is walked into *local.
- */
-static const ScalableStages *
-scalable_probe_stages(FunctionCallInfo fcinfo, const ScalableFilter *f,
-					  ScalableStages *local)
-{
-	void	  **memo = bloom_call_memo(fcinfo, f);
-	ScalableStages *st;
-
-	if (memo == NULL)
-	{
-		scalable_stages(f, local);
-		return local;
-	}
-	if (*memo == NULL)
-	{
-		st = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(ScalableStages));
-		scalable_stages(f, st);
-		*memo = st;				/* kept complete */
-	}
-	return (const ScalableStages *) *memo;
-}
-
-/*
- * Does adding h use capacity of the newest stage, last?  Two rules, chosen
- * by the filter's scheme so that a filter grows the same way in every
- * database and bloomset version:
- *
- *  - scheme 4 (filters built from 1.5 on): h uses capacity when it sets a
- *    bit the newest stage lacks.  Only that stage is read, one cache line
- *    an add instead of one per stage.  The newest stage's bits are then
- *    exactly the bits of the hashes counted against it, which are distinct
- *    (each set a new bit), so its fill at capacity is never above the fill
- *    its rate was sized for: the promised rate holds.  A value already in
- *    an older stage is counted again here; that costs space, never rate.
- *
- *  - older schemes (filters of 1.0-1.4, kept as they were built): h uses
- *    capacity unless some stage answers "maybe" for it, as in RedisBloom.
- */
-static inline bool
-scalable_uses_capacity(const ScalableFilter *f, const ScalableStages *st,
-					   const BloomFilter *last, uint64 h)
-{
-	if (f->scheme >= BLOOM_SCHEME_XXH3)
-		return !bloom_test_hash(last, h);
-	return !scalable_stages_test(st, h);
-}
-
-/*
- * Add the n hashes h, in order, to *pf (which may be replaced by a grown
- * copy in cxt; the old one is then freed).  A hash that uses no capacity
- * (scalable_uses_capacity) is already (maybe) present and is skipped;
- * otherwise it goes into the newest stage, after a new one is appended if
- * the newest is full.  The stages are found once (and again after growing)
- * and the capacity of the newest computed once, not per hash (pow() per
- * add was a visible share of an add).  Prefetching the stages' lines of
- * later hashes does not help: see the file header.
- */
-static void
-scalable_add_batch(ScalableFilter **pf, const uint64 *h, int n, MemoryContext cxt)
-{
-	ScalableFilter *f = *pf;
-	ScalableStages st;
-	BloomFilter *last;
-	double		cap,
-				fpr;
-
-	scalable_stages(f, &st);
-	last = st.sub[st.n - 1];
-	scalable_sub_target(f, st.n - 1, &cap, &fpr);
-	for (int i = 0; i < n; i++)
-	{
-		if (!scalable_uses_capacity(f, &st, last, h[i]))
-			continue;
-		if ((double) last->nitems >= cap)
-		{
-			ScalableFilter *g = scalable_append(f, cxt);
-
-			pfree(f);
-			*pf = f = g;
-			scalable_stages(f, &st);
-			last = st.sub[st.n - 1];
-			scalable_sub_target(f, st.n - 1, &cap, &fpr);
-		}
-		bloom_insert_hash(last, h[i]);
-		bloom_add_items(last, 1);
-		f->nitems = f->nitems == PG_UINT64_MAX ? f->nitems : f->nitems + 1;
-	}
-}
-
-/* Add h to *pf (replaced by a grown copy in cxt as needed). */
-static void
-scalable_add_hash(ScalableFilter **pf, uint64 h, MemoryContext cxt)
-{
-	scalable_add_batch(pf, &h, 1, cxt);
-}
-
-/* Set the family of f and of all its sub-filters (first add). */
-static void
-scalable_adopt(ScalableFilter *f, const char *family, uint32 collfp)
-{
-	BloomFilter *sub = scalable_first(f);
-
-	memmove(f->family, family, BLOOM_FAMILY_LEN);	/* family may be f's own */
-	f->collfp = collfp;
-	for (int i = 0; i < f->nsub; i++, sub = scalable_next(sub))
-	{
-		memcpy(sub->family, family, BLOOM_FAMILY_LEN);
-		sub->collfp = collfp;
-	}
-}
-
-/*
- * For the batch functions (bloom_batch.c): add n hashes to *pf (which may
- * be replaced by a grown copy in CurrentMemoryContext), its sub-filters
- * taking the outer element fields first (set by the caller on an empty
- * filter); and test one hash.
- */
-void
-scalable_add_hashes(ScalableFilter **pf, const uint64 *h, int n)
-{
-	scalable_adopt(*pf, (*pf)->family, (*pf)->collfp);
-	for (int i = 0; i < n; i += 1024)
-	{
-		CHECK_FOR_INTERRUPTS();
-		scalable_add_batch(pf, h + i, Min(n - i, 1024), CurrentMemoryContext);
-	}
-}
-
-bool
-scalable_test_hash(const ScalableFilter *f, uint64 h)
-{
-	return scalable_test(f, h);
 }
 
 /* ---- validation and the portable forms ------------------------------- */
@@ -559,7 +256,7 @@ scalable_bloom_ne(PG_FUNCTION_ARGS)
 /* ---- SQL functions ------------------------------------------------------ */
 
 /* A new empty filter from SQL arguments, or 22023 naming the problem. */
-static ScalableFilter *
+ScalableFilter *
 scalable_from_args(int64 capacity, double fpr, int64 growth, MemoryContext cxt)
 {
 	const char *why = scalable_check_params((uint64) Max(capacity, 0), fpr,
@@ -627,7 +324,7 @@ scalable_bloom_contains(PG_FUNCTION_ARGS)
 }
 
 /* Union of b into a copy of a (same parameters): sub-filter-wise OR. */
-static ScalableFilter *
+ScalableFilter *
 scalable_merge(const ScalableFilter *a, const ScalableFilter *b, MemoryContext cxt)
 {
 	const ScalableFilter *big = a->nsub >= b->nsub ? a : b;
@@ -825,12 +522,7 @@ scalable_bloom_info(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-/* ---- scalable_bloom_agg(anyelement [, capacity, fpr]) ------------------ */
-
-/* defaults of scalable_bloom_agg(x) and scalable_bloom_empty() */
-#define SCALABLE_DEFAULT_CAPACITY	1000
-#define SCALABLE_DEFAULT_FPR		0.01
-#define SCALABLE_DEFAULT_GROWTH		2
+/* ---- the kind's hooks of the aggregate engine --------------------------- */
 
 /*
  * Distinct hashes a partial state keeps exactly (bloom_agg.c's exact
@@ -841,8 +533,6 @@ scalable_bloom_info(PG_FUNCTION_ARGS)
  */
 #define SCALABLE_EXACT_MAX			(1 << 22)
 #define SCALABLE_STATE_MSG			"invalid serialized scalable bloom aggregate state"
-
-/* ---- the kind's hooks of the aggregate engine --------------------------- */
 
 /* The element fields of f were set: its sub-filters take them too. */
 static void
@@ -911,181 +601,6 @@ static void *
 scalable_agg_decode(BloomFilter *wire, MemoryContext aggcxt)
 {
 	return scalable_finish_decode(wire, ERRCODE_INVALID_BINARY_REPRESENTATION, aggcxt);
-}
-
-/*
- * The state of scalable_bloom_agg(x [, capacity, fpr]) (NULL sizing
- * arguments: 22004): the filter, or for a partial aggregate (one whose
- * state is combined) the exact phase under the filter's header.
- */
-static void *
-scalable_make_state(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool *exact)
-{
-	ScalableFilter *f;
-	ScalableFilter *hdr;
-	int64		capacity = SCALABLE_DEFAULT_CAPACITY;
-	double		fpr = SCALABLE_DEFAULT_FPR;
-
-	if (PG_NARGS() > 3)
-	{
-		bloom_agg_args_given(fcinfo, 2, "scalable_bloom_agg", "capacity and false-positive rate");
-		capacity = PG_GETARG_INT64(2);
-		fpr = PG_GETARG_FLOAT8(3);
-	}
-	f = scalable_from_args(capacity, fpr, SCALABLE_DEFAULT_GROWTH, aggcxt);
-	*exact = bloom_agg_is_partial(fcinfo);
-	if (!*exact)
-		return f;
-	hdr = MemoryContextAlloc(aggcxt, SCALABLE_HEADER_SIZE);
-	memcpy(hdr, f, SCALABLE_HEADER_SIZE);
-	SET_VARSIZE(hdr, SCALABLE_HEADER_SIZE);
-	hdr->nsub = 0;
-	hdr->nitems = 0;
-	pfree(f);
-	return hdr;
-}
-
-PG_FUNCTION_INFO_V1(scalable_bloom_agg_trans);
-Datum
-scalable_bloom_agg_trans(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_apply(fcinfo, &scalable_bloom_ops, scalable_make_state, NULL);
-}
-
-/* Final, combine, serialize and deserialize: the engine's. */
-PG_FUNCTION_INFO_V1(scalable_bloom_agg_final);
-Datum
-scalable_bloom_agg_final(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_finish(fcinfo, &scalable_bloom_ops);
-}
-
-PG_FUNCTION_INFO_V1(scalable_bloom_agg_combine);
-Datum
-scalable_bloom_agg_combine(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_merge_states(fcinfo);
-}
-
-PG_FUNCTION_INFO_V1(scalable_bloom_agg_serial);
-Datum
-scalable_bloom_agg_serial(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_serialize(fcinfo);
-}
-
-PG_FUNCTION_INFO_V1(scalable_bloom_agg_deserial);
-Datum
-scalable_bloom_agg_deserial(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_deserialize(fcinfo, &scalable_bloom_ops);
-}
-
-/* ---- scalable_bloom_union_agg(scalable_bloom) --------------------------- */
-
-/*
- * The step of the union aggregate (bloom_setop_agg.c runs it):
- * scalable_bloom_union's sub-filter-wise OR; the final function reports a
- * union over capacity; states travel in the portable form.
- */
-static void *
-scalable_union_step(MemoryContext aggcxt, void *state, const void *in)
-{
-	ScalableFilter *r;
-
-	if (state == NULL)
-		return bloom_copy_in(aggcxt, (const BloomFilter *) in);
-	r = scalable_merge((ScalableFilter *) state, (const ScalableFilter *) in, aggcxt);
-	pfree(state);
-	return r;
-}
-
-static const BloomSetopAgg scalable_union_setop = {&scalable_bloom_ops, scalable_union_step, false};
-
-PG_FUNCTION_INFO_V1(scalable_bloom_union_trans);
-Datum
-scalable_bloom_union_trans(PG_FUNCTION_ARGS)
-{
-	return bloom_setop_apply(fcinfo, &scalable_union_setop, false);
-}
-
-PG_FUNCTION_INFO_V1(scalable_bloom_union_combine);
-Datum
-scalable_bloom_union_combine(PG_FUNCTION_ARGS)
-{
-	return bloom_setop_apply(fcinfo, &scalable_union_setop, true);
-}
-
-PG_FUNCTION_INFO_V1(scalable_bloom_union_final);
-Datum
-scalable_bloom_union_final(PG_FUNCTION_ARGS)
-{
-	return bloom_setop_finish(fcinfo, &scalable_union_setop);
-}
-
-PG_FUNCTION_INFO_V1(scalable_bloom_union_serial);
-Datum
-scalable_bloom_union_serial(PG_FUNCTION_ARGS)
-{
-	return bloom_setop_serialize(fcinfo, &scalable_union_setop);
-}
-
-PG_FUNCTION_INFO_V1(scalable_bloom_union_deserial);
-Datum
-scalable_bloom_union_deserial(PG_FUNCTION_ARGS)
-{
-	return bloom_setop_deserialize(fcinfo, &scalable_union_setop);
-}
-
-/*
- * scalable_bloom_union_agg and bloom_union_agg(scalable_bloom) over the bloom_agg_state type
- * (bloom_agg_state.c), which Citus splits: transition, combine and final.
- */
-PG_FUNCTION_INFO_V1(scalable_bloom_union_agg_state_add);
-Datum
-scalable_bloom_union_agg_state_add(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_state_setop(fcinfo, &scalable_union_setop, false);
-}
-
-PG_FUNCTION_INFO_V1(scalable_bloom_union_agg_state_combine);
-Datum
-scalable_bloom_union_agg_state_combine(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_state_setop(fcinfo, &scalable_union_setop, true);
-}
-
-PG_FUNCTION_INFO_V1(scalable_bloom_union_agg_state_final);
-Datum
-scalable_bloom_union_agg_state_final(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_state_setop_finish(fcinfo, &scalable_union_setop);
-}
-
-/*
- * scalable_bloom_agg(T) and scalable_bloom_agg(T, capacity, fpr) for the
- * key types with aggregates of their own, over the bloom_agg_state type:
- * transition, combine and final.
- */
-PG_FUNCTION_INFO_V1(scalable_bloom_agg_state_add);
-Datum
-scalable_bloom_agg_state_add(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_state_apply(fcinfo, &scalable_bloom_ops, scalable_make_state, NULL);
-}
-
-PG_FUNCTION_INFO_V1(scalable_bloom_agg_state_combine);
-Datum
-scalable_bloom_agg_state_combine(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_state_merge(fcinfo, &scalable_bloom_ops);
-}
-
-PG_FUNCTION_INFO_V1(scalable_bloom_agg_state_final);
-Datum
-scalable_bloom_agg_state_final(PG_FUNCTION_ARGS)
-{
-	return bloom_agg_state_finish(fcinfo, &scalable_bloom_ops);
 }
 
 /* ---- the kind's operations (bloom_kind.h) ---------------------------------- */

@@ -17,11 +17,17 @@
 #include "../datum/bloom_kind.h"
 #include "../core/scalable_format.h"
 
-struct ScalableFilter;
-extern void scalable_check_full(const struct ScalableFilter *f,
-								FunctionCallInfo fcinfo);
-extern void scalable_add_hashes(struct ScalableFilter **pf, const uint64 *h, int n);
-extern bool scalable_test_hash(const struct ScalableFilter *f, uint64 h);
+/* defaults of scalable_bloom_agg(x) and scalable_bloom_empty() */
+#define SCALABLE_DEFAULT_CAPACITY	1000
+#define SCALABLE_DEFAULT_FPR		0.01
+#define SCALABLE_DEFAULT_GROWTH		2
+
+extern void scalable_check_full(const ScalableFilter *f, FunctionCallInfo fcinfo);
+/* for scalable_agg.c */
+extern ScalableFilter *scalable_from_args(int64 capacity, double fpr, int64 growth,
+										  MemoryContext cxt);
+extern ScalableFilter *scalable_merge(const ScalableFilter *a, const ScalableFilter *b,
+									  MemoryContext cxt);
 
 /* the operations of the scalable kind (registered at module load) */
 extern const BloomKindOps scalable_bloom_ops;

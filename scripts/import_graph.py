@@ -7,8 +7,8 @@ cycle.  Run after a build (`make`); exits 1 on a cycle.
 A module is a .c file and the header of the same name beside it
 (src/probe/bloom_cache.c + src/probe/bloom_cache.h); a .c without a header of its own
 is a module by itself.  A sectioned header names the files that own its
-sections ("(owner: bloom_sizing.c)" in src/core/bloom_core.h): those files,
-the header and its _internal.h are one module, named for the header.  Module A depends on
+sections ("(owner: bloom_x.c)" in its section comments): those files, the
+header and its _internal.h are one module, named for the header.  Module A depends on
 module B when
 
   * a file of A #includes B's header (local includes only),

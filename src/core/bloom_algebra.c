@@ -4,12 +4,15 @@
  *	  Set algebra and resizing: which filters combine, folding and unfolding
  *	  of both layouts, resize_into.
  *
- * Part of the PostgreSQL-free core (bloom_core.c has its design, bloom_core.h
- * its interface and says which file owns what).
+ * Part of the PostgreSQL-free core: bloom_core.c has its design,
+ * bloom_algebra.h its interface, bloom_format.h the stored format.
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_core_internal.h"
+#include "bloom_algebra.h"
+#include "bloom_header.h"
+#include "bloom_kernels.h"
+#include "bloom_internal.h"
 
 /* Bits in the unit that folding keeps together: a block, or a 64-bit word. */
 uint64_t

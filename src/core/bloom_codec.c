@@ -14,13 +14,15 @@
  *
  * Binary form: the header fields in network byte order
  * (BLOOM_WIRE_HEADER_SIZE bytes), then the bit array bytes unchanged (its
- * byte order is the same on every host; see bloom_core.h).  The decoders
+ * byte order is the same on every host; see bloom_format.h).  The decoders
  * take the whole value's length and insist that it matches the header
  * exactly.
  *
  *-------------------------------------------------------------------------
  */
 #include "bloom_codec.h"
+#include "bloom_header.h"
+#include "bloom_kernels.h"
 
 #include <stdio.h>
 #include <string.h>

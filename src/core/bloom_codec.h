@@ -10,7 +10,7 @@
 #ifndef BLOOM_CODEC_H
 #define BLOOM_CODEC_H
 
-#include "bloom_core.h"
+#include "bloom_format.h"
 
 extern size_t bloom_text_size(const BloomFilter *f);
 extern void bloom_text_encode(const BloomFilter *f, char *out);

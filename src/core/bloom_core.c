@@ -47,15 +47,17 @@
  * ideal filter would fit, as unreachable, with the smallest reachable rate.
  *
  * Interrupts.  Every loop over the bit array is cut into chunks of about
- * BLOOM_POLL_BYTES by bloom_chunk_end (bloom_core.h), which calls
+ * BLOOM_POLL_BYTES by bloom_chunk_end (bloom_kernels.h), which calls
  * bloom_interrupt_hook between chunks: the word kernels (whatever the CPU
  * path) through bloom_words_chunked, the others in their own outer loop.
+ *
+ * Files.  This file holds the design only.  Each of the others has a
+ * header of its own, the stored format is in bloom_format.h, and
+ * bloom_core.h includes them all for the code outside the core.  The hook
+ * is defined with the word kernels, not here: every long loop polls it,
+ * and a definition in this file would tie every module of the core to
+ * the one that includes all of them.
  *
  *-------------------------------------------------------------------------
  */
 #include "bloom_core.h"
-
-#include <stddef.h>
-
-/* called between chunks of long loops (PostgreSQL: CHECK_FOR_INTERRUPTS) */
-void		(*bloom_interrupt_hook) (void) = NULL;

@@ -27,12 +27,15 @@
  * positions do not depend on the hashing scheme (as the blocked bloom
  * layout's do not): the scheme only decides how a value becomes h.
  *
- * Part of the PostgreSQL-free core (bloom_core.c has its design, bloom_core.h
- * its interface and says which file owns what).
+ * Part of the PostgreSQL-free core: bloom_core.c has its design,
+ * bloom_counting.h its interface, bloom_format.h the stored format.
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_core_internal.h"
+#include "bloom_counting.h"
+#include "bloom_kernels.h"
+#include "bloom_positions.h"
+#include "bloom_sizing.h"
 
 static inline unsigned
 bloom_counter_get(const uint8_t *c, uint64_t j)

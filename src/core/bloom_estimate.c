@@ -4,12 +4,17 @@
  *	  Estimates: distinct items from the fill (also of unfolded filters),
  *	  pair cardinalities, the present and model rates, the target rate.
  *
- * Part of the PostgreSQL-free core (bloom_core.c has its design, bloom_core.h
- * its interface and says which file owns what).
+ * Part of the PostgreSQL-free core: bloom_core.c has its design,
+ * bloom_estimate.h its interface, bloom_format.h the stored format.
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_core_internal.h"
+#include "bloom_estimate.h"
+#include "bloom_algebra.h"
+#include "bloom_kernels.h"
+#include "bloom_positions.h"
+#include "bloom_sizing.h"
+#include "bloom_internal.h"
 
 /*
  * Estimated number of distinct items from the fill (Swamidass & Baldi):

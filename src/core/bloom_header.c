@@ -4,12 +4,14 @@
  *	  The header of a filter: its initialisation, the layouts' and families'
  *	  names, and the validators that return a reason string.
  *
- * Part of the PostgreSQL-free core (bloom_core.c has its design, bloom_core.h
- * its interface and says which file owns what).
+ * Part of the PostgreSQL-free core: bloom_core.c has its design,
+ * bloom_header.h its interface, bloom_format.h the stored format.
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_core_internal.h"
+#include "bloom_header.h"
+#include "bloom_kernels.h"
+#include "bloom_internal.h"
 
 /*
  * Fill in a fresh header (the caller zeroed the whole filter), with the
@@ -139,7 +141,7 @@ bloom_family_form_ok(const char *fam, size_t len)
 /*
  * Family: NUL-terminated in its field, allowed characters, zero padding;
  * a family starting with "ngram" or "token" must be exactly one the text
- * filters write (see bloom_core.h), any other one of the forms the
+ * filters write (see bloom_format.h), any other one of the forms the
  * PostgreSQL layer writes (bloom_family_form_ok).
  */
 static const char *

@@ -1,72 +1,24 @@
 /*-------------------------------------------------------------------------
  *
  * bloom_kernels.c
- *	  The word kernels with run-time CPU dispatch (AVX2, POPCNT, portable C)
- *	  and the chunked byte loops that poll for interrupts.
+ *	  The word kernels with run-time CPU dispatch (AVX2, POPCNT, portable C),
+ *	  the interrupt hook and the chunked byte loops that poll it.  The AVX2
+ *	  block kernels of the blocked layout are in bloom_positions.c, beside
+ *	  the inline insert and test that call them; bloom_cpu_init chooses
+ *	  them too.
  *
- * Part of the PostgreSQL-free core (bloom_core.c has its design, bloom_core.h
- * its interface and says which file owns what).
+ * Part of the PostgreSQL-free core: bloom_core.c has its design,
+ * bloom_kernels.h its interface, bloom_format.h the stored format.
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_core_internal.h"
+#include "bloom_kernels.h"
+#include "bloom_positions.h"
+#include "bloom_internal.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define BLOOM_X86_DISPATCH 1
 #include <immintrin.h>
-
-/* The eight salted bits of h32 in a block, one per 32-bit word. */
-__attribute__((target("avx2")))
-static inline __m256i
-bloom_block_mask_avx2(uint32_t h32)
-{
-	const __m256i salt = _mm256_setr_epi32((int) 0x47b6137bU, (int) 0x44974d91U,
-										   (int) 0x8824ad5bU, (int) 0xa2b7289dU,
-										   (int) 0x705495c7U, (int) 0x2df1424bU,
-										   (int) 0x9efc4947U, (int) 0x5c6bfb31U);
-	__m256i		bit = _mm256_srli_epi32(_mm256_mullo_epi32(_mm256_set1_epi32((int) h32), salt), 27);
-
-	return _mm256_sllv_epi32(_mm256_set1_epi32(1), bit);
-}
-
-/* Set h32's bits in a block (see bloom_insert_hash). */
-__attribute__((target("avx2")))
-void
-bloom_block_insert_avx2(uint32_t *block, uint32_t h32)
-{
-	__m256i    *blk = (__m256i *) block;
-
-	_mm256_storeu_si256(blk, _mm256_or_si256(_mm256_loadu_si256(blk),
-											 bloom_block_mask_avx2(h32)));
-}
-
-/* Are all of h32's bits set in a block? (see bloom_test_hash) */
-__attribute__((target("avx2")))
-bool
-bloom_block_test_avx2(const uint32_t *block, uint32_t h32)
-{
-	return _mm256_testc_si256(_mm256_loadu_si256((const __m256i *) block),
-							  bloom_block_mask_avx2(h32)) != 0;
-}
-
-/*
- * Insert n hashes into a blocked filter with AVX2: the eight salted bit
- * positions of a block are computed in one 256-bit multiply, shift and
- * variable shift, and OR-ed into the block with one load and one store.
- */
-__attribute__((target("avx2")))
-static void
-bloom_insert_hashes_avx2(BloomFilter *f, const uint64_t *h, int n)
-{
-	for (int i = 0; i < n; i++)
-	{
-		__m256i    *blk = (__m256i *) ((uint32_t *) f->words +
-									   bloom_block_of(f, h[i]) * BLOOM_BLOCK_WORDS32);
-
-		_mm256_storeu_si256(blk, _mm256_or_si256(_mm256_loadu_si256(blk),
-												 bloom_block_mask_avx2((uint32_t) h[i])));
-	}
-}
 
 __attribute__((target("popcnt")))
 static uint64_t
@@ -123,9 +75,8 @@ static void (*bloom_and_impl) (uint64_t *, const uint64_t *, size_t) = bloom_and
 static void (*bloom_insert_hashes_impl) (BloomFilter *, const uint64_t *, int) = bloom_insert_hashes_portable;
 static const char *bloom_path = "portable";
 
-#ifdef BLOOM_BLOCK_DISPATCH
-bool		bloom_block_avx2 = false;
-#endif
+/* called between chunks of long loops (PostgreSQL: CHECK_FOR_INTERRUPTS) */
+void		(*bloom_interrupt_hook) (void) = NULL;
 
 /*
  * Choose the word kernels for this CPU.  portable_only forces the plain C

@@ -2,19 +2,80 @@
  *
  * bloom_positions.c
  *	  Hash to bits: the classic position sequence of schemes 1 and 2, the
- *	  positions a probe touches (sliced reads), and the insert and test of
- *	  the layouts the inline kernels of bloom_core.h do not serve.
+ *	  positions a probe touches (sliced reads), the insert and test of the
+ *	  layouts the inline kernels of bloom_positions.h do not serve, and the
+ *	  AVX2 block kernels those inline kernels and bloom_insert_hashes call.
  *
- * Part of the PostgreSQL-free core (bloom_core.c has its design, bloom_core.h
- * its interface and says which file owns what).
+ * Part of the PostgreSQL-free core: bloom_core.c has its design,
+ * bloom_positions.h its interface, bloom_format.h the stored format.
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_core_internal.h"
+#include "bloom_positions.h"
 
 #ifdef BLOOM_BIG_ENDIAN
 #define BLOOM_SET_BIT(bytes, b)  ((bytes)[(b) >> 3] |= (uint8_t) (1U << ((b) & 7)))
 #define BLOOM_GET_BIT(bytes, b)  (((bytes)[(b) >> 3] >> ((b) & 7)) & 1)
+#endif
+
+#ifdef BLOOM_BLOCK_DISPATCH
+#include <immintrin.h>
+
+/* set by bloom_cpu_init (bloom_kernels.c) when the CPU has AVX2 */
+bool		bloom_block_avx2 = false;
+
+/* The eight salted bits of h32 in a block, one per 32-bit word. */
+__attribute__((target("avx2")))
+static inline __m256i
+bloom_block_mask_avx2(uint32_t h32)
+{
+	const __m256i salt = _mm256_setr_epi32((int) 0x47b6137bU, (int) 0x44974d91U,
+										   (int) 0x8824ad5bU, (int) 0xa2b7289dU,
+										   (int) 0x705495c7U, (int) 0x2df1424bU,
+										   (int) 0x9efc4947U, (int) 0x5c6bfb31U);
+	__m256i		bit = _mm256_srli_epi32(_mm256_mullo_epi32(_mm256_set1_epi32((int) h32), salt), 27);
+
+	return _mm256_sllv_epi32(_mm256_set1_epi32(1), bit);
+}
+
+/* Set h32's bits in a block (see bloom_insert_hash). */
+__attribute__((target("avx2")))
+void
+bloom_block_insert_avx2(uint32_t *block, uint32_t h32)
+{
+	__m256i    *blk = (__m256i *) block;
+
+	_mm256_storeu_si256(blk, _mm256_or_si256(_mm256_loadu_si256(blk),
+											 bloom_block_mask_avx2(h32)));
+}
+
+/* Are all of h32's bits set in a block? (see bloom_test_hash) */
+__attribute__((target("avx2")))
+bool
+bloom_block_test_avx2(const uint32_t *block, uint32_t h32)
+{
+	return _mm256_testc_si256(_mm256_loadu_si256((const __m256i *) block),
+							  bloom_block_mask_avx2(h32)) != 0;
+}
+
+/*
+ * Insert n hashes into a blocked filter with AVX2: the eight salted bit
+ * positions of a block are computed in one 256-bit multiply, shift and
+ * variable shift, and OR-ed into the block with one load and one store.
+ */
+__attribute__((target("avx2")))
+void
+bloom_insert_hashes_avx2(BloomFilter *f, const uint64_t *h, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		__m256i    *blk = (__m256i *) ((uint32_t *) f->words +
+									   bloom_block_of(f, h[i]) * BLOOM_BLOCK_WORDS32);
+
+		_mm256_storeu_si256(blk, _mm256_or_si256(_mm256_loadu_si256(blk),
+												 bloom_block_mask_avx2((uint32_t) h[i])));
+	}
+}
 #endif
 
 /*
@@ -126,7 +187,7 @@ bloom_probe_positions(const BloomFilter *hdr, uint64_t h, uint64_t *pos)
 
 /*
  * Add a hashed item to a classic filter, or to a blocked one on big-endian
- * hosts (the little-endian blocked path is inlined in bloom_core.h).
+ * hosts (the little-endian blocked path is inlined in bloom_positions.h).
  */
 void
 bloom_insert_hash_other(BloomFilter *f, uint64_t h)

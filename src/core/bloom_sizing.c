@@ -4,12 +4,13 @@
  *	  Sizing: the layout, bits and hashes for a capacity and a rate, the
  *	  model false-positive rates, the smallest rate a layout reaches.
  *
- * Part of the PostgreSQL-free core (bloom_core.c has its design, bloom_core.h
- * its interface and says which file owns what).
+ * Part of the PostgreSQL-free core: bloom_core.c has its design,
+ * bloom_sizing.h its interface, bloom_format.h the stored format.
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_core_internal.h"
+#include "bloom_sizing.h"
+#include "bloom_internal.h"
 
 /* Return NULL if (capacity, fpr) is acceptable, else a reason. */
 const char *

@@ -12,12 +12,13 @@
  * segment); here a transposition takes an 8 x 8 block of bits in a few word
  * operations, and a run of bits moves a byte at a time.
  *
- * Part of the PostgreSQL-free core (bloom_core.c has its design,
- * bloom_core.h its interface and says which file owns what).
+ * Part of the PostgreSQL-free core: bloom_core.c has its design,
+ * bloom_slices.h its interface, bloom_format.h the stored format.
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_core_internal.h"
+#include "bloom_slices.h"
+#include "bloom_kernels.h"
 
 /*
  * Transpose the 8 x 8 bit matrix in x (byte i its row i, bit j of a byte

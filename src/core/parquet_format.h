@@ -9,7 +9,7 @@
  * The bitset itself is bloomset's blocked layout bit for bit: 32-byte blocks
  * of eight little-endian 32-bit words, the block chosen by the upper half of
  * the 64-bit hash (multiply-shift), one bit per word by the lower half times
- * the eight salts (bloom_core.h).  Only the hash differs from bloomset's
+ * the eight salts (bloom_format.h).  Only the hash differs from bloomset's
  * own schemes: XXH64 with seed 0 of the value's PLAIN encoding, no further
  * mixing (apache/parquet-format, BloomFilter.md).
  *

@@ -9,6 +9,8 @@
  *-------------------------------------------------------------------------
  */
 #include "scalable_format.h"
+#include "bloom_header.h"
+#include "bloom_sizing.h"
 
 /* Format 1's payload head. */
 typedef struct ScalableMetaV1

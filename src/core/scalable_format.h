@@ -3,7 +3,7 @@
  * scalable_format.h
  *	  The stored format of a scalable_bloom value, its validators and the
  *	  conversions from and to the 1.0 format, PostgreSQL-free like
- *	  bloom_core.h (the datum layer validates and converts stored values
+ *	  bloom_format.h (the datum layer validates and converts stored values
  *	  with it; scalable_bloom.c builds and probes them).
  *
  * Format 2 (bloomset 1.1 and later), a varlena; header integers in host
@@ -13,7 +13,7 @@
  *	 0		4	 varlena length word
  *	 4		1	 version		 SCALABLE_FORMAT_VERSION (2)
  *	 5		1	 layout		 BLOOM_LAYOUT_SCALABLE (3)
- *	 6		1	 scheme		 hashing scheme (bloom_core.h)
+ *	 6		1	 scheme		 hashing scheme (bloom_format.h)
  *	 7		1	 nsub		 sub-filters, 1 .. SCALABLE_MAX_SUB
  *	 8		8	 seed		 seed of every sub-filter
  *	 16		8	 capacity	 items of the first sub-filter
@@ -40,7 +40,7 @@
 #ifndef SCALABLE_FORMAT_H
 #define SCALABLE_FORMAT_H
 
-#include "bloom_core.h"
+#include "bloom_format.h"
 
 #define SCALABLE_FORMAT_VERSION 2
 #define SCALABLE_MAX_SUB	32		/* sub-filters: growth^31 covers any stream */

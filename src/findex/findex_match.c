@@ -14,7 +14,7 @@
 /*
  * The positions of a key's hash h under hdr into pos (room for
  * BLOOM_MAX_POSITIONS): blocked, the 8 bits of its block; classic, its k
- * bits.  Bit b of the bit array is bit b % 8 of byte b / 8 (bloom_core.h),
+ * bits.  Bit b of the bit array is bit b % 8 of byte b / 8 (bloom_format.h),
  * and word32 i of a block covers its bits 32 i .. 32 i + 31.
  */
 int

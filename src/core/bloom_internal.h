@@ -1,17 +1,18 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_core_internal.h
+ * bloom_internal.h
  *	  What the files of the PostgreSQL-free core share among themselves and
  *	  nobody else calls: portable builtins, bit access of the big-endian
- *	  path, the classic position sequence, word loads.  Included only by
- *	  src/core/bloom_*.c; the core's interface is bloom_core.h.
+ *	  path, word loads.  Included only by src/core/bloom_*.c, beside the
+ *	  headers of the modules each of them uses (bloom_core.h lists them).
+ *	  It uses only the stored format and belongs to no one file.
  *
  *-------------------------------------------------------------------------
  */
-#ifndef BLOOM_CORE_INTERNAL_H
-#define BLOOM_CORE_INTERNAL_H
+#ifndef BLOOM_INTERNAL_H
+#define BLOOM_INTERNAL_H
 
-#include "bloom_core.h"
+#include "bloom_format.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -97,4 +98,4 @@ bloom_range_mask(unsigned lo, unsigned hi)
 	return upto & ~((UINT64_C(1) << lo) - 1);
 }
 
-#endif							/* BLOOM_CORE_INTERNAL_H */
+#endif							/* BLOOM_INTERNAL_H */

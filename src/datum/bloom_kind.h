@@ -13,9 +13,10 @@
  * how an aggregate state of the kind is built, merged, serialized and
  * finished -- they ask the kind's BloomKindOps, never by comparing the
  * kind.  Each type's file defines its table, holds its SQL entry points
- * (the batch calls' included: bloom_batch.h) and registers the table when
- * the module loads (bloom_module.c), so this registry depends on nothing
- * above the core and the types depend on it, not the other way round.
+ * (the batch calls' included: bloom_batch.h; its aggregates' are in a file
+ * of their own beside it, over src/agg) and registers the table when the
+ * module loads (bloom_module.c), so this registry depends on nothing above
+ * the core and the types depend on it, not the other way round.
  *
  *-------------------------------------------------------------------------
  */
